@@ -1,0 +1,32 @@
+package dev.minibatch;
+
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+
+/**
+ * Marks a class or record that describes ONE sample. The minibatch annotation processor generates,
+ * next to it, a provider ({@code NameProvider}), a typed batch ({@code NameBatch}) and a builder.
+ *
+ * <p>Every tensor-valued member of the sample carries {@link Provides}; at least one of them must be
+ * data (not a label).
+ *
+ * <pre>{@code
+ * @DataProvider
+ * public record Digit(
+ *     @Provides(shape = {28, 28}) float[][] image,
+ *     @Provides(name = "softmax_label", label = true) int label) {}
+ * }</pre>
+ */
+@Documented
+@Retention(RetentionPolicy.CLASS)
+@Target(ElementType.TYPE)
+public @interface DataProvider {
+  /**
+   * The default batch size of the generated provider; 0 means "set it on the builder". A negative
+   * value is a compile error.
+   */
+  int batchSize() default 0;
+}

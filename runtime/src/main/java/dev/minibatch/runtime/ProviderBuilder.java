@@ -1,0 +1,110 @@
+package dev.minibatch.runtime;
+
+import dev.minibatch.LastBatch;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings every random-access provider builder shares (see {@link Sampling}). Provider
+ * builders — {@link ArrayDataProvider.Builder}, the generated ones, the file providers' — extend
+ * it, so the same calls read the same everywhere.
+ *
+ * @param <S> the concrete builder, returned by every setter
+ */
+public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
+  private int batchSize;
+  private LastBatch lastBatch = LastBatch.PARTIAL;
+  private boolean shuffle;
+  private @Nullable Long seed;
+  private int numParts = 1;
+  private int partIndex;
+  private boolean evenShards;
+  private final Map<String, Double> padding = new LinkedHashMap<>();
+  private double dataPadding;
+  private double labelPadding;
+
+  /** For subclasses. */
+  protected ProviderBuilder() {}
+
+  /** This builder as its concrete type. */
+  @SuppressWarnings("unchecked")
+  protected final S self() {
+    return (S) this;
+  }
+
+  /** Rows per batch; 0 (the default) makes the whole part one batch. */
+  public S batchSize(int batchSize) {
+    this.batchSize = batchSize;
+    return self();
+  }
+
+  /** The last-batch policy; default {@link LastBatch#PARTIAL}. */
+  public S lastBatch(LastBatch lastBatch) {
+    this.lastBatch = lastBatch;
+    return self();
+  }
+
+  /** Shuffle every epoch (a permutation, data and labels together); default false. */
+  public S shuffle(boolean shuffle) {
+    this.shuffle = shuffle;
+    return self();
+  }
+
+  /** The shuffle seed: with it, the order is a pure function of (seed, epoch). */
+  public S seed(long seed) {
+    this.seed = seed;
+    return self();
+  }
+
+  /**
+   * Read only part {@code partIndex} of {@code numParts} disjoint parts that together cover every
+   * sample (MXNet's {@code num_parts} / {@code part_index}).
+   */
+  public S shard(int numParts, int partIndex) {
+    this.numParts = numParts;
+    this.partIndex = partIndex;
+    return self();
+  }
+
+  /**
+   * Give every part the same number of samples, {@code ceil(n / numParts)}, by repeating the
+   * epoch's first samples in the short parts, so data-parallel workers run the same number of
+   * batches. Default false (parts are disjoint and their sizes differ by at most one).
+   */
+  public S evenShards(boolean evenShards) {
+    this.evenShards = evenShards;
+    return self();
+  }
+
+  /** The constant that pads {@code name} under {@link LastBatch#PAD_CONSTANT}. */
+  public S padding(String name, double value) {
+    padding.put(name, value);
+    return self();
+  }
+
+  /** The padding constant of data names without their own (MXNet.jl {@code data_padding}); default 0. */
+  public S dataPadding(double value) {
+    this.dataPadding = value;
+    return self();
+  }
+
+  /** The padding constant of label names without their own (MXNet.jl {@code label_padding}); default 0. */
+  public S labelPadding(double value) {
+    this.labelPadding = value;
+    return self();
+  }
+
+  /** Applies {@code settings} to this builder (so a group of settings can be shared). */
+  public S apply(Consumer<? super S> settings) {
+    settings.accept(self());
+    return self();
+  }
+
+  /** The settings as set so far, checked. */
+  protected final Sampling sampling() {
+    return new Sampling(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards,
+        padding, dataPadding, labelPadding);
+  }
+}
