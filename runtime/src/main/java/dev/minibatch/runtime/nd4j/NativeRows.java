@@ -112,6 +112,10 @@ public final class NativeRows {
    * @throws IndexOutOfBoundsException naming the bad index
    */
   public static void gather(NativeRows src, int[] indices, int count, NativeRows dst, int dstRow) {
+    if (src.rowBytes != dst.rowBytes) {
+      throw new IllegalArgumentException("row sizes differ: " + src.rowBytes + " vs " + dst.rowBytes + " bytes");
+    }
+    boolean oneSegment = src.segments.length == 1 && dst.segments.length == 1;
     int i = 0;
     while (i < count) {
       int start = indices[i];
@@ -122,7 +126,13 @@ public final class NativeRows {
       while (i + run < count && indices[i + run] == start + run && start + run < src.rows) {
         run++;
       }
-      copy(src, start, dst, dstRow + i, run);
+      if (oneSegment) {
+        // The common case (arrays under 2 GiB): no segment arithmetic per run.
+        int rb = src.rowBytes;
+        dst.segments[0].put((dstRow + i) * rb, src.segments[0], start * rb, run * rb);
+      } else {
+        copy(src, start, dst, dstRow + i, run);
+      }
       i += run;
     }
   }
