@@ -39,7 +39,18 @@ final class Members {
       if (m.isPresent()) {
         ExecutableElement accessor = rc.getAccessor();
         String read = (accessor != null ? accessor.getSimpleName() : rc.getSimpleName()) + "()";
-        out.add(new Member(rc, m.get(), rc.getSimpleName().toString(), rc.asType(), read, null));
+        // javac (17) gives record components no source position; the component's private field
+        // carries the same annotation (propagated) and has one, so diagnostics point there.
+        Element reportOn = rc;
+        AnnotationMirror mirror = m.get();
+        for (VariableElement f : ElementFilter.fieldsIn(sample.getEnclosedElements())) {
+          Optional<AnnotationMirror> fm = Annotations.find(f, Annotations.PROVIDES);
+          if (f.getSimpleName().equals(rc.getSimpleName()) && fm.isPresent()) {
+            reportOn = f;
+            mirror = fm.get();
+          }
+        }
+        out.add(new Member(reportOn, mirror, rc.getSimpleName().toString(), rc.asType(), read, null));
       }
     }
     boolean record = sample.getKind() == ElementKind.RECORD;

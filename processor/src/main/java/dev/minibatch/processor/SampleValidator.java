@@ -213,7 +213,8 @@ final class SampleValidator {
   }
 
   private static String describe(Member m) {
-    String kind = switch (m.element().getKind()) {
+    String kind = m.element().getEnclosingElement().getKind() == ElementKind.RECORD
+        && m.element().getKind() == ElementKind.FIELD ? "record component" : switch (m.element().getKind()) {
       case RECORD_COMPONENT -> "record component";
       case METHOD -> "method";
       default -> "field";
