@@ -8,7 +8,6 @@ import dev.minibatch.runtime.interop.SameDiffBinding;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
-import org.nd4j.autodiff.listeners.records.History;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.autodiff.samediff.TrainingConfig;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -55,12 +54,13 @@ public final class MnistTrainer {
       // With a worker, the next batch is collated on a background thread while SameDiff trains.
       try (BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train)) {
         MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
+        LossMeter loss = new LossMeter();
         for (int epoch = 1; epoch <= options.epochs(); epoch++) {
           long t0 = System.nanoTime();
-          History h = sd.fit(batches, 1);
+          sd.fit(batches, 1, loss);
           double seconds = (System.nanoTime() - t0) / 1e9;
           int seen = (data.train().size() / options.batchSize()) * options.batchSize();
-          EpochReport r = new EpochReport(epoch, seen, seconds, h.lossCurve().lastMeanLoss().totalLoss(), accuracy(sd, test));
+          EpochReport r = new EpochReport(epoch, seen, seconds, loss.takeMean(), accuracy(sd, test));
           reports.add(r);
           progress.accept(r);
         }
