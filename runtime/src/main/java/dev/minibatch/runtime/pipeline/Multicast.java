@@ -98,7 +98,11 @@ public final class Multicast<T> implements AutoCloseable {
       return this;
     }
 
-    /** Called, on some consumer's thread, when every consumer has released an item. */
+    /**
+     * Called when every consumer has released an item, before the source is asked for the item that
+     * will reuse its slot. It runs on some consumer's thread, under the multicast's lock: keep it
+     * short and do not call back into the multicast.
+     */
     public Builder<T> onRelease(Consumer<? super T> onRelease) {
       this.onRelease = onRelease;
       return this;
@@ -145,9 +149,12 @@ public final class Multicast<T> implements AutoCloseable {
       this.counters = new StageCounters("multicast", 0, window, () -> (int) (produced - oldest));
     }
 
-    /** Releases items up to {@code upTo} for consumer {@code c}; returns the items freed. Under lock. */
-    List<T> release(int c, long upTo) {
-      List<T> freed = List.of();
+    /**
+     * Releases items up to {@code upTo} for consumer {@code c}; items every consumer has released are
+     * handed to {@code onRelease} before their slot counts as free, so the source is never asked for
+     * a new item before it got the old buffer back. Under lock.
+     */
+    void release(int c, long upTo) {
       for (long s = releasedUpTo[c]; s < upTo; s++) {
         pending[(int) (s % ring.length)]--;
       }
@@ -157,19 +164,9 @@ public final class Multicast<T> implements AutoCloseable {
         @SuppressWarnings("unchecked")
         T item = (T) ring[slot];
         ring[slot] = null;
-        if (freed.isEmpty()) {
-          freed = new ArrayList<>(2);
-        }
-        freed.add(item);
+        onRelease.accept(item);
         oldest++;
         changed.signalAll();
-      }
-      return freed;
-    }
-
-    void notifyReleased(List<T> freed) {
-      for (T item : freed) {
-        onRelease.accept(item);
       }
     }
 
@@ -194,24 +191,17 @@ public final class Multicast<T> implements AutoCloseable {
      * false at the end.
      */
     boolean advance(int c) {
-      List<T> freed;
-      lock.lock();
-      try {
-        freed = release(c, next[c]);
-      } finally {
-        lock.unlock();
-      }
-      // Hand released items back before pulling, so a pooled source can refill them.
-      notifyReleased(freed);
       lock.lock();
       long waitingSince = 0;
       try {
+        release(c, next[c]);
         while (true) {
-          if (failure != null) {
-            throw failure.rethrownHere();
-          }
+          // Items pulled before a failure are still delivered: every consumer sees the same prefix.
           if (next[c] < produced) {
             return true;
+          }
+          if (failure != null) {
+            throw failure.rethrownHere();
           }
           if (ended) {
             return false;
@@ -223,8 +213,11 @@ public final class Multicast<T> implements AutoCloseable {
           if (waitingSince == 0) {
             waitingSince = System.nanoTime();
           }
-          changed.awaitUninterruptibly();
+          changed.await();
         }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new StageFailedException("multicast", next[c], e);
       } finally {
         if (waitingSince != 0) {
           counters.consumerWait.add(System.nanoTime() - waitingSince);
@@ -287,7 +280,6 @@ public final class Multicast<T> implements AutoCloseable {
 
     /** Consumer {@code c} leaves; the last one closes the source. */
     void leave(int c) {
-      List<T> freed;
       boolean last;
       lock.lock();
       try {
@@ -296,14 +288,13 @@ public final class Multicast<T> implements AutoCloseable {
         }
         active[c] = false;
         activeCount--;
-        freed = release(c, produced);
+        release(c, produced);
         next[c] = produced;
         last = activeCount == 0;
         changed.signalAll();
       } finally {
         lock.unlock();
       }
-      notifyReleased(freed);
       // Only when nobody reads any more: the last item may live in a buffer the source owns.
       if (last) {
         closeSource();
