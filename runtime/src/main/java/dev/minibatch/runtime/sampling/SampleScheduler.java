@@ -32,6 +32,10 @@ public final class SampleScheduler {
   private int nextEpoch;
   private int[] carry = new int[0];
   private int resumePosition;
+  // Reused across epochs: a superseded plan's cursor throws, so nothing reads them after.
+  private int[] orderBuffer = new int[0];
+  private int[] partBuffer = new int[0];
+  private int[] streamBuffer = new int[0];
 
   /**
    * A scheduler for {@code numSamples} samples.
@@ -206,7 +210,10 @@ public final class SampleScheduler {
   /** The order of this part's samples in {@code epoch}. */
   int[] partOrder(int epoch) {
     int n = numSamples;
-    int[] order = new int[n];
+    if (orderBuffer.length != n) {
+      orderBuffer = new int[n];
+    }
+    int[] order = orderBuffer;
     for (int i = 0; i < n; i++) {
       order[i] = i;
     }
@@ -225,7 +232,10 @@ public final class SampleScheduler {
       return order;
     }
     long start = sampling.evenShards() ? (long) p * partSize : (long) p * n / k;
-    int[] part = new int[partSize];
+    if (partBuffer.length != partSize) {
+      partBuffer = new int[partSize];
+    }
+    int[] part = partBuffer;
     for (int i = 0; i < partSize; i++) {
       part[i] = order[(int) ((start + i) % n)];
     }
@@ -238,8 +248,12 @@ public final class SampleScheduler {
         + ",even=" + sampling.evenShards();
   }
 
-  private static int[] concat(int[] a, int[] b, int extra) {
-    int[] out = new int[a.length + b.length + extra];
+  private int[] concat(int[] a, int[] b, int extra) {
+    int need = a.length + b.length + extra;
+    if (streamBuffer.length < need) {
+      streamBuffer = new int[need];
+    }
+    int[] out = streamBuffer;
     System.arraycopy(a, 0, out, 0, a.length);
     System.arraycopy(b, 0, out, a.length, b.length);
     return out;

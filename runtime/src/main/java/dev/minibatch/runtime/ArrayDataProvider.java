@@ -1,0 +1,323 @@
+package dev.minibatch.runtime;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.LastBatch;
+import dev.minibatch.Role;
+import dev.minibatch.runtime.nd4j.DTypes;
+import dev.minibatch.runtime.nd4j.JavaArrays;
+import dev.minibatch.runtime.nd4j.NativeRows;
+import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.SampleScheduler;
+import dev.minibatch.shape.Shape;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.function.Consumer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * A provider over in-memory arrays whose axis 0 is the sample axis (MXNet.jl's {@code
+ * ArrayDataProvider}, MXNet's {@code NDArrayIter}). Any number of named data and label arrays, kept
+ * in declared order; every {@link LastBatch} policy; shuffle with a seed; sharding; resumable.
+ *
+ * <pre>{@code
+ * try (ArrayDataProvider p = ArrayDataProvider.builder()
+ *     .data(features).label(labels)          // names "data" and "softmax_label"
+ *     .batchSize(128).shuffle(true).seed(42)
+ *     .lastBatch(LastBatch.PAD_WRAP)
+ *     .build()) {
+ *   for (NamedBatch b : p) { ... b.get("data") ... }
+ * }
+ * }</pre>
+ *
+ * <p>Batches are copied into a ring of two reused buffers with one bulk copy per run of consecutive
+ * samples, so a batch is valid until the iterator has moved two batches on ({@link Batch#copy()}
+ * keeps one).
+ */
+public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resumable {
+  /** The name of a single unnamed data array (MXNet's default). */
+  public static final String DEFAULT_DATA_NAME = "data";
+  /** The name of a single unnamed label array (MXNet's default). */
+  public static final String DEFAULT_LABEL_NAME = "softmax_label";
+
+  private static final int SLOTS = 2;
+
+  private final BatchLayout layout;
+  private final INDArray[] sources;
+  private final NativeRows[] sourceRows;
+  private final double[] padValues;
+  private final SampleScheduler scheduler;
+  private final BatchBuffers<NamedBatch> buffers;
+  private final int[] indexBuffer;
+  private volatile boolean closed;
+
+  private ArrayDataProvider(Builder b) {
+    Sampling sampling = b.sampling();
+    if (b.arrays.isEmpty()) {
+      throw new IllegalArgumentException("empty data: add at least one data array");
+    }
+    List<Named> arrays = new ArrayList<>(b.arrays);
+    arrays.sort((x, y) -> x.role.compareTo(y.role));
+    Named first = arrays.get(0);
+    if (first.role != Role.DATA) {
+      throw new IllegalArgumentException("only labels were given; add at least one data array");
+    }
+    long n = first.array.rank() == 0 ? 0 : first.array.size(0);
+    for (Named a : arrays) {
+      if (a.array.rank() == 0) {
+        throw new IllegalArgumentException(a.describe() + " is a scalar; axis 0 must be the sample axis");
+      }
+      if (a.array.size(0) != n) {
+        throw new IllegalArgumentException("sample counts differ: " + first.describe() + " has " + n
+            + " samples (axis 0) but " + a.describe() + " has " + a.array.size(0));
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("empty data: " + first.describe() + " has 0 samples");
+    }
+    if (n > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(first.describe() + " has " + n + " samples; at most " + Integer.MAX_VALUE + " are supported");
+    }
+    for (String name : sampling.padding().keySet()) {
+      if (arrays.stream().noneMatch(a -> a.name.equals(name))) {
+        throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are "
+            + arrays.stream().map(a -> a.name).toList());
+      }
+    }
+    this.scheduler = new SampleScheduler((int) n, sampling);
+    int batch = scheduler.batchSize();
+    List<DataDesc> data = new ArrayList<>();
+    List<DataDesc> label = new ArrayList<>();
+    this.sources = new INDArray[arrays.size()];
+    this.sourceRows = new NativeRows[arrays.size()];
+    this.padValues = new double[arrays.size()];
+    for (int i = 0; i < arrays.size(); i++) {
+      Named a = arrays.get(i);
+      sources[i] = NativeRows.dense(a.array);
+      sourceRows[i] = NativeRows.of(sources[i]);
+      Shape sample = Shape.of(a.array.shape()).dropFirst();
+      DataDesc d = DataDesc.of(a.name, batch, sample, DTypes.fromNd4j(a.array.dataType()), a.role);
+      (a.role == Role.DATA ? data : label).add(d);
+      padValues[i] = sampling.paddingFor(a.name, a.role == Role.LABEL);
+    }
+    this.layout = BatchLayout.of(data, label);
+    this.buffers = new BatchBuffers<>(layout, SLOTS, NamedBatch::new);
+    this.indexBuffer = new int[batch];
+  }
+
+  /** A builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a provider configured by {@code spec} (handy from Kotlin: {@code create { it.data(x) }}). */
+  public static ArrayDataProvider create(Consumer<Builder> spec) {
+    Builder b = builder();
+    spec.accept(b);
+    return b.build();
+  }
+
+  @Override
+  public int batchSize() {
+    return scheduler.batchSize();
+  }
+
+  /** The number of samples in the arrays (all parts). */
+  public int numSamples() {
+    return scheduler.numSamples();
+  }
+
+  /** The number of samples this provider's part visits per epoch (before padding). */
+  public int partSize() {
+    return scheduler.partSize();
+  }
+
+  @Override
+  public List<DataDesc> provideData() {
+    return layout.data();
+  }
+
+  @Override
+  public List<DataDesc> provideLabel() {
+    return layout.label();
+  }
+
+  /** The names and shapes of the batch arrays. */
+  public BatchLayout layout() {
+    return layout;
+  }
+
+  /** The shuffle seed in use. */
+  public long seed() {
+    return scheduler.seed();
+  }
+
+  @Override
+  public BatchIterator<NamedBatch> iterator() {
+    checkOpen();
+    return new Epoch(scheduler.beginEpoch());
+  }
+
+  @Override
+  public IterationState saveState() {
+    return scheduler.saveState();
+  }
+
+  @Override
+  public void restoreState(IterationState state) {
+    checkOpen();
+    scheduler.restoreState(state);
+  }
+
+  /**
+   * Forgets samples carried over by {@link LastBatch#ROLL_OVER} (NDArrayIter's {@code hard_reset})
+   * and ends the iteration in progress.
+   */
+  public void reset() {
+    scheduler.reset();
+  }
+
+  @Override
+  public void close() {
+    if (!closed) {
+      closed = true;
+      scheduler.supersede();
+      buffers.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("this ArrayDataProvider is closed");
+    }
+  }
+
+  private NamedBatch fill(EpochPlan plan, int j) {
+    int rows = plan.rows(j);
+    int pad = plan.pad(j);
+    plan.indices(j, indexBuffer);
+    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
+    int copied = constantPad ? rows - pad : rows;
+    BatchBuffers.Slot<NamedBatch> slot = buffers.next();
+    for (int i = 0; i < sources.length; i++) {
+      NativeRows.gather(sourceRows[i], indexBuffer, copied, slot.rows(i), 0);
+      if (copied < rows) {
+        slot.fill(i, copied, rows, padValues[i]);
+      }
+    }
+    long[] idx = slot.sampleIndices();
+    for (int r = 0; r < rows; r++) {
+      idx[r] = indexBuffer[r];
+    }
+    return slot.publish(rows, pad);
+  }
+
+  /** One epoch. */
+  private final class Epoch implements BatchIterator<NamedBatch> {
+    private final EpochPlan plan;
+
+    Epoch(EpochPlan plan) {
+      this.plan = plan;
+    }
+
+    @Override
+    public boolean hasNext() {
+      checkOpen();
+      return plan.hasNext();
+    }
+
+    @Override
+    public NamedBatch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
+      }
+      return fill(plan, plan.next());
+    }
+
+    @Override
+    public void close() {
+      // Nothing to release: the buffers belong to the provider.
+    }
+  }
+
+  private static final class Named {
+    final String name;
+    final Role role;
+    final INDArray array;
+
+    Named(String name, Role role, INDArray array) {
+      this.name = name;
+      this.role = role;
+      this.array = array;
+    }
+
+    String describe() {
+      return (role == Role.DATA ? "data" : "label") + " '" + name + "' " + Arrays.toString(array.shape());
+    }
+  }
+
+  /** Builds {@link ArrayDataProvider}s. Arrays keep their declared order within data and labels. */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private final List<Named> arrays = new ArrayList<>();
+
+    private Builder() {}
+
+    /** Adds the data array named {@value #DEFAULT_DATA_NAME}. */
+    public Builder data(INDArray array) {
+      return data(DEFAULT_DATA_NAME, array);
+    }
+
+    /** Adds the label array named {@value #DEFAULT_LABEL_NAME}. */
+    public Builder label(INDArray array) {
+      return label(DEFAULT_LABEL_NAME, array);
+    }
+
+    /** Adds a named data array; axis 0 is the sample axis. */
+    public Builder data(String name, INDArray array) {
+      return add(name, Role.DATA, array);
+    }
+
+    /** Adds a named label array; axis 0 is the sample axis. */
+    public Builder label(String name, INDArray array) {
+      return add(name, Role.LABEL, array);
+    }
+
+    /**
+     * Adds a named data array given as a Java primitive array of any rank ({@code float[][]}, {@code
+     * int[]}, …), copied once into an INDArray of the matching type.
+     */
+    public Builder data(String name, Object primitiveArray) {
+      return add(name, Role.DATA, JavaArrays.toINDArray(primitiveArray, "data '" + name + "'"));
+    }
+
+    /** Adds a named label array given as a Java primitive array of any rank. */
+    public Builder label(String name, Object primitiveArray) {
+      return add(name, Role.LABEL, JavaArrays.toINDArray(primitiveArray, "label '" + name + "'"));
+    }
+
+    private Builder add(String name, Role role, INDArray array) {
+      if (name.isEmpty()) {
+        throw new IllegalArgumentException("array names must not be empty");
+      }
+      for (Named a : arrays) {
+        if (a.name.equals(name)) {
+          throw new IllegalArgumentException("the name '" + name + "' is already used by " + a.describe()
+              + "; names must be unique across data and labels");
+        }
+      }
+      arrays.add(new Named(name, role, array));
+      return this;
+    }
+
+    /**
+     * Builds the provider.
+     *
+     * @throws IllegalArgumentException for no data, arrays whose sample counts differ, an invalid
+     *     batch size or shard, or padding for an unknown name
+     */
+    public ArrayDataProvider build() {
+      return new ArrayDataProvider(this);
+    }
+  }
+}

@@ -1,0 +1,88 @@
+package dev.minibatch.runtime.interop;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.nd4j.DTypes;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.nd4j.autodiff.samediff.SDVariable;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.TrainingConfig;
+import org.nd4j.linalg.api.buffer.DataType;
+
+/**
+ * Binds a provider to a SameDiff graph by name: checks, before training, that every provided array
+ * has a placeholder of the same name, rank, non-batch dims and dtype, and sets a {@link
+ * TrainingConfig}'s feature and label mappings from the provider's names.
+ */
+public final class SameDiffBinding {
+  private SameDiffBinding() {}
+
+  /**
+   * Checks {@code provider} against {@code graph}'s placeholders. A placeholder's batch dim may be
+   * -1 (free) or the provider's batch size. A placeholder that no provided array feeds is a
+   * mismatch too: {@code fit} would fail on it later.
+   *
+   * @throws IllegalArgumentException listing every mismatch, one per line
+   */
+  public static void check(BatchProvider<?> provider, SameDiff graph) {
+    List<String> problems = new ArrayList<>();
+    List<DataDesc> all = new ArrayList<>(provider.provideData());
+    all.addAll(provider.provideLabel());
+    for (DataDesc d : all) {
+      SDVariable v = graph.hasVariable(d.name()) ? graph.getVariable(d.name()) : null;
+      if (v == null) {
+        problems.add("'" + d.name() + "' is provided but the graph has no variable of that name; placeholders are " + placeholderNames(graph));
+        continue;
+      }
+      if (!v.isPlaceHolder()) {
+        problems.add("'" + d.name() + "' is provided but the graph's '" + d.name() + "' is a " + v.getVariableType() + ", not a placeholder");
+        continue;
+      }
+      long[] want = d.shape().toLongArray();
+      long[] have = v.placeholderShape();
+      if (have == null) {
+        have = v.getShape();
+      }
+      if (have != null) {
+        boolean ok = have.length == want.length;
+        for (int i = 0; ok && i < want.length; i++) {
+          ok = have[i] < 0 || have[i] == want[i];
+        }
+        if (!ok) {
+          problems.add("'" + d.name() + "': provided shape " + Arrays.toString(want) + " (batch axis first), placeholder shape "
+              + Arrays.toString(have));
+        }
+      }
+      DataType expected = DTypes.toNd4j(d.dtype());
+      if (v.dataType() != expected) {
+        problems.add("'" + d.name() + "': provided dtype " + d.dtype() + " (" + expected + "), placeholder dtype " + v.dataType());
+      }
+    }
+    List<String> provided = all.stream().map(DataDesc::name).toList();
+    for (String placeholder : placeholderNames(graph)) {
+      if (!provided.contains(placeholder)) {
+        problems.add("placeholder '" + placeholder + "' is not provided; the provider's names are " + provided);
+      }
+    }
+    if (!problems.isEmpty()) {
+      throw new IllegalArgumentException("the provider does not match the graph's placeholders:\n  - " + String.join("\n  - ", problems));
+    }
+  }
+
+  /**
+   * Sets {@code builder}'s feature and label mappings to the provider's data and label names, after
+   * {@link #check}.
+   */
+  public static TrainingConfig.Builder bind(TrainingConfig.Builder builder, BatchProvider<?> provider, SameDiff graph) {
+    check(provider, graph);
+    return builder
+        .dataSetFeatureMapping(provider.provideData().stream().map(DataDesc::name).toList())
+        .dataSetLabelMapping(provider.provideLabel().stream().map(DataDesc::name).toList());
+  }
+
+  private static List<String> placeholderNames(SameDiff graph) {
+    return graph.variables().stream().filter(SDVariable::isPlaceHolder).map(SDVariable::name).sorted().toList();
+  }
+}

@@ -1,0 +1,49 @@
+package dev.minibatch.runtime.io;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.zip.GZIPInputStream;
+
+/** Reads whole files into memory, transparently un-gzipping; I/O errors name the file. */
+public final class FileBytes {
+  private FileBytes() {}
+
+  /** True if {@code head} starts with the gzip magic bytes {@code 1f 8b}. */
+  public static boolean isGzip(byte[] head) {
+    return head.length >= 2 && (head[0] & 0xff) == 0x1f && (head[1] & 0xff) == 0x8b;
+  }
+
+  /**
+   * The content of {@code file}; a gzip file (recognised by its magic bytes, not its name) is
+   * decompressed.
+   *
+   * @throws UncheckedIOException naming the file if it cannot be read
+   * @throws FileFormatException if the file looks like gzip but is corrupt or truncated, or is too
+   *     large for one Java array
+   */
+  public static byte[] readAll(Path file) {
+    byte[] raw;
+    try {
+      raw = Files.readAllBytes(file);
+    } catch (OutOfMemoryError e) {
+      throw new FileFormatException(file.toString(), "too large to read into memory", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file + ": " + e, e);
+    }
+    if (!isGzip(raw)) {
+      return raw;
+    }
+    try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(raw), 1 << 16)) {
+      return in.readAllBytes();
+    } catch (java.io.EOFException e) {
+      throw new FileFormatException(file.toString(), "gzip data is truncated (unexpected end of the compressed stream)", e);
+    } catch (IOException e) {
+      throw new FileFormatException(file.toString(), "corrupt gzip data: " + e.getMessage(), e);
+    } catch (OutOfMemoryError e) {
+      throw new FileFormatException(file.toString(), "decompressed content too large to read into memory", e);
+    }
+  }
+}

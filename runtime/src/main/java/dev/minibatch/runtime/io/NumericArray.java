@@ -1,0 +1,216 @@
+package dev.minibatch.runtime.io;
+
+import dev.minibatch.DType;
+import java.util.List;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * A flat run of numbers of one element type — float32, float64, int32 or int64 — held in a Java
+ * primitive array, as the parsers produce them. Only the first {@link #length()} elements count.
+ * Immutable by convention: the parsers hand it over and never touch it again.
+ */
+public final class NumericArray {
+  private final DType dtype;
+  private final Object array;
+  private final int length;
+
+  private NumericArray(DType dtype, Object array, int length) {
+    this.dtype = dtype;
+    this.array = array;
+    this.length = length;
+  }
+
+  /** The first {@code length} elements of {@code a}, float32. */
+  public static NumericArray of(float[] a, int length) {
+    return new NumericArray(DType.FLOAT32, a, checkLength(a.length, length));
+  }
+
+  /** The first {@code length} elements of {@code a}, float64. */
+  public static NumericArray of(double[] a, int length) {
+    return new NumericArray(DType.FLOAT64, a, checkLength(a.length, length));
+  }
+
+  /** The first {@code length} elements of {@code a}, int32. */
+  public static NumericArray of(int[] a, int length) {
+    return new NumericArray(DType.INT32, a, checkLength(a.length, length));
+  }
+
+  /** The first {@code length} elements of {@code a}, int64. */
+  public static NumericArray of(long[] a, int length) {
+    return new NumericArray(DType.INT64, a, checkLength(a.length, length));
+  }
+
+  /**
+   * A zero-filled array of {@code length} elements of {@code dtype}.
+   *
+   * @throws IllegalArgumentException for a dtype other than float32, float64, int32, int64
+   */
+  public static NumericArray zeros(DType dtype, int length) {
+    switch (dtype) {
+      case FLOAT32:
+        return of(new float[length], length);
+      case FLOAT64:
+        return of(new double[length], length);
+      case INT32:
+        return of(new int[length], length);
+      case INT64:
+        return of(new long[length], length);
+      default:
+        throw new IllegalArgumentException(unsupported(dtype));
+    }
+  }
+
+  /** The message for a dtype the parsers do not produce. */
+  public static String unsupported(DType dtype) {
+    return "dtype " + dtype + " is not supported here; use FLOAT32, FLOAT64, INT32 or INT64";
+  }
+
+  /** The element type. */
+  public DType dtype() {
+    return dtype;
+  }
+
+  /** The number of elements. */
+  public int length() {
+    return length;
+  }
+
+  /** Element {@code i} as a double (int64 values beyond 2^53 lose precision; use {@link #getLong}). */
+  public double getDouble(int i) {
+    checkIndex(i);
+    switch (dtype) {
+      case FLOAT32:
+        return ((float[]) array)[i];
+      case FLOAT64:
+        return ((double[]) array)[i];
+      case INT32:
+        return ((int[]) array)[i];
+      default:
+        return ((long[]) array)[i];
+    }
+  }
+
+  /** Element {@code i} as a long (floats are truncated toward zero). */
+  public long getLong(int i) {
+    checkIndex(i);
+    switch (dtype) {
+      case INT32:
+        return ((int[]) array)[i];
+      case INT64:
+        return ((long[]) array)[i];
+      default:
+        return (long) getDouble(i);
+    }
+  }
+
+  /** The elements as a new float array. */
+  public float[] toFloatArray() {
+    float[] out = new float[length];
+    for (int i = 0; i < length; i++) {
+      out[i] = dtype == DType.FLOAT32 ? ((float[]) array)[i] : (float) getDouble(i);
+    }
+    return out;
+  }
+
+  /** The elements as a new int array (floats truncated, int64 narrowed). */
+  public int[] toIntArray() {
+    int[] out = new int[length];
+    for (int i = 0; i < length; i++) {
+      out[i] = (int) getLong(i);
+    }
+    return out;
+  }
+
+  /** The elements as a new long array. */
+  public long[] toLongArray() {
+    long[] out = new long[length];
+    for (int i = 0; i < length; i++) {
+      out[i] = getLong(i);
+    }
+    return out;
+  }
+
+  /**
+   * The elements as an INDArray of this dtype with {@code shape} (whose element count must be
+   * {@link #length()}); the data is copied once into ND4J's memory.
+   */
+  public INDArray toINDArray(long... shape) {
+    long n = 1;
+    for (long d : shape) {
+      n *= d;
+    }
+    if (n != length) {
+      throw new IllegalArgumentException("shape " + java.util.Arrays.toString(shape) + " holds " + n
+          + " elements, this array has " + length);
+    }
+    switch (dtype) {
+      case FLOAT32:
+        return Nd4j.create(trimmed((float[]) array), shape, 'c');
+      case FLOAT64:
+        return Nd4j.create(trimmed((double[]) array), shape, 'c');
+      case INT32:
+        return Nd4j.createFromArray(trimmed((int[]) array)).reshape('c', shape);
+      default:
+        return Nd4j.createFromArray(trimmed((long[]) array)).reshape('c', shape);
+    }
+  }
+
+  /** The elements of {@code parts}, in order, in one array. All parts must have one dtype. */
+  public static NumericArray concat(DType dtype, List<NumericArray> parts) {
+    long total = 0;
+    for (NumericArray p : parts) {
+      if (p.dtype != dtype) {
+        throw new IllegalArgumentException("cannot concatenate " + p.dtype + " into " + dtype);
+      }
+      total += p.length;
+    }
+    if (total > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException(total + " elements do not fit in one Java array");
+    }
+    if (parts.size() == 1) {
+      return parts.get(0);
+    }
+    NumericArray out = zeros(dtype, (int) total);
+    int at = 0;
+    for (NumericArray p : parts) {
+      System.arraycopy(p.array, 0, out.array, at, p.length);
+      at += p.length;
+    }
+    return out;
+  }
+
+  private float[] trimmed(float[] a) {
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
+  }
+
+  private double[] trimmed(double[] a) {
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
+  }
+
+  private int[] trimmed(int[] a) {
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
+  }
+
+  private long[] trimmed(long[] a) {
+    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
+  }
+
+  private void checkIndex(int i) {
+    if (i < 0 || i >= length) {
+      throw new IndexOutOfBoundsException("element " + i + " of " + length);
+    }
+  }
+
+  private static int checkLength(int capacity, int length) {
+    if (length < 0 || length > capacity) {
+      throw new IllegalArgumentException("length " + length + " outside [0, " + capacity + "]");
+    }
+    return length;
+  }
+
+  @Override
+  public String toString() {
+    return "NumericArray[" + dtype + ", " + length + "]";
+  }
+}

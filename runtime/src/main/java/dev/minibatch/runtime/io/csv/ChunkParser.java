@@ -1,0 +1,440 @@
+package dev.minibatch.runtime.io.csv;
+
+import dev.minibatch.DType;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.NumericArray;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Parses the records in {@code bytes[from, to)} of one file — a whole file or one chunk of it that
+ * starts at a record boundary — into numbers. One instance per chunk and thread.
+ *
+ * <p>Record rules: fields are separated by the delimiter and records by LF (a CR before it is
+ * dropped); blank lines are skipped; spaces around a field are ignored; a field that starts with
+ * the quote runs to the matching quote, may hold delimiters and line breaks, and writes a quote as
+ * two; a quote inside an unquoted field is an ordinary character.
+ */
+final class ChunkParser {
+  /** The outcome for one chunk. */
+  record Result(int rows, NumericArray data, @Nullable NumericArray labels, List<String> localNames,
+      boolean endedInsideQuotes) {}
+
+  private final String file;
+  private final byte[] b;
+  private final byte delim;
+  private final byte quote;
+  private final DType dtype;
+  private final int columns;
+  private final int labelColumn;
+  private final int dataColumns;
+  private final boolean classLabels;
+  private final boolean fixedClasses;
+  private final ByteDictionary dictionary;
+
+  // The fields of the current record: [start, end) and whether it was quoted with "" escapes.
+  private int[] starts = new int[64];
+  private int[] ends = new int[64];
+  private boolean[] escaped = new boolean[64];
+  private int fieldCount;
+  private int recordStart;
+  private boolean insideQuotesAtEnd;
+
+  private float[] f32 = new float[0];
+  private double[] f64 = new double[0];
+  private int[] i32 = new int[0];
+  private long[] i64 = new long[0];
+  private float[] labelF32 = new float[0];
+  private double[] labelF64 = new double[0];
+  private int[] labelI32 = new int[0];
+  private long[] labelI64 = new long[0];
+  private byte[] scratch = new byte[64];
+
+  /**
+   * A parser for one chunk.
+   *
+   * @param columns fields per record, the label column included
+   * @param labelColumn the resolved label column in [0, columns), or -1
+   */
+  ChunkParser(String file, byte[] bytes, CsvFormat format, int columns, int labelColumn) {
+    this.file = file;
+    this.b = bytes;
+    this.delim = format.delimiter();
+    this.quote = format.quote();
+    this.dtype = format.dtype();
+    this.columns = columns;
+    this.labelColumn = labelColumn;
+    this.dataColumns = labelColumn >= 0 ? columns - 1 : columns;
+    this.classLabels = labelColumn >= 0 && format.classLabels();
+    this.fixedClasses = !format.classNames().isEmpty();
+    this.dictionary = fixedClasses ? ByteDictionary.of(format.classNames()) : new ByteDictionary();
+  }
+
+  /**
+   * Counts the fields of the first non-blank record at or after {@code from}, after skipping
+   * {@code skipRecords} non-blank records; -1 if there is none.
+   */
+  int countFields(int from, int to, int skipRecords) {
+    int p = from;
+    int skip = skipRecords;
+    while (p < to) {
+      recordStart = p;
+      p = scanRecord(p, to, true);
+      if (fieldCount == 0) {
+        continue;
+      }
+      if (skip-- > 0) {
+        continue;
+      }
+      return fieldCount;
+    }
+    return -1;
+  }
+
+  /**
+   * Parses the records of {@code [from, to)}, skipping the first {@code skipRecords} non-blank
+   * ones (the header).
+   *
+   * @param last whether {@code to} is the end of the file: a quoted field still open there is an
+   *     error; in an inner chunk it means the chunk boundary was wrong, and the result says so
+   */
+  Result parse(int from, int to, int skipRecords, boolean last) {
+    int estimate = estimateRows(from, to);
+    ensureRows(estimate);
+    int rows = 0;
+    int p = from;
+    int skip = skipRecords;
+    while (p < to) {
+      recordStart = p;
+      p = scanRecord(p, to, last);
+      if (insideQuotesAtEnd) {
+        return new Result(0, NumericArray.zeros(dtype, 0), null, List.of(), true);
+      }
+      if (fieldCount == 0) {
+        continue;
+      }
+      if (skip > 0) {
+        skip--;
+        continue;
+      }
+      if (fieldCount != columns) {
+        throw error("row has " + fieldCount + " fields, expected " + columns, -1);
+      }
+      if (rows == capacityRows()) {
+        ensureRows(Math.max(16, rows + (rows >> 1)));
+      }
+      store(rows);
+      rows++;
+    }
+    return new Result(rows, data(rows), labels(rows), dictionary.names(), false);
+  }
+
+  private void store(int row) {
+    int at = row * dataColumns;
+    for (int c = 0; c < columns; c++) {
+      int s = starts[c];
+      int e = ends[c];
+      if (c == labelColumn) {
+        storeLabel(row, c, s, e);
+        continue;
+      }
+      if (s == e) {
+        throw error("empty field in column " + c + " (0-based)", c);
+      }
+      try {
+        switch (dtype) {
+          case FLOAT32:
+            f32[at++] = NumberParsing.parseFloat(b, s, e);
+            break;
+          case FLOAT64:
+            f64[at++] = NumberParsing.parseDouble(b, s, e);
+            break;
+          case INT32:
+            i32[at++] = NumberParsing.parseInt(b, s, e);
+            break;
+          default:
+            i64[at++] = NumberParsing.parseLong(b, s, e);
+        }
+      } catch (NumberFormatException ex) {
+        throw unparsable(c, s, e);
+      }
+    }
+  }
+
+  private void storeLabel(int row, int c, int s, int e) {
+    if (classLabels) {
+      int from = s;
+      int to = e;
+      if (escaped[c]) {
+        to = unescape(s, e);
+        from = 0;
+      }
+      byte[] src = escaped[c] ? scratch : b;
+      if (from == to) {
+        throw error("empty class name in column " + c + " (0-based)", c);
+      }
+      int index = dictionary.get(src, from, to);
+      if (index < 0) {
+        if (fixedClasses) {
+          throw error("column " + c + " (0-based): unknown class name '" + new String(src, from, to - from, StandardCharsets.UTF_8)
+              + "'; the class names are " + dictionary.names(), c);
+        }
+        index = dictionary.add(src, from, to);
+      }
+      labelI32[row] = index;
+      return;
+    }
+    if (s == e) {
+      throw error("empty field in column " + c + " (0-based)", c);
+    }
+    try {
+      switch (dtype) {
+        case FLOAT32:
+          labelF32[row] = NumberParsing.parseFloat(b, s, e);
+          break;
+        case FLOAT64:
+          labelF64[row] = NumberParsing.parseDouble(b, s, e);
+          break;
+        case INT32:
+          labelI32[row] = NumberParsing.parseInt(b, s, e);
+          break;
+        default:
+          labelI64[row] = NumberParsing.parseLong(b, s, e);
+      }
+    } catch (NumberFormatException ex) {
+      throw unparsable(c, s, e);
+    }
+  }
+
+  /** Copies a quoted field's content to {@code scratch} with each doubled quote made single. */
+  private int unescape(int s, int e) {
+    if (scratch.length < e - s) {
+      scratch = new byte[e - s];
+    }
+    int n = 0;
+    for (int i = s; i < e; i++) {
+      scratch[n++] = b[i];
+      if (b[i] == quote) {
+        i++;
+      }
+    }
+    return n;
+  }
+
+  /**
+   * Scans one record from {@code p}; leaves its fields in {@code starts/ends}, {@code fieldCount} 0
+   * for a blank line, and returns the position after the record's line break.
+   */
+  private int scanRecord(int p, int to, boolean last) {
+    insideQuotesAtEnd = false;
+    fieldCount = 0;
+    int q = p;
+    while (q < to && (b[q] == ' ' || b[q] == '\r' || (b[q] == '\t' && delim != '\t'))) {
+      q++;
+    }
+    if (q == to) {
+      return to;
+    }
+    if (b[q] == '\n') {
+      return q + 1;
+    }
+    while (true) {
+      while (p < to && (b[p] == ' ' || (b[p] == '\t' && delim != '\t'))) {
+        p++;
+      }
+      if (fieldCount == starts.length) {
+        growFields();
+      }
+      boolean esc = false;
+      int s;
+      int e;
+      if (p < to && b[p] == quote) {
+        p++;
+        s = p;
+        while (true) {
+          while (p < to && b[p] != quote) {
+            p++;
+          }
+          if (p == to) {
+            if (!last) {
+              insideQuotesAtEnd = true;
+              return to;
+            }
+            throw error("a quoted field is not closed before the end of the file", fieldCount);
+          }
+          if (p + 1 < to && b[p + 1] == quote) {
+            esc = true;
+            p += 2;
+            continue;
+          }
+          break;
+        }
+        e = p;
+        p++;
+        while (p < to && (b[p] == ' ' || b[p] == '\r' || (b[p] == '\t' && delim != '\t'))) {
+          p++;
+        }
+        if (p < to && b[p] != delim && b[p] != '\n') {
+          throw error("column " + fieldCount + " (0-based): unexpected '" + (char) (b[p] & 0xff)
+              + "' after the closing quote", fieldCount);
+        }
+      } else {
+        s = p;
+        while (p < to) {
+          byte c = b[p];
+          if (c == delim || c == '\n') {
+            break;
+          }
+          p++;
+        }
+        e = p;
+        while (e > s && (b[e - 1] == ' ' || b[e - 1] == '\r' || (b[e - 1] == '\t' && delim != '\t'))) {
+          e--;
+        }
+      }
+      starts[fieldCount] = s;
+      ends[fieldCount] = e;
+      escaped[fieldCount] = esc;
+      fieldCount++;
+      if (p < to && b[p] == delim) {
+        p++;
+        continue;
+      }
+      return p < to ? p + 1 : to;
+    }
+  }
+
+  private void growFields() {
+    int n = starts.length * 2;
+    starts = Arrays.copyOf(starts, n);
+    ends = Arrays.copyOf(ends, n);
+    escaped = Arrays.copyOf(escaped, n);
+  }
+
+  private int estimateRows(int from, int to) {
+    int lineEnd = from;
+    while (lineEnd < to && b[lineEnd] != '\n') {
+      lineEnd++;
+    }
+    long perRow = Math.max(2, lineEnd - from + 1);
+    return (int) Math.min(Integer.MAX_VALUE / Math.max(1, columns) - 8, (to - from) / perRow + 16);
+  }
+
+  private int capacityRows() {
+    int n;
+    switch (dtype) {
+      case FLOAT32:
+        n = f32.length;
+        break;
+      case FLOAT64:
+        n = f64.length;
+        break;
+      case INT32:
+        n = i32.length;
+        break;
+      default:
+        n = i64.length;
+    }
+    return dataColumns == 0 ? labelCapacity() : Math.min(n / dataColumns, labelColumn >= 0 ? labelCapacity() : Integer.MAX_VALUE);
+  }
+
+  private int labelCapacity() {
+    if (labelColumn < 0) {
+      return Integer.MAX_VALUE;
+    }
+    if (classLabels || dtype == DType.INT32) {
+      return labelI32.length;
+    }
+    switch (dtype) {
+      case FLOAT32:
+        return labelF32.length;
+      case FLOAT64:
+        return labelF64.length;
+      default:
+        return labelI64.length;
+    }
+  }
+
+  private void ensureRows(int rows) {
+    long values = (long) rows * dataColumns;
+    if (values > Integer.MAX_VALUE - 8) {
+      throw new FileFormatException(file, "more than " + (Integer.MAX_VALUE - 8)
+          + " values in one chunk; split the file");
+    }
+    int n = (int) values;
+    switch (dtype) {
+      case FLOAT32:
+        f32 = Arrays.copyOf(f32, n);
+        break;
+      case FLOAT64:
+        f64 = Arrays.copyOf(f64, n);
+        break;
+      case INT32:
+        i32 = Arrays.copyOf(i32, n);
+        break;
+      default:
+        i64 = Arrays.copyOf(i64, n);
+    }
+    if (labelColumn >= 0) {
+      if (classLabels || dtype == DType.INT32) {
+        labelI32 = Arrays.copyOf(labelI32, rows);
+      } else if (dtype == DType.FLOAT32) {
+        labelF32 = Arrays.copyOf(labelF32, rows);
+      } else if (dtype == DType.FLOAT64) {
+        labelF64 = Arrays.copyOf(labelF64, rows);
+      } else {
+        labelI64 = Arrays.copyOf(labelI64, rows);
+      }
+    }
+  }
+
+  private NumericArray data(int rows) {
+    int n = rows * dataColumns;
+    switch (dtype) {
+      case FLOAT32:
+        return NumericArray.of(f32, n);
+      case FLOAT64:
+        return NumericArray.of(f64, n);
+      case INT32:
+        return NumericArray.of(i32, n);
+      default:
+        return NumericArray.of(i64, n);
+    }
+  }
+
+  private @Nullable NumericArray labels(int rows) {
+    if (labelColumn < 0) {
+      return null;
+    }
+    if (classLabels || dtype == DType.INT32) {
+      return NumericArray.of(labelI32, rows);
+    }
+    switch (dtype) {
+      case FLOAT32:
+        return NumericArray.of(labelF32, rows);
+      case FLOAT64:
+        return NumericArray.of(labelF64, rows);
+      default:
+        return NumericArray.of(labelI64, rows);
+    }
+  }
+
+  private FileFormatException unparsable(int column, int s, int e) {
+    int shown = Math.min(e - s, 40);
+    String text = new String(b, s, shown, StandardCharsets.UTF_8) + (shown < e - s ? "…" : "");
+    return error("column " + column + " (0-based): cannot parse '" + text + "' as " + dtype.name().toLowerCase(java.util.Locale.ROOT), column);
+  }
+
+  /** An error at the current record: the message is prefixed with {@code file:line}. */
+  private FileFormatException error(String message, int column) {
+    long line = 1;
+    for (int i = 0; i < recordStart; i++) {
+      if (b[i] == '\n') {
+        line++;
+      }
+    }
+    return new FileFormatException(file + ":" + line, message);
+  }
+}

@@ -1,0 +1,211 @@
+package dev.minibatch.runtime.io.csv;
+
+import dev.minibatch.DType;
+import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.NumericArray;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Parses CSV files into a {@link CsvTable}, straight from bytes (see {@link ChunkParser} for the
+ * record rules). A UTF-8 byte order mark is skipped, gzip files are decompressed. Every row must
+ * have the same number of fields: the expected count given, or else the first data row's.
+ *
+ * <p>A file larger than {@link CsvFormat#minChunkBytes()} per thread is cut at line breaks into one
+ * chunk per thread; the chunks are parsed in parallel and joined in order, and class names are
+ * numbered in order of first appearance in the whole file, so the table is identical to the
+ * sequential parse. (If a quoted field with a line break straddles a cut, the file is parsed again
+ * sequentially.)
+ */
+public final class CsvParser {
+  private CsvParser() {}
+
+  /**
+   * Parses {@code file}; the first data row sets the number of fields.
+   *
+   * @throws FileFormatException for a row of the wrong length (naming file, line and both counts),
+   *     an unparsable field (naming file, line and column), an open quote at the end of the file
+   * @throws java.io.UncheckedIOException naming the file if it cannot be read
+   */
+  public static CsvTable parse(Path file, CsvFormat format) {
+    return parse(file, format, -1);
+  }
+
+  /**
+   * Parses {@code file}, whose rows must have {@code expectedFields} fields (the label column
+   * included); -1 takes the count from the first data row.
+   */
+  public static CsvTable parse(Path file, CsvFormat format, int expectedFields) {
+    return parse(file.toString(), FileBytes.readAll(file), format, expectedFields);
+  }
+
+  /**
+   * Parses several files as one table, in order (each with its own header); class names are
+   * numbered in order of first appearance across the files.
+   */
+  public static CsvTable parseAll(List<Path> files, CsvFormat format, int expectedFields) {
+    List<CsvTable> tables = new ArrayList<>();
+    int fields = expectedFields;
+    for (Path f : files) {
+      CsvTable t = parse(f, format, fields);
+      if (t.rows() > 0 && fields < 0) {
+        fields = t.columns() + (t.labels() != null ? 1 : 0);
+      }
+      tables.add(t);
+    }
+    List<Part> parts = new ArrayList<>();
+    for (CsvTable t : tables) {
+      parts.add(new Part(t.rows(), t.data(), t.labels(), t.classNames()));
+    }
+    int columns = fields < 0 ? 0 : fields - (format.hasLabelColumn() ? 1 : 0);
+    return join(format, columns, parts);
+  }
+
+  /**
+   * Parses the bytes of a file.
+   *
+   * @param file the name used in error messages
+   * @param expectedFields fields per row, label included, or -1 for the first row's count
+   */
+  public static CsvTable parse(String file, byte[] bytes, CsvFormat format, int expectedFields) {
+    int start = hasBom(bytes) ? 3 : 0;
+    int skip = format.header() ? 1 : 0;
+    int fields = expectedFields;
+    if (fields < 0) {
+      fields = new ChunkParser(file, bytes, format, 0, -1).countFields(start, bytes.length, skip);
+      if (fields < 0) {
+        return new CsvTable(0, 0, NumericArray.zeros(format.dtype(), 0),
+            format.hasLabelColumn() ? NumericArray.zeros(labelType(format), 0) : null, List.of());
+      }
+    }
+    int labelColumn = -1;
+    if (format.hasLabelColumn()) {
+      labelColumn = format.labelColumn() < 0 ? fields + format.labelColumn() : format.labelColumn();
+      if (labelColumn < 0 || labelColumn >= fields) {
+        throw new FileFormatException(file, "label column " + format.labelColumn() + " does not exist: rows have "
+            + fields + " fields");
+      }
+    }
+    int columns = labelColumn >= 0 ? fields - 1 : fields;
+    int chunks = (int) Math.max(1, Math.min(format.threads(), (long) (bytes.length - start) / format.minChunkBytes()));
+    List<Part> parts = chunks == 1 ? null : parseParallel(file, bytes, format, fields, labelColumn, start, skip, chunks);
+    if (parts == null) {
+      ChunkParser.Result r = new ChunkParser(file, bytes, format, fields, labelColumn).parse(start, bytes.length, skip, true);
+      parts = List.of(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
+    }
+    return join(format, columns, parts);
+  }
+
+  private static @Nullable List<Part> parseParallel(String file, byte[] bytes, CsvFormat format, int fields,
+      int labelColumn, int start, int skip, int chunks) {
+    int[] bounds = new int[chunks + 1];
+    bounds[0] = start;
+    bounds[chunks] = bytes.length;
+    long span = bytes.length - start;
+    for (int i = 1; i < chunks; i++) {
+      int p = (int) (start + span * i / chunks);
+      while (p < bytes.length && bytes[p - 1] != '\n') {
+        p++;
+      }
+      bounds[i] = Math.max(p, bounds[i - 1]);
+    }
+    ExecutorService pool = Executors.newFixedThreadPool(chunks, r -> {
+      Thread t = new Thread(r, "minibatch-csv-parse");
+      t.setDaemon(true);
+      return t;
+    });
+    try {
+      List<Future<ChunkParser.Result>> futures = new ArrayList<>();
+      for (int i = 0; i < chunks; i++) {
+        int from = bounds[i];
+        int to = bounds[i + 1];
+        boolean first = i == 0;
+        boolean last = i == chunks - 1;
+        futures.add(pool.submit(() -> new ChunkParser(file, bytes, format, fields, labelColumn)
+            .parse(from, to, first ? skip : 0, last)));
+      }
+      List<Part> parts = new ArrayList<>();
+      for (Future<ChunkParser.Result> f : futures) {
+        ChunkParser.Result r;
+        try {
+          r = f.get();
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException) {
+            throw (RuntimeException) cause;
+          }
+          throw new IllegalStateException("parsing " + file + " failed", cause);
+        }
+        if (r.endedInsideQuotes()) {
+          return null;
+        }
+        parts.add(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
+      }
+      return parts;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while parsing " + file, e);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  /** The rows of one chunk or file, with its class names numbered locally. */
+  private record Part(int rows, NumericArray data, @Nullable NumericArray labels, List<String> names) {}
+
+  private static CsvTable join(CsvFormat format, int columns, List<Part> parts) {
+    Map<String, Integer> global = new LinkedHashMap<>();
+    for (String n : format.classNames()) {
+      global.put(n, global.size());
+    }
+    List<NumericArray> data = new ArrayList<>();
+    List<NumericArray> labels = new ArrayList<>();
+    int rows = 0;
+    for (Part p : parts) {
+      rows += p.rows();
+      data.add(p.data());
+      NumericArray l = p.labels();
+      if (l == null) {
+        continue;
+      }
+      if (format.classLabels()) {
+        int[] map = new int[p.names().size()];
+        boolean identity = true;
+        for (int i = 0; i < map.length; i++) {
+          map[i] = global.computeIfAbsent(p.names().get(i), k -> global.size());
+          identity &= map[i] == i;
+        }
+        if (!identity) {
+          int[] remapped = new int[l.length()];
+          for (int i = 0; i < remapped.length; i++) {
+            remapped[i] = map[(int) l.getLong(i)];
+          }
+          l = NumericArray.of(remapped, remapped.length);
+        }
+      }
+      labels.add(l);
+    }
+    NumericArray joinedLabels = format.hasLabelColumn()
+        ? NumericArray.concat(labelType(format), labels)
+        : null;
+    List<String> names = format.classLabels() ? new ArrayList<>(global.keySet()) : List.of();
+    return new CsvTable(rows, columns, NumericArray.concat(format.dtype(), data), joinedLabels, names);
+  }
+
+  private static DType labelType(CsvFormat format) {
+    return format.classLabels() ? DType.INT32 : format.dtype();
+  }
+
+  private static boolean hasBom(byte[] b) {
+    return b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF;
+  }
+}

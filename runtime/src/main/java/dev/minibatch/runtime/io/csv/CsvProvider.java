@@ -1,0 +1,201 @@
+package dev.minibatch.runtime.io.csv;
+
+import dev.minibatch.DType;
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
+import dev.minibatch.runtime.io.NumericArray;
+import dev.minibatch.shape.Shape;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import org.jspecify.annotations.Nullable;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * Rows of CSV files as samples (MXNet's {@code CSVIter}): each data row holds {@code
+ * prod(dataShape)} values reshaped row-major to {@code dataShape}; labels come from a label file
+ * (each row {@code prod(labelShape)} values), from a label column of the data file, or are all 0.
+ *
+ * <pre>{@code
+ * CsvProvider iris = CsvProvider.builder()
+ *     .dataFile(Path.of("iris.csv"))
+ *     .format(f -> f.header(true).labelColumn(4).classLabels(true))
+ *     .dataShape(4).batchSize(30).shuffle(true).seed(1)
+ *     .build();
+ * }</pre>
+ *
+ * <p>The files are parsed once when the provider is built (in parallel for large files); labels
+ * have the format's dtype (class indices included), as in CSVIter.
+ */
+public final class CsvProvider extends FileProvider {
+  private final List<String> classNames;
+
+  private CsvProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels, List<String> classNames) {
+    super(sampling, data, labels);
+    this.classNames = List.copyOf(classNames);
+  }
+
+  /** A builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The class names by index, when the format maps class names; else empty. */
+  public List<String> classNames() {
+    return classNames;
+  }
+
+  /** Builds {@link CsvProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private @Nullable Path dataFile;
+    private @Nullable Path labelFile;
+    private @Nullable Shape dataShape;
+    private Shape labelShape = Shape.scalar();
+    private CsvFormat format = CsvFormat.defaults();
+    private String dataName = ArrayDataProvider.DEFAULT_DATA_NAME;
+    private String labelName = ArrayDataProvider.DEFAULT_LABEL_NAME;
+
+    private Builder() {}
+
+    /** The data file, or a directory whose regular files are read in name order (MXNet {@code data_csv}). Required. */
+    public Builder dataFile(Path file) {
+      this.dataFile = file;
+      return this;
+    }
+
+    /** The label file or directory (MXNet {@code label_csv}); it must have as many rows as the data. */
+    public Builder labelFile(Path file) {
+      this.labelFile = file;
+      return this;
+    }
+
+    /** The shape of one sample (MXNet {@code data_shape}); each row holds its element count. Required. */
+    public Builder dataShape(long... dims) {
+      this.dataShape = Shape.of(dims);
+      return this;
+    }
+
+    /** The shape of one label (MXNet {@code label_shape}); default scalar, i.e. a batch label of shape (batch). */
+    public Builder labelShape(long... dims) {
+      this.labelShape = Shape.of(dims);
+      return this;
+    }
+
+    /** How to read the files: delimiter, header, dtype, label column, class names, threads. */
+    public Builder format(CsvFormat format) {
+      this.format = format;
+      return this;
+    }
+
+    /** Adjusts the format with {@code settings}. */
+    public Builder format(Consumer<CsvFormat.Builder> settings) {
+      this.format = format.toBuilder().apply(settings).build();
+      return this;
+    }
+
+    /** CSVIter's {@code round_batch}: true is {@link LastBatch#PAD_WRAP}, false {@link LastBatch#DISCARD}. */
+    public Builder roundBatch(boolean roundBatch) {
+      return lastBatch(roundBatch ? LastBatch.PAD_WRAP : LastBatch.DISCARD);
+    }
+
+    /** The data name; default {@code "data"}. */
+    public Builder dataName(String name) {
+      this.dataName = name;
+      return this;
+    }
+
+    /** The label name; default {@code "softmax_label"}. */
+    public Builder labelName(String name) {
+      this.labelName = name;
+      return this;
+    }
+
+    /**
+     * Parses the files and builds the provider.
+     *
+     * @throws FileFormatException for rows of the wrong length (file, line, both counts), an
+     *     unparsable field (file, line, column), or a label file whose row count differs
+     * @throws IllegalArgumentException for a label file together with a label column
+     */
+    public CsvProvider build() {
+      Sampling sampling = sampling();
+      Path dataPath = Objects.requireNonNull(dataFile, "CsvProvider: set dataFile(path)");
+      Shape shape = Objects.requireNonNull(dataShape, "CsvProvider: set dataShape(dims)");
+      if (labelFile != null && format.hasLabelColumn()) {
+        throw new IllegalArgumentException("labels from both a label file and a label column; choose one");
+      }
+      int fields = Math.toIntExact(shape.elementCount()) + (format.hasLabelColumn() ? 1 : 0);
+      CsvTable table = CsvParser.parseAll(files(dataPath), format, fields);
+      if (table.rows() == 0) {
+        throw new FileFormatException(dataPath.toString(), "has no data rows");
+      }
+      long n = table.rows();
+      NumericArray labels;
+      Shape labelSampleShape = labelShape;
+      if (labelFile != null) {
+        CsvTable lt = CsvParser.parseAll(files(labelFile), format, Math.toIntExact(labelShape.elementCount()));
+        if (lt.rows() != table.rows()) {
+          throw new FileFormatException(labelFile.toString(), "has " + lt.rows() + " label rows but " + dataPath + " has "
+              + table.rows() + " data rows; they must be equal");
+        }
+        labels = lt.data();
+      } else if (table.labels() != null) {
+        labels = table.labels();
+        labelSampleShape = Shape.scalar();
+      } else {
+        labels = NumericArray.zeros(format.dtype(), Math.toIntExact(n * labelShape.elementCount()));
+      }
+      if (labels.dtype() != format.dtype()) {
+        labels = convert(labels, format.dtype());
+      }
+      Map<String, INDArray> data = new LinkedHashMap<>();
+      data.put(dataName, table.data().toINDArray(shape.withBatch(n).toLongArray()));
+      Map<String, INDArray> label = new LinkedHashMap<>();
+      label.put(labelName, labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
+      return new CsvProvider(sampling, data, label, table.classNames());
+    }
+
+    private static NumericArray convert(NumericArray a, DType dtype) {
+      switch (dtype) {
+        case FLOAT32:
+          return NumericArray.of(a.toFloatArray(), a.length());
+        case INT64:
+          return NumericArray.of(a.toLongArray(), a.length());
+        case INT32:
+          return NumericArray.of(a.toIntArray(), a.length());
+        default:
+          double[] d = new double[a.length()];
+          for (int i = 0; i < d.length; i++) {
+            d[i] = a.getDouble(i);
+          }
+          return NumericArray.of(d, d.length);
+      }
+    }
+
+    private static List<Path> files(Path path) {
+      if (!Files.isDirectory(path)) {
+        return List.of(path);
+      }
+      try (Stream<Path> s = Files.list(path)) {
+        List<Path> files = s.filter(Files::isRegularFile).sorted().toList();
+        if (files.isEmpty()) {
+          throw new FileFormatException(path.toString(), "is a directory without files");
+        }
+        return files;
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot list " + path + ": " + e, e);
+      }
+    }
+  }
+}

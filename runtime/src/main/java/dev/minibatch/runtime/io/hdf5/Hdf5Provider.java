@@ -1,0 +1,246 @@
+package dev.minibatch.runtime.io.hdf5;
+
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
+import dev.minibatch.runtime.io.Sample;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Predicate;
+import org.jspecify.annotations.Nullable;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.indexing.NDArrayIndex;
+
+/**
+ * Samples of HDF5 files described by a sample specification (Data Provider Core): entries of
+ * {@code (file, [datasets], class name)}; row {@code i} of each listed dataset is one sample of
+ * that class. Every entry lists the same number of datasets, with the same per-sample shapes; they
+ * are provided under {@link Builder#names(String...)} (default: the first entry's dataset paths)
+ * and the class under {@link Builder#labelName(String)} as a class index or a one-hot row.
+ *
+ * <pre>{@code
+ * Hdf5Provider p = Hdf5Provider.builder()
+ *     .add(Path.of("cats.h5"), List.of("images", "masks"), "cat")
+ *     .add(Path.of("dogs.h5"), List.of("images", "masks"), "dog")
+ *     .names("image", "mask").oneHot(true)
+ *     .skip(10).max(1000)
+ *     .batchSize(64).shuffle(true).seed(7)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Samples are visited in specification order (entry by entry) or shuffled, with every shared
+ * sampling setting; drawing batches by class probability is not offered yet.
+ */
+public final class Hdf5Provider extends FileProvider {
+  private final List<String> classNames;
+
+  private Hdf5Provider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels, List<String> classNames) {
+    super(sampling, data, labels);
+    this.classNames = List.copyOf(classNames);
+  }
+
+  /** A builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** The class names by index, in order of first appearance in the specification. */
+  public List<String> classNames() {
+    return classNames;
+  }
+
+  /** One entry of a sample specification. */
+  private record Entry(Path file, List<String> datasets, String className) {}
+
+  /** Builds {@link Hdf5Provider}s; the sampling settings are {@link ProviderBuilder}'s. */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private final List<Entry> entries = new ArrayList<>();
+    private @Nullable List<String> names;
+    private String labelName = "softmax_label";
+    private boolean oneHot;
+    private int skip;
+    private int max = Integer.MAX_VALUE;
+    private final Map<String, Predicate<Sample>> filters = new LinkedHashMap<>();
+    private @Nullable Predicate<Sample> filter;
+
+    private Builder() {}
+
+    /** Adds an entry: the rows of {@code datasets} in {@code file} are samples of {@code className}. */
+    public Builder add(Path file, List<String> datasets, String className) {
+      if (datasets.isEmpty()) {
+        throw new IllegalArgumentException(file + ": an entry needs at least one dataset");
+      }
+      entries.add(new Entry(file, List.copyOf(datasets), className));
+      return this;
+    }
+
+    /** The provided names of the datasets, in entry order; default the first entry's dataset paths. */
+    public Builder names(String... names) {
+      this.names = List.of(names);
+      return this;
+    }
+
+    /** The label name; default {@code "softmax_label"}. */
+    public Builder labelName(String name) {
+      this.labelName = name;
+      return this;
+    }
+
+    /** Labels as one-hot float32 rows (batch, classes) instead of float32 class indices (batch). */
+    public Builder oneHot(boolean oneHot) {
+      this.oneHot = oneHot;
+      return this;
+    }
+
+    /** Skip the first {@code n} samples of every entry (Data Provider Core {@code skip}). */
+    public Builder skip(int n) {
+      if (n < 0) {
+        throw new IllegalArgumentException("skip must be >= 0, got " + n);
+      }
+      this.skip = n;
+      return this;
+    }
+
+    /** Take at most {@code n} samples of every entry, after skip and filter (Data Provider Core {@code max}). */
+    public Builder max(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("max must be >= 1, got " + n);
+      }
+      this.max = n;
+      return this;
+    }
+
+    /** Keep only the samples {@code keep} accepts (applied when the files are read). */
+    public Builder filter(Predicate<Sample> keep) {
+      this.filter = keep;
+      return this;
+    }
+
+    /** Keep only the samples of {@code className} that {@code keep} accepts (after the general filter). */
+    public Builder filter(String className, Predicate<Sample> keep) {
+      filters.put(className, keep);
+      return this;
+    }
+
+    /**
+     * Reads the datasets and builds the provider.
+     *
+     * @throws FileFormatException naming file and dataset for missing datasets, different sample
+     *     counts, undecodable filters, or shapes that differ between entries
+     * @throws java.io.UncheckedIOException naming a missing file
+     */
+    public Hdf5Provider build() {
+      Sampling sampling = sampling();
+      if (entries.isEmpty()) {
+        throw new IllegalArgumentException("empty sample specification: add(file, datasets, className) at least once");
+      }
+      int k = entries.get(0).datasets().size();
+      List<String> provided = names != null ? names : entries.get(0).datasets();
+      if (provided.size() != k || provided.contains(labelName)) {
+        throw new IllegalArgumentException("names " + provided + " must be " + k + " distinct names other than the label name '"
+            + labelName + "'");
+      }
+      List<String> classes = new ArrayList<>();
+      List<List<INDArray>> parts = new ArrayList<>();
+      List<Integer> partClasses = new ArrayList<>();
+      long[][] sampleShapes = null;
+      for (Entry e : entries) {
+        if (e.datasets().size() != k) {
+          throw new IllegalArgumentException(e.file() + ": lists " + e.datasets().size() + " datasets " + e.datasets()
+              + ", the first entry lists " + k);
+        }
+        Map<String, INDArray> arrays = Hdf5Reader.readAll(e.file(), e.datasets());
+        List<INDArray> list = new ArrayList<>(arrays.values());
+        if (sampleShapes == null) {
+          sampleShapes = new long[k][];
+          for (int i = 0; i < k; i++) {
+            sampleShapes[i] = Arrays.copyOfRange(list.get(i).shape(), 1, list.get(i).rank());
+          }
+        }
+        for (int i = 0; i < k; i++) {
+          long[] s = Arrays.copyOfRange(list.get(i).shape(), 1, list.get(i).rank());
+          if (!Arrays.equals(s, sampleShapes[i])) {
+            throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' has samples of shape "
+                + Arrays.toString(s) + ", the first entry's '" + provided.get(i) + "' has " + Arrays.toString(sampleShapes[i]));
+          }
+        }
+        int cls = classes.indexOf(e.className());
+        if (cls < 0) {
+          classes.add(e.className());
+          cls = classes.size() - 1;
+        }
+        parts.add(select(list, provided, e.className()));
+        partClasses.add(cls);
+      }
+      Map<String, INDArray> data = new LinkedHashMap<>();
+      for (int i = 0; i < k; i++) {
+        List<INDArray> rows = new ArrayList<>();
+        for (List<INDArray> p : parts) {
+          if (p.get(i).size(0) > 0) {
+            rows.add(p.get(i));
+          }
+        }
+        if (rows.isEmpty()) {
+          throw new IllegalArgumentException("no samples left after skip, filter and max");
+        }
+        data.put(provided.get(i), rows.size() == 1 ? rows.get(0) : Nd4j.concat(0, rows.toArray(new INDArray[0])));
+      }
+      int n = (int) data.values().iterator().next().size(0);
+      float[] labels = new float[oneHot ? n * classes.size() : n];
+      int row = 0;
+      for (int p = 0; p < parts.size(); p++) {
+        long count = parts.get(p).get(0).size(0);
+        for (long r = 0; r < count; r++, row++) {
+          if (oneHot) {
+            labels[row * classes.size() + partClasses.get(p)] = 1f;
+          } else {
+            labels[row] = partClasses.get(p);
+          }
+        }
+      }
+      Map<String, INDArray> label = new LinkedHashMap<>();
+      label.put(labelName, Nd4j.create(labels, oneHot ? new long[] {n, classes.size()} : new long[] {n}, 'c'));
+      return new Hdf5Provider(sampling, data, label, classes);
+    }
+
+    /** Applies skip, the filters and max to one entry's arrays. */
+    private List<INDArray> select(List<INDArray> arrays, List<String> provided, String className) {
+      long count = arrays.get(0).size(0);
+      Predicate<Sample> perClass = filters.get(className);
+      List<Long> keep = new ArrayList<>();
+      for (long r = skip; r < count && keep.size() < max; r++) {
+        if (filter != null || perClass != null) {
+          List<INDArray> rows = new ArrayList<>();
+          for (INDArray a : arrays) {
+            rows.add(a.slice(r, 0));
+          }
+          Sample s = new Sample((int) r, provided, rows);
+          if ((filter != null && !filter.test(s)) || (perClass != null && !perClass.test(s))) {
+            continue;
+          }
+        }
+        keep.add(r);
+      }
+      long[] idx = keep.stream().mapToLong(Long::longValue).toArray();
+      List<INDArray> out = new ArrayList<>();
+      for (INDArray a : arrays) {
+        if (idx.length == count) {
+          out.add(a);
+        } else if (idx.length == 0) {
+          long[] shape = a.shape().clone();
+          shape[0] = 0;
+          out.add(Nd4j.create(a.dataType(), shape));
+        } else {
+          out.add(a.get(NDArrayIndex.indices(idx)).dup('c'));
+        }
+      }
+      return out;
+    }
+  }
+}

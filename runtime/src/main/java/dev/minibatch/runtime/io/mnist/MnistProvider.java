@@ -1,0 +1,138 @@
+package dev.minibatch.runtime.io.mnist;
+
+import dev.minibatch.DType;
+import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
+import dev.minibatch.runtime.io.idx.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxReader;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import org.jspecify.annotations.Nullable;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * MNIST images and labels (MXNet's {@code MNISTIter}): data {@code "data"} float32 of shape {@code
+ * (batch, 1, rows, cols)} or, flat, {@code (batch, rows * cols)}, pixels scaled by {@link
+ * Builder#scale(float)} (default 1/255; MXNet divides by 256); label {@code "softmax_label"} of
+ * shape {@code (batch)}, float32 by default as in MXNet.
+ *
+ * <pre>{@code
+ * MnistProvider train = MnistProvider.builder()
+ *     .image(dir.resolve("train-images-idx3-ubyte.gz"))
+ *     .label(dir.resolve("train-labels-idx1-ubyte.gz"))
+ *     .batchSize(100).shuffle(true).seed(0).flat(true)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Unlike MXNet, the files are checked: magic numbers 2051 and 2049, the header's sizes against
+ * the file length, and equal image and label counts.
+ */
+public final class MnistProvider extends FileProvider {
+  /** The data name (MXNet's). */
+  public static final String DATA_NAME = ArrayDataProvider.DEFAULT_DATA_NAME;
+  /** The label name (MXNet's). */
+  public static final String LABEL_NAME = ArrayDataProvider.DEFAULT_LABEL_NAME;
+
+  private MnistProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
+    super(sampling, data, labels);
+  }
+
+  /** A builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds {@link MnistProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private @Nullable Path image;
+    private @Nullable Path label;
+    private boolean flat;
+    private float scale = 1f / 255;
+    private DType labelType = DType.FLOAT32;
+    private String dataName = DATA_NAME;
+    private String labelName = LABEL_NAME;
+
+    private Builder() {}
+
+    /** The image file (MXNet {@code image}), idx3-ubyte, raw or gzip. Required. */
+    public Builder image(Path image) {
+      this.image = image;
+      return this;
+    }
+
+    /** The label file (MXNet {@code label}), idx1-ubyte, raw or gzip. Required. */
+    public Builder label(Path label) {
+      this.label = label;
+      return this;
+    }
+
+    /** Flatten each image to {@code rows * cols} values (MXNet {@code flat}); default false: (1, rows, cols). */
+    public Builder flat(boolean flat) {
+      this.flat = flat;
+      return this;
+    }
+
+    /** The factor applied to each pixel (0..255); default 1/255. MXNet's MNISTIter uses 1/256. */
+    public Builder scale(float scale) {
+      this.scale = scale;
+      return this;
+    }
+
+    /** The label type, FLOAT32 (default, as MXNet) or INT32. */
+    public Builder labelType(DType type) {
+      if (type != DType.FLOAT32 && type != DType.INT32) {
+        throw new IllegalArgumentException("MNIST labels are FLOAT32 or INT32, got " + type);
+      }
+      this.labelType = type;
+      return this;
+    }
+
+    /** The data name; default {@value #DATA_NAME}. */
+    public Builder dataName(String name) {
+      this.dataName = name;
+      return this;
+    }
+
+    /** The label name; default {@value #LABEL_NAME}. */
+    public Builder labelName(String name) {
+      this.labelName = name;
+      return this;
+    }
+
+    /**
+     * Reads both files and builds the provider.
+     *
+     * @throws IllegalStateException if a file was not set
+     * @throws FileFormatException for a bad magic number, a length that differs from the header, or
+     *     different image and label counts
+     */
+    public MnistProvider build() {
+      Sampling sampling = sampling();
+      Path img = Objects.requireNonNull(image, "MnistProvider: set image(path)");
+      Path lab = Objects.requireNonNull(label, "MnistProvider: set label(path)");
+      IdxArray images = IdxReader.read(img, IdxReader.MNIST_IMAGES_MAGIC);
+      IdxArray labels = IdxReader.read(lab, IdxReader.MNIST_LABELS_MAGIC);
+      if (images.count() != labels.count()) {
+        throw new FileFormatException(lab.toString(), "holds " + labels.count() + " labels but " + img + " holds "
+            + images.count() + " images");
+      }
+      int[] d = images.dims();
+      long[] shape = flat ? new long[] {d[0], (long) d[1] * d[2]} : new long[] {d[0], 1, d[1], d[2]};
+      INDArray x = Nd4j.create(images.toFloatArray(scale), shape, 'c');
+      INDArray y = labelType == DType.FLOAT32
+          ? Nd4j.create(labels.toFloatArray(1f), new long[] {labels.count()}, 'c')
+          : Nd4j.createFromArray(labels.toIntArray());
+      Map<String, INDArray> data = new LinkedHashMap<>();
+      data.put(dataName, x);
+      Map<String, INDArray> label = new LinkedHashMap<>();
+      label.put(labelName, y);
+      return new MnistProvider(sampling, data, label);
+    }
+  }
+}

@@ -1,0 +1,77 @@
+package dev.minibatch.runtime.io.csv;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.DType;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.shape.Shape;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class CsvProviderTest {
+  @TempDir Path dir;
+
+  @Test
+  void irisWithClassNamesRoundBatchPadsByWrapping() {
+    try (CsvProvider p = CsvProvider.builder().dataFile(CsvParserTest.IRIS)
+        .format(f -> f.header(true).labelColumn(4).classLabels(true))
+        .dataShape(2, 2).batchSize(40).roundBatch(true).build()) {
+      assertEquals(List.of("setosa", "versicolor", "virginica"), p.classNames());
+      assertEquals(Shape.of(40, 2, 2), p.provideData().get(0).shape());
+      List<Integer> pads = new ArrayList<>();
+      float[] counts = new float[3];
+      for (NamedBatch b : p) {
+        pads.add(b.pad());
+        for (int i = 0; i < b.countSamples(); i++) {
+          counts[(int) b.get("softmax_label").getFloat(i)]++;
+        }
+      }
+      assertEquals(List.of(0, 0, 0, 10), pads);
+      assertArrayEquals(new float[] {50, 50, 50}, counts);
+      assertArrayEquals(new float[] {5.1f, 3.5f, 1.4f, 0.2f}, p.sample(0).get("data").reshape(4).toFloatVector());
+    }
+  }
+
+  @Test
+  void labelFileRowsMustMatchAndNoLabelsMeansZeros() throws IOException {
+    Path data = dir.resolve("x.csv");
+    Path labels = dir.resolve("y.csv");
+    Files.writeString(data, "1,2\n3,4\n5,6\n");
+    Files.writeString(labels, "10,11\n12,13\n14,15\n");
+    try (CsvProvider p = CsvProvider.builder().dataFile(data).dataShape(2).labelFile(labels).labelShape(2)
+        .format(f -> f.dtype(DType.INT64)).batchSize(3).build()) {
+      NamedBatch b = p.iterator().next();
+      assertArrayEquals(new long[] {10, 11, 12, 13, 14, 15}, b.get("softmax_label").reshape(6).toLongVector());
+      assertArrayEquals(new long[] {1, 2, 3, 4, 5, 6}, b.get("data").reshape(6).toLongVector());
+    }
+    try (CsvProvider p = CsvProvider.builder().dataFile(data).dataShape(2).batchSize(3).build()) {
+      assertEquals(0.0, p.iterator().next().get("softmax_label").sumNumber().doubleValue());
+    }
+    Files.writeString(labels, "10,11\n12,13\n");
+    FileFormatException e = assertThrows(FileFormatException.class,
+        () -> CsvProvider.builder().dataFile(data).dataShape(2).labelFile(labels).labelShape(2).build());
+    assertEquals(labels + ": has 2 label rows but " + data + " has 3 data rows; they must be equal", e.getMessage());
+  }
+
+  @Test
+  void aDirectoryIsReadInNameOrderAndRowsMustHoldTheDataShape() throws IOException {
+    Path d = Files.createDirectory(dir.resolve("parts"));
+    Files.writeString(d.resolve("b.csv"), "3,4\n");
+    Files.writeString(d.resolve("a.csv"), "1,2\n");
+    try (CsvProvider p = CsvProvider.builder().dataFile(d).dataShape(2).batchSize(2).build()) {
+      assertArrayEquals(new float[] {1, 2, 3, 4}, p.iterator().next().get("data").reshape(4).toFloatVector());
+    }
+    FileFormatException e = assertThrows(FileFormatException.class,
+        () -> CsvProvider.builder().dataFile(d).dataShape(3).build());
+    assertEquals(d.resolve("a.csv") + ":1: row has 2 fields, expected 3", e.getMessage());
+  }
+}

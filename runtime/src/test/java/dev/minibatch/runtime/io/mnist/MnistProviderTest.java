@@ -1,0 +1,123 @@
+package dev.minibatch.runtime.io.mnist;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Sample;
+import dev.minibatch.runtime.io.TestFiles;
+import dev.minibatch.shape.Shape;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.BitSet;
+import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+class MnistProviderTest {
+  static final Path IMAGES = TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz");
+  static final Path LABELS = TestFiles.resource("mnist/t10k-labels-idx1-ubyte.gz");
+
+  static MnistProvider.Builder t10k() {
+    return MnistProvider.builder().image(IMAGES).label(LABELS);
+  }
+
+  @Test
+  void oneEpochDeliversEveryTestImageWithThePublishedLabelHistogram() {
+    try (MnistProvider p = t10k().batchSize(128).flat(true).build()) {
+      assertEquals(Shape.of(128, 784), p.provideData().get(0).shape());
+      assertEquals("data", p.provideData().get(0).name());
+      assertEquals(Shape.of(128), p.provideLabel().get(0).shape());
+      int[] hist = new int[10];
+      int batches = 0;
+      float max = 0;
+      for (NamedBatch b : p) {
+        INDArray y = b.get("softmax_label");
+        for (int i = 0; i < b.countSamples(); i++) {
+          hist[y.getInt(i)]++;
+        }
+        max = Math.max(max, b.get("data").maxNumber().floatValue());
+        if (batches == 0) {
+          assertArrayEquals(new float[] {7, 2, 1, 0, 4, 1, 4, 9, 5, 9}, Arrays.copyOf(y.toFloatVector(), 10));
+        }
+        batches++;
+      }
+      assertEquals(79, batches);
+      assertArrayEquals(new int[] {980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009}, hist);
+      assertEquals(1f, max);
+    }
+  }
+
+  @Test
+  void imagesAreOneByRowsByColsAndScaledAsAsked() {
+    try (MnistProvider p = t10k().batchSize(10).scale(1f / 256).lastBatch(LastBatch.DISCARD).build()) {
+      assertEquals(Shape.of(10, 1, 28, 28), p.provideData().get(0).shape());
+      Sample s = p.sample(0);
+      assertArrayEquals(new long[] {1, 28, 28}, s.get("data").shape());
+      assertEquals(7f, s.get("softmax_label").getFloat(0));
+      float max = 0;
+      for (Sample x : p.samples()) {
+        max = Math.max(max, x.get("data").maxNumber().floatValue());
+      }
+      assertEquals(255f / 256, max);
+    }
+  }
+
+  @Test
+  void shuffleWithSeedIsRepeatableAndShardsAreDisjointAndCovering() {
+    try (MnistProvider a = t10k().batchSize(100).shuffle(true).seed(42).build();
+        MnistProvider b = t10k().batchSize(100).shuffle(true).seed(42).build()) {
+      NamedBatch x = a.iterator().next();
+      NamedBatch y = b.iterator().next();
+      assertArrayEquals(x.sampleIndices(), y.sampleIndices());
+      assertEquals(x.get("data"), y.get("data"));
+      assertFalse(Arrays.equals(new long[] {0, 1, 2}, Arrays.copyOf(x.sampleIndices(), 3)));
+    }
+    BitSet seen = new BitSet();
+    for (int part = 0; part < 3; part++) {
+      try (MnistProvider p = t10k().batchSize(64).shuffle(true).seed(9).shard(3, part).build()) {
+        for (NamedBatch b : p) {
+          for (int r = 0; r < b.countSamples(); r++) {
+            int idx = (int) b.sampleIndex(r);
+            assertFalse(seen.get(idx), "sample " + idx + " in two parts");
+            seen.set(idx);
+          }
+        }
+      }
+    }
+    assertEquals(10000, seen.cardinality());
+  }
+
+  @Test
+  void resumesMidEpochWithTheSameRemainingBatches() {
+    IterationState state;
+    long[] expected;
+    try (MnistProvider p = t10k().batchSize(500).shuffle(true).seed(3).build()) {
+      BatchIterator<NamedBatch> it = p.iterator();
+      it.next();
+      it.next();
+      state = p.saveState();
+      expected = it.next().sampleIndices();
+    }
+    try (MnistProvider q = t10k().batchSize(500).shuffle(true).seed(3).build()) {
+      q.restoreState(IterationState.decode(state.encode()));
+      assertArrayEquals(expected, q.iterator().next().sampleIndices());
+    }
+  }
+
+  @Test
+  void imageAndLabelCountsMustAgreeAndMagicNumbersAreChecked() {
+    Path trainLabels = TestFiles.resource("mnist/train-labels-idx1-ubyte.gz");
+    FileFormatException e = assertThrows(FileFormatException.class,
+        () -> MnistProvider.builder().image(IMAGES).label(trainLabels).build());
+    assertTrue(e.getMessage().contains("holds 60000 labels but " + IMAGES + " holds 10000 images"), e.getMessage());
+    e = assertThrows(FileFormatException.class, () -> MnistProvider.builder().image(LABELS).label(LABELS).build());
+    assertTrue(e.getMessage().contains("expected 2051"), e.getMessage());
+  }
+}
