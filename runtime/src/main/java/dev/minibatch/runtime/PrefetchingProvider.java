@@ -72,6 +72,18 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     return e;
   }
 
+  /**
+   * Stops the epoch in progress and its thread, leaving the wrapped provider open (for a caller
+   * that lent its provider and still owns it).
+   */
+  public synchronized void stop() {
+    Epoch e = current;
+    if (e != null) {
+      e.close();
+      current = null;
+    }
+  }
+
   @Override
   public synchronized void close() {
     if (!closed) {

@@ -39,31 +39,54 @@ public final class MnistTrainer {
 
   private MnistTrainer() {}
 
-  /** Trains for {@code options.epochs()} epochs, reporting each; returns the reports. */
+  /** Trains for {@code options.epochs()} epochs on providers built from {@code data}; returns the reports. */
   public static List<EpochReport> train(MnistData data, TrainOptions options, Consumer<EpochReport> progress) {
+    try (MnistDigitProvider train = trainingProvider(data, options);
+        MnistDigitProvider test = testProvider(data)) {
+      return train(train, test, options, progress);
+    }
+  }
+
+  /** Shuffled training batches of {@code options.batchSize()}; the incomplete last batch is dropped. */
+  public static MnistDigitProvider trainingProvider(MnistData data, TrainOptions options) {
+    return MnistDigitProvider.create(b -> b.samples(data.train()).batchSize(options.batchSize())
+        .shuffle(true).seed(options.seed()).lastBatch(LastBatch.DISCARD));
+  }
+
+  /** The held-out digits in order, 500 a batch, the last batch smaller. */
+  public static MnistDigitProvider testProvider(MnistData data) {
+    return MnistDigitProvider.create(b -> b.samples(data.test()).batchSize(500).lastBatch(LastBatch.PARTIAL));
+  }
+
+  /**
+   * Trains a new network for {@code options.epochs()} epochs of {@code train}, measuring accuracy on
+   * {@code test} after each; returns the reports. The providers stay open.
+   */
+  public static List<EpochReport> train(MnistDigitProvider train, MnistDigitProvider test, TrainOptions options,
+      Consumer<EpochReport> progress) {
     Nd4j.getRandom().setSeed(options.seed());
     SameDiff sd = MnistMlp.build();
+    sd.setTrainingConfig(SameDiffBinding.bind(
+        TrainingConfig.builder().updater(new Adam(1e-3)).l2(1e-5), train, sd).build());
     List<EpochReport> reports = new ArrayList<>();
-    try (MnistDigitProvider train = MnistDigitProvider.create(b -> b
-            .samples(data.train()).batchSize(options.batchSize())
-            .shuffle(true).seed(options.seed()).lastBatch(LastBatch.DISCARD));
-        MnistDigitProvider test = MnistDigitProvider.create(b -> b
-            .samples(data.test()).batchSize(500).lastBatch(LastBatch.PARTIAL))) {
-      sd.setTrainingConfig(SameDiffBinding.bind(
-          TrainingConfig.builder().updater(new Adam(1e-3)).l2(1e-5), train, sd).build());
-      // With a worker, the next batch is collated on a background thread while SameDiff trains.
-      try (BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train)) {
-        MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
-        LossMeter loss = new LossMeter();
-        for (int epoch = 1; epoch <= options.epochs(); epoch++) {
-          long t0 = System.nanoTime();
-          sd.fit(batches, 1, loss);
-          double seconds = (System.nanoTime() - t0) / 1e9;
-          int seen = (data.train().size() / options.batchSize()) * options.batchSize();
-          EpochReport r = new EpochReport(epoch, seen, seconds, loss.takeMean(), accuracy(sd, test));
-          reports.add(r);
-          progress.accept(r);
-        }
+    // With a worker, the next batch is collated on a background thread while SameDiff trains.
+    BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train);
+    MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
+    LossMeter loss = new LossMeter();
+    try {
+      for (int epoch = 1; epoch <= options.epochs(); epoch++) {
+        long t0 = System.nanoTime();
+        sd.fit(batches, 1, loss);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        int seen = (train.numSamples() / train.batchSize()) * train.batchSize();
+        EpochReport r = new EpochReport(epoch, seen, seconds, loss.takeMean(), accuracy(sd, test));
+        reports.add(r);
+        progress.accept(r);
+      }
+    } finally {
+      if (feed instanceof PrefetchingProvider) {
+        // Stops the prefetch thread; closing the wrapper would also close the caller's provider.
+        ((PrefetchingProvider<?>) feed).stop();
       }
     }
     return reports;
