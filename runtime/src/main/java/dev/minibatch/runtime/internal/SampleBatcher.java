@@ -297,6 +297,10 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       check();
       if (pending == null && !done) {
         pending = fill();
+        if (done) {
+          // The source is exhausted (or its rest is not needed): stop its threads now, not at GC.
+          closeSource();
+        }
       }
       return pending != null;
     }
@@ -390,6 +394,20 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     public void close() {
       done = true;
       pending = null;
+      closeSource();
+    }
+
+    /** Closes the source iterator if it holds resources (a reader's threads, an open file). */
+    private void closeSource() {
+      if (it instanceof AutoCloseable) {
+        try {
+          ((AutoCloseable) it).close();
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(providerName + ": closing the sample source failed", e);
+        }
+      }
     }
   }
 }

@@ -1,0 +1,9 @@
+/**
+ * A generator-based text provider in the spirit of MXNet.jl's char-LSTM example: text becomes
+ * fixed-length sequences of character ids, each labelled by the same sequence shifted one character
+ * ahead, produced by a generator reader and batched by the generated provider.
+ */
+@NullMarked
+package dev.minibatch.samples.text;
+
+import org.jspecify.annotations.NullMarked;
