@@ -325,4 +325,17 @@ class GeneratedProviderTest {
   static String describe(List<List<Integer>> e) {
     return e.stream().map(Object::toString).collect(Collectors.joining(" "));
   }
+
+  @Test
+  void aKotlinReaderPipelineFeedsTheGeneratedProvider() {
+    java.util.List<java.util.List<Float>> batches = dev.minibatch.samples.kotlin.SensorDemoKt.pipelineReadings(20, 7);
+    assertEquals(4, batches.size());
+    java.util.List<Float> all = batches.stream().flatMap(java.util.List::stream).sorted().toList();
+    // Every doubled reading 0, 2, …, 38 exactly once: map, xmap and shuffle lose and repeat nothing.
+    assertEquals(java.util.stream.IntStream.range(0, 20).mapToObj(i -> 2f * i).toList(), all);
+    java.util.List<Float> order = batches.stream().flatMap(java.util.List::stream).toList();
+    assertEquals(order, dev.minibatch.samples.kotlin.SensorDemoKt.pipelineReadings(20, 7).stream()
+        .flatMap(java.util.List::stream).toList(), "the same seed must give the same order");
+    assertTrue(!order.equals(all), "shuffle(8) left the order sorted");
+  }
 }

@@ -1,6 +1,8 @@
 package dev.minibatch.samples.kotlin
 
 import dev.minibatch.LastBatch
+import dev.minibatch.runtime.reader.Reader
+import dev.minibatch.runtime.reader.Readers
 
 /** What one epoch looked like, for tests and for printing. */
 data class EpochSummary(val batches: Int, val rows: List<Int>, val pads: List<Int>, val firstReadings: List<Float>)
@@ -27,7 +29,27 @@ fun summarizeSensors(count: Int = 10): EpochSummary {
     }
 }
 
+/**
+ * A reader pipeline feeding the generated provider from Kotlin: a generator emits sensors, `map`
+ * doubles their readings, `xmap` on two workers flags faults in parallel (keeping the order),
+ * `shuffle` mixes them with a seed, and the provider streams the result in batches. Returns each
+ * batch's first readings.
+ */
+fun pipelineReadings(count: Int = 20, seed: Long = 7): List<List<Float>> {
+    val generated: Reader<Sensor> = Readers.generate { out ->
+        for (i in 0 until count) out.emit(Sensor(floatArrayOf(i.toFloat(), 0f, 0f), fault = 0))
+    }
+    val pipeline = generated
+        .map { s -> Sensor(s.reading.map { it * 2 }.toFloatArray(), s.fault) }
+        .xmap(2, 4, true) { s -> Sensor(s.reading, fault = if (s.reading[0] >= 20f) 1 else 0) }
+        .shuffle(8, seed)
+    return SensorProvider.create { it.streaming(pipeline).batchSize(5) }.use { provider ->
+        provider.map { batch -> (0 until batch.rows()).map { row -> batch.reading.getFloat(row.toLong(), 0L) } }
+    }
+}
+
 /** Prints one epoch's summary. */
 fun main() {
     println(summarizeSensors())
+    println(pipelineReadings())
 }
