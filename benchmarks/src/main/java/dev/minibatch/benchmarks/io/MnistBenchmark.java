@@ -67,6 +67,19 @@ public class MnistBenchmark {
     }
   }
 
+  /** Load (check, scale) from the same raw idx files DL4J reads, and one epoch: like for like. */
+  @Benchmark
+  public void minibatchRawLoadAndEpoch(Blackhole bh) {
+    try (MnistProvider p = MnistProvider.builder()
+        .image(rawDir.resolve("t10k-images-idx3-ubyte"))
+        .label(rawDir.resolve("t10k-labels-idx1-ubyte"))
+        .flat(true).batchSize(BATCH).build()) {
+      for (NamedBatch b : p) {
+        bh.consume(b.get("data"));
+      }
+    }
+  }
+
   /** DL4J: test set, no binarisation, no shuffle, the same files unzipped. */
   @Benchmark
   public void dl4jLoadAndEpoch(Blackhole bh) throws IOException {

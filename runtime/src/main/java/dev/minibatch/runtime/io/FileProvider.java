@@ -1,120 +1,255 @@
 package dev.minibatch.runtime.io;
 
 import dev.minibatch.DataDesc;
+import dev.minibatch.LastBatch;
+import dev.minibatch.Role;
 import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The base of the file providers: the file's samples are loaded once into arrays whose axis 0 is
- * the sample axis, and an {@link ArrayDataProvider} serves them, so every shared semantic — last
- * batch policies, shuffle and seed, sharding, resumable state, reused batch buffers — is the one
- * implementation. {@link #samples()} offers the same data one sample at a time.
+ * The base of the file providers: the file's samples are loaded once into {@link RowSource}s whose
+ * axis 0 is the sample axis, and batches are filled with the runtime's shared {@link
+ * SampleScheduler} (last-batch policies, shuffle and seed, sharding, resumable state) into a ring
+ * of two reused {@link BatchBuffers} — the same machinery and semantics as {@link
+ * ArrayDataProvider}. A batch stays valid until the iterator has moved two batches on ({@link
+ * dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()} offers the same data one sample
+ * at a time.
  */
 public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumable {
-  private final ArrayDataProvider arrays;
+  private static final int SLOTS = 2;
+
   private final List<String> names = new ArrayList<>();
-  private final List<INDArray> sources = new ArrayList<>();
+  private final RowSource[] sources;
+  private final double[] padValues;
+  private final SampleScheduler scheduler;
+  private final BatchLayout layout;
+  private final BatchBuffers<NamedBatch> buffers;
+  private final int[] indexBuffer;
+  private volatile boolean closed;
 
   /**
    * A provider over {@code data} and {@code labels} (name → array, in order) with {@code sampling}.
    *
    * @throws IllegalArgumentException as {@link ArrayDataProvider.Builder#build()}
    */
-  protected FileProvider(Sampling sampling, java.util.Map<String, INDArray> data, java.util.Map<String, INDArray> labels) {
-    ArrayDataProvider.Builder b = ArrayDataProvider.builder()
-        .batchSize(sampling.batchSize())
-        .lastBatch(sampling.lastBatch())
-        .shuffle(sampling.shuffle())
-        .shard(sampling.numParts(), sampling.partIndex())
-        .evenShards(sampling.evenShards())
-        .dataPadding(sampling.dataPadding())
-        .labelPadding(sampling.labelPadding());
-    Long seed = sampling.seed();
-    if (seed != null) {
-      b.seed(seed);
+  protected FileProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
+    this(wrap(data), wrap(labels), sampling);
+  }
+
+  /**
+   * A provider over row sources {@code data} and {@code labels} (name → source, in order) with
+   * {@code sampling}.
+   *
+   * @throws IllegalArgumentException for no data, sources whose sample counts differ, an invalid
+   *     batch size or shard, or padding for an unknown name
+   */
+  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling) {
+    if (data.isEmpty()) {
+      throw new IllegalArgumentException("empty data: add at least one data array");
     }
-    sampling.padding().forEach(b::padding);
+    List<RowSource> all = new ArrayList<>();
+    List<Role> roles = new ArrayList<>();
     data.forEach((k, v) -> {
-      b.data(k, v);
       names.add(k);
-      sources.add(v);
+      all.add(v);
+      roles.add(Role.DATA);
     });
     labels.forEach((k, v) -> {
-      b.label(k, v);
+      if (names.contains(k)) {
+        throw new IllegalArgumentException("the name '" + k + "' is used twice; names must be unique across data and labels");
+      }
       names.add(k);
-      sources.add(v);
+      all.add(v);
+      roles.add(Role.LABEL);
     });
-    this.arrays = b.build();
+    int n = all.get(0).rows();
+    for (int i = 1; i < all.size(); i++) {
+      if (all.get(i).rows() != n) {
+        throw new IllegalArgumentException("sample counts differ: '" + names.get(0) + "' has " + n + " samples but '"
+            + names.get(i) + "' has " + all.get(i).rows());
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("empty data: '" + names.get(0) + "' has 0 samples");
+    }
+    for (String name : sampling.padding().keySet()) {
+      if (!names.contains(name)) {
+        throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are " + names);
+      }
+    }
+    this.scheduler = new SampleScheduler(n, sampling);
+    int batch = scheduler.batchSize();
+    this.sources = all.toArray(new RowSource[0]);
+    this.padValues = new double[sources.length];
+    List<DataDesc> dataDescs = new ArrayList<>();
+    List<DataDesc> labelDescs = new ArrayList<>();
+    for (int i = 0; i < sources.length; i++) {
+      RowSource s = sources[i];
+      Role role = roles.get(i);
+      (role == Role.DATA ? dataDescs : labelDescs).add(DataDesc.of(names.get(i), batch, s.sampleShape(), s.dtype(), role));
+      padValues[i] = sampling.paddingFor(names.get(i), role == Role.LABEL);
+    }
+    this.layout = BatchLayout.of(dataDescs, labelDescs);
+    this.buffers = new BatchBuffers<>(layout, SLOTS, NamedBatch::new);
+    this.indexBuffer = new int[batch];
+  }
+
+  private static Map<String, RowSource> wrap(Map<String, INDArray> arrays) {
+    Map<String, RowSource> out = new LinkedHashMap<>();
+    arrays.forEach((k, v) -> out.put(k, RowSource.of(v)));
+    return out;
   }
 
   @Override
   public int batchSize() {
-    return arrays.batchSize();
+    return scheduler.batchSize();
   }
 
   @Override
   public List<DataDesc> provideData() {
-    return arrays.provideData();
+    return layout.data();
   }
 
   @Override
   public List<DataDesc> provideLabel() {
-    return arrays.provideLabel();
+    return layout.label();
+  }
+
+  /** The names and shapes of the batch arrays. */
+  public BatchLayout layout() {
+    return layout;
   }
 
   @Override
   public BatchIterator<NamedBatch> iterator() {
-    return arrays.iterator();
+    checkOpen();
+    return new Epoch(scheduler.beginEpoch());
   }
 
   @Override
   public IterationState saveState() {
-    return arrays.saveState();
+    return scheduler.saveState();
   }
 
   @Override
   public void restoreState(IterationState state) {
-    arrays.restoreState(state);
+    checkOpen();
+    scheduler.restoreState(state);
+  }
+
+  /**
+   * Forgets samples carried over by {@link dev.minibatch.LastBatch#ROLL_OVER} and ends the
+   * iteration in progress (as {@link ArrayDataProvider#reset()}).
+   */
+  public void reset() {
+    scheduler.reset();
   }
 
   @Override
   public void close() {
-    arrays.close();
+    if (!closed) {
+      closed = true;
+      scheduler.supersede();
+      buffers.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("this " + getClass().getSimpleName() + " is closed");
+    }
+  }
+
+  private NamedBatch fill(EpochPlan plan, int j) {
+    int rows = plan.rows(j);
+    int pad = plan.pad(j);
+    plan.indices(j, indexBuffer);
+    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
+    int copied = constantPad ? rows - pad : rows;
+    BatchBuffers.Slot<NamedBatch> slot = buffers.next();
+    for (int i = 0; i < sources.length; i++) {
+      sources[i].copy(indexBuffer, copied, slot, i);
+      if (copied < rows) {
+        slot.fill(i, copied, rows, padValues[i]);
+      }
+    }
+    long[] idx = slot.sampleIndices();
+    for (int r = 0; r < rows; r++) {
+      idx[r] = indexBuffer[r];
+    }
+    return slot.publish(rows, pad);
+  }
+
+  /** One epoch. */
+  private final class Epoch implements BatchIterator<NamedBatch> {
+    private final EpochPlan plan;
+
+    Epoch(EpochPlan plan) {
+      this.plan = plan;
+    }
+
+    @Override
+    public boolean hasNext() {
+      checkOpen();
+      return plan.hasNext();
+    }
+
+    @Override
+    public NamedBatch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
+      }
+      return fill(plan, plan.next());
+    }
+
+    @Override
+    public void close() {
+      // Nothing to release: the buffers belong to the provider.
+    }
   }
 
   /** The number of samples in the file(s), all parts. */
   public int numSamples() {
-    return arrays.numSamples();
+    return scheduler.numSamples();
+  }
+
+  /** The number of samples this provider's part visits per epoch (before padding). */
+  public int partSize() {
+    return scheduler.partSize();
   }
 
   /** The shuffle seed in use. */
   public long seed() {
-    return arrays.seed();
+    return scheduler.seed();
   }
 
-  /** The provider that serves the loaded arrays. */
-  protected ArrayDataProvider arrays() {
-    return arrays;
-  }
-
-  /** Sample {@code i} of the source (ignoring shuffle and shard): views of each array's row {@code i}. */
+  /**
+   * Sample {@code i} of the source (ignoring shuffle and shard): views of each loaded array's row
+   * {@code i}, or new arrays for sources decoded on the fly ({@link RowSource#bytes}).
+   */
   public Sample sample(int i) {
     if (i < 0 || i >= numSamples()) {
       throw new IndexOutOfBoundsException("sample " + i + " of " + numSamples());
     }
-    List<INDArray> rows = new ArrayList<>(sources.size());
-    for (INDArray s : sources) {
-      rows.add(s.slice(i, 0));
+    List<INDArray> rows = new ArrayList<>(sources.length);
+    for (RowSource s : sources) {
+      rows.add(s.row(i));
     }
     return new Sample(i, names, rows);
   }
