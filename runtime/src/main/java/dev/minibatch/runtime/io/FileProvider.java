@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -41,7 +42,27 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
   private final BatchLayout layout;
   private final BatchBuffers<NamedBatch> buffers;
   private final int[] indexBuffer;
+  private final @Nullable EpochOrder order;
+  private int @Nullable [] drawn;
+  private int drawEpoch;
+  private int drawPosition;
+  private long drawGeneration;
   private volatile boolean closed;
+
+  /**
+   * An epoch order that replaces the shared scheduler's, for providers that draw their samples
+   * themselves (class-probability sampling). It must be a pure function of the epoch number.
+   */
+  protected interface EpochOrder {
+    /** Draws per epoch. */
+    int length();
+
+    /** The seed the order was made with. */
+    long seed();
+
+    /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
+    void fill(int epoch, int[] out);
+  }
 
   /**
    * A provider over {@code data} and {@code labels} (name → array, in order) with {@code sampling}.
@@ -60,6 +81,30 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
    *     batch size or shard, or padding for an unknown name
    */
   protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling) {
+    this(data, labels, sampling, null);
+  }
+
+  /**
+   * As {@link #FileProvider(Map, Map, Sampling)}, with batches cut from {@code order}'s draws
+   * instead of the shared scheduler's epochs when it is not null. Then only the last-batch
+   * policies PARTIAL and DISCARD apply, and sharding is not offered.
+   *
+   * @throws IllegalArgumentException as the other constructor, and for another last-batch policy
+   *     or several parts together with an order
+   */
+  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
+      @Nullable EpochOrder order) {
+    if (order != null) {
+      if (sampling.lastBatch() != LastBatch.PARTIAL && sampling.lastBatch() != LastBatch.DISCARD) {
+        throw new IllegalArgumentException("batches drawn by class probability support lastBatch PARTIAL or DISCARD, not "
+            + sampling.lastBatch());
+      }
+      if (sampling.numParts() != 1) {
+        throw new IllegalArgumentException("batches drawn by class probability cannot be sharded yet (numParts "
+            + sampling.numParts() + ")");
+      }
+    }
+    this.order = order;
     if (data.isEmpty()) {
       throw new IllegalArgumentException("empty data: add at least one data array");
     }
@@ -139,18 +184,90 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
   @Override
   public BatchIterator<NamedBatch> iterator() {
     checkOpen();
-    return new Epoch(scheduler.beginEpoch());
+    return order == null ? new Epoch(scheduler.beginEpoch()) : drawnEpoch();
   }
 
   @Override
   public IterationState saveState() {
-    return scheduler.saveState();
+    if (order == null) {
+      return scheduler.saveState();
+    }
+    synchronized (this) {
+      return new IterationState(order.seed(), drawEpoch, drawPosition, new int[0], DRAWN);
+    }
   }
 
   @Override
   public void restoreState(IterationState state) {
     checkOpen();
-    scheduler.restoreState(state);
+    if (order == null) {
+      scheduler.restoreState(state);
+      return;
+    }
+    if (!DRAWN.equals(state.settings()) || state.seed() != order.seed()) {
+      throw new IllegalArgumentException("state " + state + " was not saved by a provider drawing with seed " + order.seed());
+    }
+    synchronized (this) {
+      drawEpoch = state.epoch();
+      drawPosition = state.position();
+      drawGeneration++;
+    }
+  }
+
+  private static final String DRAWN = "class-probability draws";
+
+  /** An epoch cut from the order's draws; resumes at a restored position. */
+  private synchronized BatchIterator<NamedBatch> drawnEpoch() {
+    EpochOrder o = java.util.Objects.requireNonNull(order);
+    int length = o.length();
+    if (drawn == null || drawn.length < length) {
+      drawn = new int[length];
+    }
+    int[] stream = drawn;
+    int epoch = drawEpoch;
+    o.fill(epoch, stream);
+    int batch = scheduler.batchSize();
+    boolean discard = scheduler.sampling().lastBatch() == LastBatch.DISCARD;
+    int batches = discard ? length / batch : (length + batch - 1) / batch;
+    long generation = ++drawGeneration;
+    int start = drawPosition;
+    drawPosition = 0;
+    drawEpoch++;
+    return new BatchIterator<>() {
+      private int next = start;
+
+      @Override
+      public boolean hasNext() {
+        checkOpen();
+        synchronized (FileProvider.this) {
+          if (generation != drawGeneration) {
+            throw new IllegalStateException("a newer epoch of this provider has started; this iterator is superseded");
+          }
+        }
+        return next < batches;
+      }
+
+      @Override
+      public NamedBatch next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException("epoch " + epoch + " is over");
+        }
+        int from = next * batch;
+        int rows = Math.min(batch, length - from);
+        System.arraycopy(stream, from, indexBuffer, 0, rows);
+        next++;
+        synchronized (FileProvider.this) {
+          drawEpoch = next < batches ? epoch : epoch + 1;
+          drawPosition = next < batches ? next : 0;
+        }
+        return fillRows(rows, 0, rows);
+      }
+
+      @Override
+      public void close() {
+        // Nothing to release: the buffers belong to the provider.
+      }
+    };
   }
 
   /**
@@ -181,7 +298,11 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     int pad = plan.pad(j);
     plan.indices(j, indexBuffer);
     boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
-    int copied = constantPad ? rows - pad : rows;
+    return fillRows(rows, pad, constantPad ? rows - pad : rows);
+  }
+
+  /** Fills a slot with the samples {@code indexBuffer[0, copied)} and publishes {@code rows} rows. */
+  private NamedBatch fillRows(int rows, int pad, int copied) {
     BatchBuffers.Slot<NamedBatch> slot = buffers.next();
     for (int i = 0; i < sources.length; i++) {
       sources[i].copy(indexBuffer, copied, slot, i);
