@@ -1,47 +1,43 @@
 package dev.minibatch.samples;
 
-import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.ArrayDataProvider;
-import dev.minibatch.runtime.NamedBatch;
-import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 
 /**
- * Builds an {@link ArrayDataProvider} over generated MNIST-sized data (60000 × 784 float32, 10-class
- * one-hot labels) and prints how many batches and samples per second it delivers, in order and
- * shuffled. Arguments: {@code [epochs] [batchSize]}.
+ * The samples module's main job: builds 60 000 random digits, then reads a few shuffled epochs of
+ * batches through the generated {@link DigitProvider} and prints samples per second.
+ * {@code mvn -B -ntp -pl samples -am -DskipTests package exec:exec [-Dmain.args="epochs"]}
  */
 public final class ThroughputDemo {
   private ThroughputDemo() {}
 
-  /** Runs the demo. */
+  /** Runs the demo; the optional argument is the number of epochs (default 3). */
   public static void main(String[] args) {
-    int epochs = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-    int batchSize = args.length > 1 ? Integer.parseInt(args[1]) : 128;
-    int n = 60_000;
-    INDArray x = Nd4j.rand(DataType.FLOAT, n, 784);
-    INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
-    for (int i = 0; i < n; i++) {
-      y.putScalar(i, i % 10, 1f);
-    }
-    for (boolean shuffle : new boolean[] {false, true}) {
-      try (ArrayDataProvider p = ArrayDataProvider.builder().data(x).label(y)
-          .batchSize(batchSize).shuffle(shuffle).seed(42).lastBatch(LastBatch.PAD_WRAP).build()) {
-        for (int e = 0; e < epochs; e++) {
-          long t0 = System.nanoTime();
-          int batches = 0;
-          long samples = 0;
-          double checksum = 0;
-          for (NamedBatch b : p) {
-            batches++;
-            samples += b.countSamples();
-            checksum += b.label().get(0).getFloat(0, 0);
-          }
-          double s = (System.nanoTime() - t0) / 1e9;
-          System.out.printf("%s epoch %d: %d batches, %d samples in %.3f s = %.0f batches/s, %.2fM samples/s (checksum %.0f)%n",
-              shuffle ? "shuffled" : "in order", e + 1, batches, samples, s, batches / s, samples / s / 1e6, checksum);
+    int epochs = args.length > 0 ? Integer.parseInt(args[0]) : 3;
+    Random rnd = new Random(1);
+    List<Digit> digits = new ArrayList<>();
+    for (int i = 0; i < 60_000; i++) {
+      float[][] img = new float[Digit.SIDE][Digit.SIDE];
+      for (float[] row : img) {
+        for (int c = 0; c < row.length; c++) {
+          row[c] = rnd.nextFloat();
         }
+      }
+      digits.add(new Digit(img, i % 10));
+    }
+    try (DigitProvider provider = DigitProvider.create(b -> b.samples(digits).shuffle(true).seed(42))) {
+      System.out.println("provideData " + provider.provideData() + ", provideLabel " + provider.provideLabel());
+      for (int e = 0; e < epochs; e++) {
+        long t0 = System.nanoTime();
+        long n = 0;
+        double checksum = 0;
+        for (DigitBatch batch : provider) {
+          n += batch.countSamples();
+          checksum += batch.getLabel().getDouble(0);
+        }
+        double s = (System.nanoTime() - t0) / 1e9;
+        System.out.printf("epoch %d: %d samples in %.3f s, %.0f samples/s (checksum %.0f)%n", e, n, s, n / s, checksum);
       }
     }
   }

@@ -1,0 +1,51 @@
+package dev.minibatch.processor;
+
+import dev.minibatch.DType;
+import java.util.List;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One provided tensor of a sample, validated.
+ *
+ * @param property the member's property name, the base of the generated accessor and constant
+ * @param name the provided name (a model's binding name)
+ * @param label true for a label
+ * @param dtype the batch tensor's element type, never INFER
+ * @param shape the per-sample shape (empty for a scalar), every dim positive
+ * @param storage how the member holds its value
+ * @param primitive the Java primitive of a scalar or array member; null for INDArray
+ * @param arrayRank the rank of an array member: the shape's rank, or 1 for flat storage
+ * @param read the expression reading the member from a sample ({@code image()})
+ * @param accessor the generated batch accessor ({@code getImage})
+ * @param constant the generated name constant ({@code IMAGE})
+ */
+record FieldDescriptor(
+    String property,
+    String name,
+    boolean label,
+    DType dtype,
+    List<Integer> shape,
+    FieldType.Storage storage,
+    @Nullable String primitive,
+    int arrayRank,
+    String read,
+    String accessor,
+    String constant) {
+
+  FieldDescriptor {
+    shape = List.copyOf(shape);
+  }
+
+  long elementCount() {
+    long n = 1;
+    for (int d : shape) {
+      n *= d;
+    }
+    return n;
+  }
+
+  /** True when the member's dtype is the one its Java type holds, so copies can be bulk. */
+  boolean natural() {
+    return primitive != null && DType.ofPrimitive(primitive) == dtype;
+  }
+}

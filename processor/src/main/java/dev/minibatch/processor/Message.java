@@ -1,0 +1,100 @@
+package dev.minibatch.processor;
+
+import java.util.Locale;
+
+/**
+ * Every diagnostic the processor can print, with its stable ID and its text. This is the only place
+ * that holds message text: validators pick a constant and pass the arguments. Each ID is documented,
+ * with an example and the fix, in {@code docs/diagnostics.md}; IDs never change meaning once
+ * released, so builds and IDE filters can rely on them.
+ */
+enum Message {
+  /** {@code @DataProvider} on an interface, enum, annotation or abstract class. */
+  NOT_A_CLASS("NotAClass",
+      "@DataProvider needs a concrete class or record that describes one sample, but %s is %s"),
+  /** A non-static inner, local or anonymous class. */
+  INNER_CLASS("InnerClass",
+      "@DataProvider type %s is an inner class; generated code cannot create or read it without an "
+          + "enclosing instance. Make it static (or a top-level class or record)"),
+  /** The sample type, or a type enclosing it, is private. */
+  PRIVATE_CLASS("PrivateClass",
+      "@DataProvider type %s is not visible to the code generated in package '%s' because %s is private; "
+          + "make it package-private or public"),
+  /** {@code batchSize < 0}. */
+  NEGATIVE_BATCH_SIZE("NegativeBatchSize",
+      "batchSize is %d; it must be > 0, or 0 to set it on the builder"),
+  /** A shape dim {@code <= 0}; the text after the colon is {@link dev.minibatch.shape.ShapeCheck}'s. */
+  SHAPE_DIM("ShapeDim", "@Provides '%s': %s"),
+  /** An array member whose rank differs from the shape's (and is not a flat rank-1 array). */
+  SHAPE_RANK("ShapeRank", "@Provides '%s' has type %s and shape %s: %s"),
+  /** A primitive scalar member with a non-empty shape. */
+  SCALAR_SHAPE("ScalarShape",
+      "@Provides '%s' is a scalar of type %s but declares shape %s; a scalar has shape {}. Use an array "
+          + "type (e.g. %s[]) to provide %s, or drop the shape"),
+  /** An array member without a shape. */
+  MISSING_SHAPE("MissingShape",
+      "@Provides '%s' is an array of type %s but declares no shape; the batch tensor needs the per-sample "
+          + "shape at compile time, e.g. shape = {%s}"),
+  /** A member type the collate code cannot copy. */
+  UNSUPPORTED_TYPE("UnsupportedType",
+      "@Provides '%s' has type %s; supported types are the eight primitives, primitive arrays of any "
+          + "rank, and org.nd4j.linalg.api.ndarray.INDArray"),
+  /** A member type that was never resolved (still missing in the last round). */
+  UNRESOLVED_TYPE("UnresolvedType",
+      "@Provides '%s' has type %s, which could not be resolved; check imports and the classpath"),
+  /** A dtype the member's Java type cannot be converted to. */
+  DTYPE_MISMATCH("DTypeMismatch",
+      "@Provides '%s' has type %s, which cannot be stored as dtype %s; allowed: %s"),
+  /** Two members provide the same name. */
+  DUPLICATE_NAME("DuplicateName",
+      "the name '%s' is provided by both %s and %s; names must be unique across data and labels"),
+  /** A provided name that cannot serve as a binding name. */
+  INVALID_NAME("InvalidName",
+      "@Provides name '%s' is not usable: %s. Names are free text without whitespace or control characters"),
+  /** Two members whose generated accessors (or name constants) would collide. */
+  ACCESSOR_CLASH("AccessorClash",
+      "@Provides member %s would generate accessor %s() and constant %s, which %s; rename the member"),
+  /** No data (non-label) member. */
+  NO_DATA("NoData",
+      "@DataProvider type %s has no data: at least one @Provides member must have label = false"),
+  /** A member that generated code cannot read. */
+  UNREADABLE("Unreadable",
+      "@Provides member %s cannot be read by generated code: %s"),
+  /** A static member. */
+  STATIC_MEMBER("StaticMember",
+      "@Provides member %s is static; a sample's tensors must be instance members"),
+  /** A getter-style member that takes parameters or returns nothing. */
+  NOT_A_GETTER("NotAGetter",
+      "@Provides method %s must take no parameters and return a value, like a getter"),
+  /** A generated type whose name is already taken. */
+  GENERATED_NAME_CLASH("GeneratedNameClash",
+      "the generated type %s would clash with the existing type %s; rename one of them"),
+  /** A {@code -Aminibatch.*} option with a bad value. */
+  BAD_OPTION("BadOption", "option -A%s=%s is not valid: %s"),
+  /** The processor failed; never the user's fault. */
+  INTERNAL_ERROR("InternalError",
+      "the minibatch processor failed on %s; please report this with the stack trace below.%n%s");
+
+  private final String id;
+  private final String template;
+
+  Message(String id, String template) {
+    this.id = id;
+    this.template = template;
+  }
+
+  /** The stable ID without its namespace, e.g. {@code ShapeRank}. */
+  String id() {
+    return id;
+  }
+
+  /** The tag that starts the printed message, e.g. {@code [minibatch/ShapeRank]}. */
+  String tag() {
+    return "[minibatch/" + id + "]";
+  }
+
+  /** The printed message: the tag, a space, the formatted text. */
+  String format(Object... args) {
+    return tag() + " " + String.format(Locale.ROOT, template, args);
+  }
+}

@@ -1,0 +1,229 @@
+package dev.minibatch.processor;
+
+import com.palantir.javapoet.ClassName;
+import dev.minibatch.DType;
+import dev.minibatch.shape.Shape;
+import dev.minibatch.shape.ShapeCheck;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Collectors;
+import javax.lang.model.element.AnnotationMirror;
+import javax.lang.model.element.AnnotationValue;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.TypeElement;
+import javax.lang.model.type.TypeKind;
+import javax.lang.model.util.Elements;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Checks one {@code @DataProvider} type and every {@code @Provides} member of it, and returns all
+ * problems in one report. Never throws for bad input and never generates anything.
+ */
+final class SampleValidator {
+  /** Accessor names the batch base type already uses. */
+  private static final Set<String> RESERVED_ACCESSORS = Set.of("getClass");
+
+  private final Elements elements;
+  private final Members members;
+  /** Qualified names of the types declared in this compilation's sources. */
+  private final Set<String> declaredTypes;
+
+  SampleValidator(Elements elements, Members members, Set<String> declaredTypes) {
+    this.elements = elements;
+    this.members = members;
+    this.declaredTypes = declaredTypes;
+  }
+
+  /** True if some member's type is not resolved yet (it may be generated in a later round). */
+  boolean hasUnresolvedTypes(TypeElement type) {
+    return members.of(type).stream().anyMatch(m -> FieldType.of(m.type()).unresolved());
+  }
+
+  ValidationReport validate(TypeElement type, Set<String> generatedSoFar) {
+    ValidationReport.Builder report = ValidationReport.about(type);
+    AnnotationMirror dp = Annotations.find(type, Annotations.DATA_PROVIDER).orElseThrow();
+    checkType(type, dp, report);
+    checkBatchSize(type, dp, report);
+    checkGeneratedNames(type, dp, generatedSoFar, report);
+
+    List<Member> found = members.of(type);
+    Map<String, Member> byName = new HashMap<>();
+    Map<String, Member> byAccessor = new HashMap<>();
+    Map<String, Member> byConstant = new HashMap<>();
+    boolean anyData = false;
+    for (Member m : found) {
+      checkMember(m, report);
+      boolean label = Annotations.booleanValue(elements, m.annotation(), "label");
+      anyData |= !label;
+      String name = providedName(m);
+      Member other = byName.putIfAbsent(name, m);
+      if (other != null) {
+        AnnotationValue v = Annotations.explicit(m.annotation(), "name");
+        report.error(m.element(), m.annotation(), v, Message.DUPLICATE_NAME,
+            name, describe(other), describe(m));
+      }
+      String accessor = Members.accessorOf(m.property());
+      String constant = Members.constantOf(m.property());
+      Member a = byAccessor.putIfAbsent(accessor, m);
+      Member c = byConstant.putIfAbsent(constant, m);
+      if (a != null || c != null) {
+        Member first = a != null ? a : c;
+        report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH,
+            describe(m), accessor, constant, "member " + describe(first) + " generates too");
+      } else if (RESERVED_ACCESSORS.contains(accessor)) {
+        report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH,
+            describe(m), accessor, constant, "every object already has");
+      }
+    }
+    if (!anyData) {
+      report.error(type, dp, null, Message.NO_DATA, type.getQualifiedName());
+    }
+    return report.build();
+  }
+
+  private void checkType(TypeElement type, AnnotationMirror dp, ValidationReport.Builder report) {
+    ElementKind kind = type.getKind();
+    if (kind == ElementKind.INTERFACE || kind == ElementKind.ENUM || kind == ElementKind.ANNOTATION_TYPE) {
+      report.error(type, dp, null, Message.NOT_A_CLASS, type.getQualifiedName(),
+          kind == ElementKind.ANNOTATION_TYPE ? "an annotation type" : "an " + kind.name().toLowerCase(java.util.Locale.ROOT));
+    } else if (type.getModifiers().contains(Modifier.ABSTRACT)) {
+      report.error(type, dp, null, Message.NOT_A_CLASS, type.getQualifiedName(), "abstract");
+    }
+    Element enclosing = type.getEnclosingElement();
+    if (enclosing.getKind() != ElementKind.PACKAGE
+        && (!type.getModifiers().contains(Modifier.STATIC) && kind == ElementKind.CLASS
+            || !(enclosing instanceof TypeElement))) {
+      report.error(type, dp, null, Message.INNER_CLASS, type.getQualifiedName());
+    }
+    for (Element e = type; e instanceof TypeElement; e = e.getEnclosingElement()) {
+      if (e.getModifiers().contains(Modifier.PRIVATE)) {
+        report.error(type, dp, null, Message.PRIVATE_CLASS, type.getQualifiedName(),
+            GeneratedNames.packageName(type), e == type ? "it" : ((TypeElement) e).getQualifiedName());
+        break;
+      }
+    }
+  }
+
+  private void checkBatchSize(TypeElement type, AnnotationMirror dp, ValidationReport.Builder report) {
+    int batchSize = Annotations.intValue(elements, dp, "batchSize");
+    if (batchSize < 0) {
+      report.error(type, dp, Annotations.explicit(dp, "batchSize"), Message.NEGATIVE_BATCH_SIZE, batchSize);
+    }
+  }
+
+  private void checkGeneratedNames(TypeElement type, AnnotationMirror dp, Set<String> generatedSoFar,
+      ValidationReport.Builder report) {
+    for (ClassName n : List.of(GeneratedNames.provider(type), GeneratedNames.batch(type))) {
+      String q = n.canonicalName();
+      if (declaredTypes.contains(q)) {
+        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q, q + " declared in the sources");
+      } else if (generatedSoFar.contains(q)) {
+        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q,
+            q + " generated for another @DataProvider type");
+      }
+    }
+  }
+
+  private void checkMember(Member m, ValidationReport.Builder report) {
+    Element e = m.element();
+    AnnotationMirror a = m.annotation();
+    if (e.getModifiers().contains(Modifier.STATIC)) {
+      report.error(e, a, null, Message.STATIC_MEMBER, describe(m));
+      return;
+    }
+    if (e instanceof ExecutableElement method
+        && (!method.getParameters().isEmpty() || method.getReturnType().getKind() == TypeKind.VOID)) {
+      report.error(e, a, null, Message.NOT_A_GETTER, describe(m));
+      return;
+    }
+    if (m.read() == null) {
+      report.error(e, a, null, Message.UNREADABLE, describe(m), m.unreadable());
+    }
+    String name = providedName(m);
+    String nameProblem = nameProblem(name);
+    if (nameProblem != null) {
+      report.error(e, a, Annotations.explicit(a, "name"), Message.INVALID_NAME, name, nameProblem);
+    }
+
+    int[] shape = Annotations.intArray(elements, a, "shape");
+    AnnotationValue shapeValue = Annotations.explicit(a, "shape");
+    String dimProblem = ShapeCheck.checkDims(shape);
+    if (dimProblem != null) {
+      report.error(e, a, shapeValue, Message.SHAPE_DIM, name, dimProblem);
+    }
+    FieldType ft = FieldType.of(m.type());
+    if (!ft.supported()) {
+      report.error(e, a, null, ft.unresolved() ? Message.UNRESOLVED_TYPE : Message.UNSUPPORTED_TYPE,
+          name, m.type());
+      return;
+    }
+    String shapeText = ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray());
+    switch (ft.storage()) {
+      case SCALAR:
+        if (shape.length > 0) {
+          report.error(e, a, shapeValue, Message.SCALAR_SHAPE, name, m.type(), shapeText,
+              ft.primitive(), shapeText);
+        }
+        break;
+      case ARRAY:
+        if (shape.length == 0) {
+          report.error(e, a, null, Message.MISSING_SHAPE, name, m.type(),
+              ft.rank() == 1 ? "n" : String.join(", ", java.util.Collections.nCopies(ft.rank(), "n")));
+        } else {
+          String rankProblem = ShapeCheck.checkArrayRank(ft.rank(), shape.length);
+          if (rankProblem != null) {
+            report.error(e, a, shapeValue, Message.SHAPE_RANK, name, m.type(), shapeText, rankProblem);
+          }
+        }
+        break;
+      case INDARRAY:
+        break;
+    }
+    DType dtype = DType.valueOf(Annotations.enumValue(elements, a, "dtype"));
+    if (dtype != DType.INFER && !ft.allowedDTypes().contains(dtype)) {
+      report.error(e, a, Annotations.explicit(a, "dtype"), Message.DTYPE_MISMATCH, name, m.type(), dtype,
+          ft.allowedDTypes().stream().map(Enum::name).collect(Collectors.joining(", ")));
+    }
+  }
+
+  /** The provided name: the annotation's, or the property's. */
+  String providedName(Member m) {
+    String explicit = Annotations.stringValue(elements, m.annotation(), "name");
+    return explicit.isEmpty() ? m.property() : explicit;
+  }
+
+  private static @Nullable String nameProblem(String name) {
+    if (name.isBlank()) {
+      return "it is blank";
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (Character.isWhitespace(c) || Character.isISOControl(c)) {
+        return "it contains " + (Character.isWhitespace(c) ? "whitespace" : "a control character")
+            + " at index " + i;
+      }
+    }
+    return null;
+  }
+
+  private static String describe(Member m) {
+    String kind = m.element().getEnclosingElement().getKind() == ElementKind.RECORD
+        && m.element().getKind() == ElementKind.FIELD ? "record component" : switch (m.element().getKind()) {
+      case RECORD_COMPONENT -> "record component";
+      case METHOD -> "method";
+      default -> "field";
+    };
+    return kind + " '" + m.element().getSimpleName() + "'";
+  }
+
+  /** Shapes as {@link Shape}, for the descriptor factory. */
+  static Shape shapeOf(int[] dims) {
+    return dims.length == 0 ? Shape.scalar() : Shape.of(dims);
+  }
+}

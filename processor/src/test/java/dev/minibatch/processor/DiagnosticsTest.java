@@ -1,0 +1,301 @@
+package dev.minibatch.processor;
+
+import static com.google.common.truth.Truth.assertThat;
+import static com.google.testing.compile.CompilationSubject.assertThat;
+
+import com.google.testing.compile.Compilation;
+import javax.tools.JavaFileObject;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One compile per diagnostic: the exact error count, the stable ID, the file and the line (the
+ * annotation value where javac can point at it). No test here may see generated code for the
+ * broken type.
+ */
+class DiagnosticsTest {
+  private static JavaFileObject sample(String name, String... body) {
+    String[] lines = new String[body.length + 6];
+    lines[0] = "package test;";
+    lines[1] = "import dev.minibatch.DType;";
+    lines[2] = "import dev.minibatch.DataProvider;";
+    lines[3] = "import dev.minibatch.Provides;";
+    lines[4] = "import org.nd4j.linalg.api.ndarray.INDArray;";
+    lines[5] = "";
+    System.arraycopy(body, 0, lines, 6, body.length);
+    return Sources.source(name, lines);
+  }
+
+  private static void assertOneError(JavaFileObject src, String id, String lineContaining) {
+    Compilation c = Sources.compile(src);
+    assertThat(c).failed();
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/" + id + "]").inFile(src).onLineContaining(lineContaining);
+    assertThat(Sources.generatedWhenFailing(src)).isEmpty();
+  }
+
+  @Test
+  void notAClass_interface() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "interface S {",
+        "  @Provides(shape = {2}) float[] x();",
+        "}"), "NotAClass", "@DataProvider");
+  }
+
+  @Test
+  void notAClass_abstract() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "abstract class S {",
+        "  @Provides(shape = {2}) float[] x;",
+        "}"), "NotAClass", "@DataProvider");
+  }
+
+  @Test
+  void notAClass_enum() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "enum S {",
+        "  A;",
+        "  @Provides float x;",
+        "}"), "NotAClass", "@DataProvider");
+  }
+
+  @Test
+  void innerClass() {
+    assertOneError(sample("Outer",
+        "class Outer {",
+        "  @DataProvider",
+        "  class S {",
+        "    @Provides float x;",
+        "  }",
+        "}"), "InnerClass", "@DataProvider");
+  }
+
+  @Test
+  void privateClass() {
+    assertOneError(sample("Outer",
+        "class Outer {",
+        "  @DataProvider",
+        "  private static class S {",
+        "    @Provides float x;",
+        "  }",
+        "}"), "PrivateClass", "@DataProvider");
+  }
+
+  @Test
+  void negativeBatchSize() {
+    assertOneError(sample("S",
+        "@DataProvider(",
+        "    batchSize = -4)",
+        "record S(@Provides float x) {}"), "NegativeBatchSize", "batchSize = -4");
+  }
+
+  @Test
+  void shapeDim() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {3, 0}) float[][] x) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/ShapeDim] @Provides 'x': shape (3, 0): dim 1 is 0, every dim must be > 0")
+        .inFile(src).onLineContaining("shape = {3, 0}");
+  }
+
+  @Test
+  void shapeDim_fromConstant() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {S.H, 2}) float[][] x) {",
+        "  static final int H = -1;",
+        "}"), "ShapeDim", "shape = {S.H, 2}");
+  }
+
+  @Test
+  void shapeRank() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {2, 3, 4}) float[][] x) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/ShapeRank]").inFile(src).onLineContaining("shape = {2, 3, 4}");
+    assertThat(c).hadErrorContaining("a rank-2 array cannot hold shape of rank 3");
+  }
+
+  @Test
+  void scalarShape() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {3}) float x) {}"), "ScalarShape", "shape = {3}");
+  }
+
+  @Test
+  void missingShape() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides float[] x) {}"), "MissingShape", "@Provides float[] x");
+  }
+
+  @Test
+  void unsupportedType() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides Float x) {}"), "UnsupportedType", "@Provides Float x");
+  }
+
+  @Test
+  void unsupportedType_objectArray() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {2}) String[] x) {}"), "UnsupportedType", "String[] x");
+  }
+
+  @Test
+  void unresolvedType() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides NotGeneratedByAnyone x) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).failed();
+    // javac's own "cannot find symbol" plus ours, reported once, in the last round.
+    assertThat(c).hadErrorContaining("[minibatch/UnresolvedType]").inFile(src).onLineContaining("NotGeneratedByAnyone x");
+    assertThat(c.errors().stream().filter(d -> d.getMessage(null).contains("[minibatch/")).count()).isEqualTo(1);
+  }
+
+  @Test
+  void dtypeMismatch() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {2}, dtype = DType.INT8) float[] x) {}"), "DTypeMismatch", "dtype = DType.INT8");
+  }
+
+  @Test
+  void duplicateName() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(name = \"x\") float a,",
+        "    @Provides(name = \"x\", label = true) float b) {}"), "DuplicateName", "label = true");
+  }
+
+  @Test
+  void invalidName() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(name = \"my image\") float a) {}"), "InvalidName", "my image");
+  }
+
+  @Test
+  void accessorClash() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides(name = \"a\") float fooBar;",
+        "  @Provides(name = \"b\") float foo_bar;",
+        "}"), "AccessorClash", "float foo_bar");
+  }
+
+  @Test
+  void noData() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(@Provides(label = true) float y) {}"), "NoData", "@DataProvider");
+  }
+
+  @Test
+  void unreadable_privateFieldWithoutGetter() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides private float x;",
+        "}"), "Unreadable", "private float x");
+  }
+
+  @Test
+  void unreadable_privateGetter() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides private float getX() { return 1; }",
+        "}"), "Unreadable", "getX()");
+  }
+
+  @Test
+  void staticMember() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides float a;",
+        "  @Provides static float b;",
+        "}"), "StaticMember", "static float b");
+  }
+
+  @Test
+  void notAGetter() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides float a;",
+        "  @Provides float b(int i) { return i; }",
+        "}"), "NotAGetter", "float b(int i)");
+  }
+
+  @Test
+  void generatedNameClash() {
+    JavaFileObject s = sample("S",
+        "@DataProvider",
+        "record S(@Provides float x) {}");
+    JavaFileObject existing = Sources.source("SProvider", "package test;", "class SProvider {}");
+    Compilation c = Sources.compile(s, existing);
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/GeneratedNameClash]").inFile(s).onLineContaining("@DataProvider");
+    assertThat(c).hadErrorContaining("test.SProvider");
+  }
+
+  @Test
+  void badOption() {
+    JavaFileObject s = sample("S",
+        "@DataProvider",
+        "record S(@Provides float x) {}");
+    Compilation c = Sources.compile(new String[] {"-Aminibatch.daggerModule=maybe"}, s);
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/BadOption] option -Aminibatch.daggerModule=maybe is not valid");
+  }
+
+  @Test
+  void everyProblemOfAClassInOneCompile() {
+    JavaFileObject src = sample("S",
+        "@DataProvider(batchSize = -1)",
+        "record S(",
+        "    @Provides(shape = {0}) float[] a,",
+        "    @Provides(shape = {2}) float b,",
+        "    @Provides(name = \"a\", label = true) Object c) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorCount(5);
+    assertThat(c).hadErrorContaining("[minibatch/NegativeBatchSize]").inFile(src).onLineContaining("batchSize = -1");
+    assertThat(c).hadErrorContaining("[minibatch/ShapeDim]").inFile(src).onLineContaining("shape = {0}");
+    assertThat(c).hadErrorContaining("[minibatch/ScalarShape]").inFile(src).onLineContaining("float b");
+    assertThat(c).hadErrorContaining("[minibatch/DuplicateName]").inFile(src).onLineContaining("Object c");
+    assertThat(c).hadErrorContaining("[minibatch/UnsupportedType]").inFile(src).onLineContaining("Object c");
+    assertThat(Sources.generatedWhenFailing(src)).isEmpty();
+  }
+
+  @Test
+  void aBrokenTypeDoesNotStopACleanOne() {
+    JavaFileObject bad = sample("Bad", "@DataProvider", "record Bad(@Provides(shape = {2}) float x) {}");
+    JavaFileObject good = sample("Good", "@DataProvider", "record Good(@Provides float x) {}");
+    Compilation c = Sources.compile(bad, good);
+    assertThat(c).hadErrorCount(1);
+    assertThat(Sources.generatedWhenFailing(bad, good)).containsExactly("test/GoodBatch.java", "test/GoodProvider.java");
+  }
+}

@@ -1,0 +1,59 @@
+package dev.minibatch.processor;
+
+import com.google.testing.compile.Compilation;
+import com.google.testing.compile.Compiler;
+import com.google.testing.compile.JavaFileObjects;
+import javax.tools.JavaFileObject;
+
+/** Test helpers: sources in package {@code test}, compiled with the real processor. */
+final class Sources {
+  private Sources() {}
+
+  static JavaFileObject source(String simpleName, String... lines) {
+    return JavaFileObjects.forSourceLines("test." + simpleName, lines);
+  }
+
+  /** A source in package test with the usual imports, then {@code body}. */
+  static JavaFileObject sample(String simpleName, String body) {
+    return JavaFileObjects.forSourceString("test." + simpleName,
+        "package test;\n\n"
+            + "import dev.minibatch.DType;\n"
+            + "import dev.minibatch.DataProvider;\n"
+            + "import dev.minibatch.Provides;\n"
+            + "import org.nd4j.linalg.api.ndarray.INDArray;\n\n"
+            + body);
+  }
+
+  static Compilation compile(JavaFileObject... sources) {
+    return Compiler.javac().withProcessors(new MinibatchProcessor()).withOptions("-Xlint:all,-processing").compile(sources);
+  }
+
+  static Compilation compile(String[] options, JavaFileObject... sources) {
+    return Compiler.javac().withProcessors(new MinibatchProcessor()).withOptions((Object[]) options).compile(sources);
+  }
+
+  /**
+   * Compiles with javac directly (compile-testing hides generated files of a failed compilation)
+   * and returns the generated source files, relative to the source output directory, sorted.
+   */
+  static java.util.List<String> generatedWhenFailing(JavaFileObject... sources) {
+    try {
+      java.nio.file.Path gen = java.nio.file.Files.createTempDirectory("gen");
+      java.nio.file.Path classes = java.nio.file.Files.createTempDirectory("classes");
+      javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
+      javax.tools.JavaCompiler.CompilationTask task = javac.getTask(new java.io.StringWriter(), null, d -> { },
+          java.util.List.of("-s", gen.toString(), "-d", classes.toString(), "-proc:only"), null,
+          java.util.List.of(sources));
+      task.setProcessors(java.util.List.of(new MinibatchProcessor()));
+      task.call();
+      try (java.util.stream.Stream<java.nio.file.Path> files = java.nio.file.Files.walk(gen)) {
+        return files.filter(java.nio.file.Files::isRegularFile)
+            .map(p -> gen.relativize(p).toString().replace('\\', '/'))
+            .sorted()
+            .toList();
+      }
+    } catch (java.io.IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+}

@@ -1,0 +1,106 @@
+package dev.minibatch.runtime.internal;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.CharBuffer;
+import java.nio.DoubleBuffer;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import java.nio.LongBuffer;
+import java.nio.ShortBuffer;
+import org.bytedeco.javacpp.BytePointer;
+import org.nd4j.linalg.api.concurrency.AffinityManager;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * NOT API: typed NIO views of the host memory of one set of full-size batch buffers (one per
+ * provided name, in layout order), made once per buffer slot, so generated collate code writes with
+ * absolute bulk {@code put}s: no allocation, no JNI call, no boxing per sample. Views use the
+ * platform's byte order, like ND4J's buffers.
+ */
+public final class CollateTarget {
+  private final INDArray[] arrays;
+  private final ByteBuffer[] bytes;
+  private final Object[] typed;
+
+  CollateTarget(INDArray[] arrays) {
+    this.arrays = arrays.clone();
+    this.bytes = new ByteBuffer[arrays.length];
+    this.typed = new Object[arrays.length];
+    for (int i = 0; i < arrays.length; i++) {
+      INDArray a = arrays[i];
+      long n = a.length() * a.data().getElementSize();
+      if (n > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException("a batch array of " + n + " bytes exceeds 2 GiB; use a smaller batch");
+      }
+      Nd4j.getAffinityManager().ensureLocation(a, AffinityManager.Location.HOST);
+      BytePointer p = new BytePointer(a.data().addressPointer());
+      bytes[i] = p.limit(n).asByteBuffer().order(ByteOrder.nativeOrder());
+    }
+  }
+
+  /** The batch array at layout position {@code i} (for INDArray members). */
+  public INDArray array(int i) {
+    return arrays[i];
+  }
+
+  /** A byte view of array {@code i} (BOOL, INT8, UINT8). */
+  public ByteBuffer bytes(int i) {
+    return bytes[i];
+  }
+
+  /** A short view of array {@code i} (INT16). */
+  public ShortBuffer shorts(int i) {
+    Object t = typed[i];
+    if (!(t instanceof ShortBuffer)) {
+      t = typed[i] = bytes[i].asShortBuffer();
+    }
+    return (ShortBuffer) t;
+  }
+
+  /** A char view of array {@code i} (UINT16). */
+  public CharBuffer chars(int i) {
+    Object t = typed[i];
+    if (!(t instanceof CharBuffer)) {
+      t = typed[i] = bytes[i].asCharBuffer();
+    }
+    return (CharBuffer) t;
+  }
+
+  /** An int view of array {@code i} (INT32). */
+  public IntBuffer ints(int i) {
+    Object t = typed[i];
+    if (!(t instanceof IntBuffer)) {
+      t = typed[i] = bytes[i].asIntBuffer();
+    }
+    return (IntBuffer) t;
+  }
+
+  /** A long view of array {@code i} (INT64). */
+  public LongBuffer longs(int i) {
+    Object t = typed[i];
+    if (!(t instanceof LongBuffer)) {
+      t = typed[i] = bytes[i].asLongBuffer();
+    }
+    return (LongBuffer) t;
+  }
+
+  /** A float view of array {@code i} (FLOAT32). */
+  public FloatBuffer floats(int i) {
+    Object t = typed[i];
+    if (!(t instanceof FloatBuffer)) {
+      t = typed[i] = bytes[i].asFloatBuffer();
+    }
+    return (FloatBuffer) t;
+  }
+
+  /** A double view of array {@code i} (FLOAT64). */
+  public DoubleBuffer doubles(int i) {
+    Object t = typed[i];
+    if (!(t instanceof DoubleBuffer)) {
+      t = typed[i] = bytes[i].asDoubleBuffer();
+    }
+    return (DoubleBuffer) t;
+  }
+}

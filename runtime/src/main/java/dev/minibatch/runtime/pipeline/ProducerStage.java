@@ -1,0 +1,135 @@
+package dev.minibatch.runtime.pipeline;
+
+import java.lang.ref.Cleaner;
+import java.util.NoSuchElementException;
+import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * One producer thread running a {@link Generator} into a bounded {@link Channel}; this object is
+ * the consumer's end. The thread never references this object, so an iterator dropped by its user
+ * becomes unreachable and the {@link Workers#CLEANER} stops the thread.
+ */
+final class ProducerStage<T> implements PipelineIterator<T> {
+  private final Channel channel;
+  private final StageCounters counters;
+  private final Supplier<PipelineStats> upstream;
+  private final Cleaner.Cleanable cleanable;
+  private final Workers workers;
+  private @Nullable Object[] local = new Object[0];
+  private int position;
+  private int size;
+  private boolean done;
+
+  private ProducerStage(Channel channel, StageCounters counters, Supplier<PipelineStats> upstream,
+      Workers workers) {
+    this.channel = channel;
+    this.counters = counters;
+    this.upstream = upstream;
+    this.workers = workers;
+    this.cleanable = Workers.CLEANER.register(this, new Shutdown(channel, workers, counters));
+  }
+
+  /**
+   * Starts {@code body} on a new thread.
+   *
+   * @param capacity the queue bound in items; 0 for unbounded
+   * @param onExit run on the producer thread when it ends, however it ends (closes sources)
+   * @param upstream the stats of the stages feeding {@code body}
+   */
+  static <T> ProducerStage<T> start(String name, int capacity, Generator<T> body, Runnable onExit,
+      Supplier<PipelineStats> upstream) {
+    Channel channel = new Channel(capacity, 1);
+    StageCounters counters = new StageCounters(name, 1, channel.capacity(), channel::depth);
+    Workers workers = new Workers(name);
+    ProducerStage<T> stage = new ProducerStage<>(channel, counters, upstream, workers);
+    ChunkPacer pacer = new ChunkPacer(ChunkPacer.maxChunkFor(channel.capacity(), 1));
+    workers.start(() -> produce(name, channel, counters, pacer, body, onExit));
+    return stage;
+  }
+
+  private static <T> void produce(String name, Channel channel, StageCounters counters,
+      ChunkPacer pacer, Generator<T> body, Runnable onExit) {
+    ChunkWriter<T> out = new ChunkWriter<>(channel, counters, pacer);
+    try {
+      body.generate(out);
+      out.flush();
+      channel.finish();
+    } catch (Channel.Stopped stopped) {
+      // The consumer has gone; nothing to report.
+    } catch (Throwable t) {
+      if (!channel.isClosed()) {
+        channel.fail(StageFailedException.of(name, out.index(), t));
+      }
+    } finally {
+      counters.ended();
+      try {
+        onExit.run();
+      } catch (RuntimeException e) {
+        if (!channel.isClosed()) {
+          channel.fail(StageFailedException.of(name, StageFailedException.NO_SAMPLE, e));
+        }
+      }
+    }
+  }
+
+  @Override
+  public boolean hasNext() {
+    if (position < size) {
+      return true;
+    }
+    if (done) {
+      return false;
+    }
+    Channel.Chunk chunk;
+    try {
+      chunk = channel.take(counters);
+    } catch (RuntimeException e) {
+      close();
+      throw e;
+    }
+    if (chunk == null) {
+      // The producer has finished: let it close its sources undisturbed before we return.
+      workers.join();
+      close();
+      return false;
+    }
+    local = chunk.items();
+    position = 0;
+    size = chunk.size();
+    return true;
+  }
+
+  @Override
+  public T next() {
+    if (!hasNext()) {
+      throw new NoSuchElementException();
+    }
+    @SuppressWarnings("unchecked")
+    T item = (T) local[position];
+    local[position++] = null;
+    return item;
+  }
+
+  @Override
+  public void close() {
+    done = true;
+    position = size = 0;
+    cleanable.clean();
+  }
+
+  @Override
+  public PipelineStats stats() {
+    return upstream.get().plus(counters.snapshot());
+  }
+
+  /** Stops the stage; holds no reference to the iterator. */
+  private record Shutdown(Channel channel, Workers workers, StageCounters counters) implements Runnable {
+    @Override
+    public void run() {
+      channel.close();
+      workers.stop();
+      counters.ended();
+    }
+  }
+}

@@ -1,0 +1,40 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+
+/** {@link Reader#batch}: groups consecutive items into unmodifiable lists. */
+final class BatchedReader<T> implements Reader<List<T>> {
+  private final Reader<T> source;
+  private final int size;
+  private final boolean dropLast;
+
+  BatchedReader(Reader<T> source, int size, boolean dropLast) {
+    if (size < 1) {
+      throw new IllegalArgumentException("batch size must be >= 1, got " + size);
+    }
+    this.source = source;
+    this.size = size;
+    this.dropLast = dropLast;
+  }
+
+  @Override
+  public PipelineIterator<List<T>> iterator() {
+    PipelineIterator<T> in = source.iterator();
+    return new SourceIterator<List<T>>(in) {
+      @Override
+      Object advance() {
+        List<T> batch = new ArrayList<>(size);
+        while (batch.size() < size && in.hasNext()) {
+          batch.add(in.next());
+        }
+        if (batch.isEmpty() || (dropLast && batch.size() < size)) {
+          return END;
+        }
+        return Collections.unmodifiableList(batch);
+      }
+    };
+  }
+}

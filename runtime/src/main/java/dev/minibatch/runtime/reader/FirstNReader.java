@@ -1,0 +1,32 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+
+/** {@link Reader#firstn}: the first n items; the source is not pulled past them. */
+final class FirstNReader<T> implements Reader<T> {
+  private final Reader<T> source;
+  private final long n;
+
+  FirstNReader(Reader<T> source, long n) {
+    this.source = source;
+    this.n = n;
+  }
+
+  @Override
+  public PipelineIterator<T> iterator() {
+    PipelineIterator<T> in = source.iterator();
+    return new SourceIterator<T>(in) {
+      private long taken;
+
+      @Override
+      Object advance() {
+        // Check the count first: asking the source for item n+1 could cost a read (or a wait).
+        if (taken >= n || !in.hasNext()) {
+          return END;
+        }
+        taken++;
+        return in.next();
+      }
+    };
+  }
+}

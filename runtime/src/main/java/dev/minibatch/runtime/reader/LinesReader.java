@@ -1,0 +1,63 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.Charset;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/** {@link Readers#lines}: the lines of a text file; each pass opens the file anew. */
+final class LinesReader implements Reader<String> {
+  private final Path path;
+  private final Charset charset;
+
+  LinesReader(Path path, Charset charset) {
+    this.path = path;
+    this.charset = charset;
+  }
+
+  @Override
+  public PipelineIterator<String> iterator() {
+    BufferedReader in;
+    try {
+      in = Files.newBufferedReader(path, charset);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot open " + path, e);
+    }
+    return new SourceIterator<String>(List.of()) {
+      private long line;
+
+      @Override
+      Object advance() {
+        try {
+          String s = in.readLine();
+          line++;
+          return s == null ? END : s;
+        } catch (IOException e) {
+          throw new UncheckedIOException(path + ": reading line " + line + " failed", e);
+        }
+      }
+
+      @Override
+      public void close() {
+        try {
+          super.close();
+        } finally {
+          try {
+            in.close();
+          } catch (IOException e) {
+            throw new UncheckedIOException("closing " + path + " failed", e);
+          }
+        }
+      }
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "lines of " + path;
+  }
+}

@@ -1,0 +1,26 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.ContextMapper;
+import dev.minibatch.runtime.pipeline.ParallelOptions;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.Stages;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** {@link Reader#xmap}: a parallel map; each pass is a new epoch for the sample context. */
+final class ParallelMappedReader<T, R> implements Reader<R> {
+  private final Reader<T> source;
+  private final ParallelOptions options;
+  private final ContextMapper<? super T, ? extends R> mapper;
+  private final AtomicInteger passes = new AtomicInteger();
+
+  ParallelMappedReader(Reader<T> source, ParallelOptions options, ContextMapper<? super T, ? extends R> mapper) {
+    this.source = source;
+    this.options = options;
+    this.mapper = mapper;
+  }
+
+  @Override
+  public PipelineIterator<R> iterator() {
+    return Stages.parallelMap(source.iterator(), options, passes.getAndIncrement(), mapper);
+  }
+}

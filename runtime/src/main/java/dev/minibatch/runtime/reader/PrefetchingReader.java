@@ -1,0 +1,23 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.Stages;
+
+/** {@link Reader#buffered}: reads the source ahead on a producer thread. */
+final class PrefetchingReader<T> implements Reader<T> {
+  private final Reader<T> source;
+  private final int size;
+
+  PrefetchingReader(Reader<T> source, int size) {
+    if (size < 0) {
+      throw new IllegalArgumentException("buffer size must be >= 0 (0 = unbounded), got " + size);
+    }
+    this.source = source;
+    this.size = size;
+  }
+
+  @Override
+  public PipelineIterator<T> iterator() {
+    return Stages.prefetch("buffered", size, source.iterator());
+  }
+}

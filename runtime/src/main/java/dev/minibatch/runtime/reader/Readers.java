@@ -1,0 +1,123 @@
+package dev.minibatch.runtime.reader;
+
+import dev.minibatch.runtime.pipeline.Generator;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.Stages;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.BiFunction;
+import java.util.function.Function;
+
+/** Reader creators and combinators (Paddle's {@code paddle.reader} functions). */
+public final class Readers {
+  /** The queue size of {@link #generate(Generator)}. */
+  public static final int DEFAULT_GENERATOR_BUFFER = 64;
+
+  private Readers() {}
+
+  /** The given samples, in order. */
+  @SafeVarargs
+  public static <T> Reader<T> of(T... samples) {
+    return from(List.of(samples));
+  }
+
+  /** The samples of {@code iterable}; each pass iterates it anew, so later changes show. */
+  public static <T> Reader<T> from(Iterable<? extends T> iterable) {
+    return () -> PipelineIterator.of(iterable.iterator());
+  }
+
+  /** The integers {@code [from, to)}. */
+  public static Reader<Integer> range(int from, int to) {
+    return () -> PipelineIterator.of(java.util.stream.IntStream.range(from, to).iterator());
+  }
+
+  /** The lines of a UTF-8 text file, without line terminators; each pass opens the file. */
+  public static Reader<String> lines(Path path) {
+    return lines(path, StandardCharsets.UTF_8);
+  }
+
+  /** The lines of a text file in {@code charset}. */
+  public static Reader<String> lines(Path path, Charset charset) {
+    return new LinesReader(path, charset);
+  }
+
+  /**
+   * The samples {@code body} emits, produced on a producer thread with a bounded hand-off of {@link
+   * #DEFAULT_GENERATOR_BUFFER} samples: the Java form of MXNet.jl's coroutine ({@code Task})
+   * providers. Each pass runs {@code body} again; closing the pass makes its next {@code emit}
+   * throw, which unwinds {@code body}.
+   */
+  public static <T> Reader<T> generate(Generator<T> body) {
+    return generate(DEFAULT_GENERATOR_BUFFER, body);
+  }
+
+  /**
+   * {@link #generate(Generator)} with a queue of {@code bufferSize} samples (0 for unbounded).
+   *
+   * @throws IllegalArgumentException now if {@code bufferSize < 0}
+   */
+  public static <T> Reader<T> generate(int bufferSize, Generator<T> body) {
+    if (bufferSize < 0) {
+      throw new IllegalArgumentException("bufferSize must be >= 0 (0 = unbounded), got " + bufferSize);
+    }
+    return () -> Stages.generate("generate", bufferSize, body);
+  }
+
+  /**
+   * Paddle's {@code Fake}: the first sample of {@code source}, read once, repeated {@code n} times
+   * per pass — to measure training speed without the cost of reading.
+   */
+  public static <T> Reader<T> fake(Reader<T> source, long n) {
+    return new FakeReader<>(source, n);
+  }
+
+  /** The readers one after another (Paddle's {@code chain}). */
+  @SafeVarargs
+  public static <T> Reader<T> chain(Reader<? extends T>... readers) {
+    return new ChainedReader<>(Arrays.asList(readers));
+  }
+
+  /** The readers one after another. */
+  public static <T> Reader<T> chain(List<? extends Reader<? extends T>> readers) {
+    return new ChainedReader<>(List.copyOf(readers));
+  }
+
+  /**
+   * Zips the readers into tuples, flattening tuple outputs (Paddle's {@code compose}); checks
+   * alignment: when one reader ends while another has more, the pass throws {@link
+   * ComposeNotAlignedException} after the aligned samples.
+   */
+  public static Reader<Tuple> compose(Reader<?>... readers) {
+    return compose(true, readers);
+  }
+
+  /**
+   * {@link #compose(Reader[])}; without {@code checkAlignment}, the pass ends quietly at the
+   * shortest reader.
+   */
+  public static Reader<Tuple> compose(boolean checkAlignment, Reader<?>... readers) {
+    return new ComposedReader(Arrays.asList(readers), checkAlignment);
+  }
+
+  /** {@link #compose(boolean, Reader[])} of a list of readers. */
+  public static Reader<Tuple> compose(boolean checkAlignment, List<? extends Reader<?>> readers) {
+    return new ComposedReader(readers, checkAlignment);
+  }
+
+  /**
+   * Paddle's {@code map_readers}: zips the readers (stopping at the shortest) and maps each row —
+   * one sample per reader, as a {@link Tuple} — with {@code fn}.
+   */
+  public static <R> Reader<R> mapReaders(List<? extends Reader<?>> readers, Function<? super Tuple, ? extends R> fn) {
+    return new ZippedReader<>(readers, fn);
+  }
+
+  /** {@code mapReaders} of two readers with a typed function. */
+  public static <A, B, R> Reader<R> mapReaders(Reader<A> first, Reader<B> second,
+      BiFunction<? super A, ? super B, ? extends R> fn) {
+    return new ZippedReader<>(List.of(first, second), row -> fn.apply(row.<A>get(0), row.<B>get(1)));
+  }
+}

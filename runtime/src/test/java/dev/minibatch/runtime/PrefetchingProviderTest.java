@@ -1,0 +1,134 @@
+package dev.minibatch.runtime;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.DataDesc;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+
+@Timeout(value = 60, unit = TimeUnit.SECONDS)
+class PrefetchingProviderTest {
+  private static long prefetchThreads() {
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("minibatch-prefetch")).count();
+  }
+
+  private static ArrayDataProvider source(int n) {
+    return ArrayDataProviderTest.provider(n, b -> b.batchSize(7).shuffle(true).seed(5));
+  }
+
+  @Test
+  void deliversExactlyTheWrappedProvidersBatchesAndTheyStayIntactWhileInUse() {
+    List<List<Integer>> expected = new ArrayList<>();
+    try (ArrayDataProvider p = source(200)) {
+      for (int e = 0; e < 5; e++) {
+        expected.addAll(ArrayDataProviderTest.epoch(p));
+      }
+    }
+    List<List<Integer>> seen = new ArrayList<>();
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(source(200))) {
+      for (int e = 0; e < 5; e++) {
+        for (NamedBatch b : p) {
+          List<Integer> ids = ids(b);
+          // Work on the batch while the background thread prepares the next one; it must not change.
+          double sum = b.get("data").sumNumber().doubleValue() + b.get("softmax_label").sumNumber().doubleValue();
+          assertEquals(ids, ids(b), "the batch changed while in use");
+          assertTrue(sum > 0);
+          seen.add(ids);
+        }
+      }
+    }
+    assertEquals(expected, seen);
+    assertEquals(0, prefetchThreads());
+  }
+
+  private static List<Integer> ids(NamedBatch b) {
+    List<Integer> ids = new ArrayList<>();
+    for (int r = 0; r < b.rows(); r++) {
+      int id = (int) b.get("data").getFloat(r, 0);
+      assertEquals(1000 + id, b.get("softmax_label").getInt(r), "label not aligned in row " + r);
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  @Test
+  void breakingOutAndClosingStopTheThread() {
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(source(500))) {
+      for (NamedBatch b : p) {
+        break;
+      }
+      BatchIterator<NamedBatch> it = p.iterator(); // supersedes the abandoned epoch
+      it.next();
+      it.close();
+      assertThrows(IllegalStateException.class, it::hasNext);
+    }
+    assertEquals(0, prefetchThreads());
+  }
+
+  @Test
+  void aFailureOnTheBackgroundThreadReachesTheConsumerWithItsCause() {
+    ArrayDataProvider inner = source(50);
+    RuntimeException boom = new IllegalArgumentException("sample 17 is broken");
+    BatchProvider<NamedBatch> failing = new BatchProvider<>() {
+      @Override
+      public int batchSize() {
+        return inner.batchSize();
+      }
+
+      @Override
+      public List<DataDesc> provideData() {
+        return inner.provideData();
+      }
+
+      @Override
+      public List<DataDesc> provideLabel() {
+        return inner.provideLabel();
+      }
+
+      @Override
+      public BatchIterator<NamedBatch> iterator() {
+        BatchIterator<NamedBatch> it = inner.iterator();
+        return new BatchIterator<>() {
+          int n;
+
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public NamedBatch next() {
+            if (++n == 3) {
+              throw boom;
+            }
+            return it.next();
+          }
+
+          @Override
+          public void close() {
+            it.close();
+          }
+        };
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(failing)) {
+      BatchIterator<NamedBatch> it = p.iterator();
+      it.next();
+      it.next();
+      IllegalStateException e = assertThrows(IllegalStateException.class, it::next);
+      assertSame(boom, e.getCause());
+    }
+    assertEquals(0, prefetchThreads());
+  }
+}

@@ -1,0 +1,112 @@
+package dev.minibatch.samples.mnist;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.PrefetchingProvider;
+import dev.minibatch.runtime.interop.ProviderIterators;
+import dev.minibatch.runtime.interop.SameDiffBinding;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.Consumer;
+import org.nd4j.autodiff.samediff.SameDiff;
+import org.nd4j.autodiff.samediff.TrainingConfig;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
+import org.nd4j.linalg.factory.Nd4j;
+import org.nd4j.linalg.learning.config.Adam;
+
+/**
+ * Trains {@link MnistMlp} from providers generated for {@link MnistDigit}: shuffled training
+ * batches (a new permutation per epoch from the seed), the placeholders bound by the provider's
+ * names after a check, and accuracy measured on the held-out digits after every epoch.
+ */
+public final class MnistTrainer {
+  /**
+   * What one epoch did.
+   *
+   * @param epoch from 1
+   * @param samples training digits seen
+   * @param seconds wall time of the epoch's training
+   * @param loss mean training loss
+   * @param heldOutAccuracy fraction of held-out digits classified correctly afterwards
+   */
+  public record EpochReport(int epoch, int samples, double seconds, double loss, double heldOutAccuracy) {
+    /** Training digits per second. */
+    public double samplesPerSecond() {
+      return samples / seconds;
+    }
+  }
+
+  private MnistTrainer() {}
+
+  /** Trains for {@code options.epochs()} epochs on providers built from {@code data}; returns the reports. */
+  public static List<EpochReport> train(MnistData data, TrainOptions options, Consumer<EpochReport> progress) {
+    try (MnistDigitProvider train = trainingProvider(data, options);
+        MnistDigitProvider test = testProvider(data)) {
+      return train(train, test, options, progress);
+    }
+  }
+
+  /** Shuffled training batches of {@code options.batchSize()}; the incomplete last batch is dropped. */
+  public static MnistDigitProvider trainingProvider(MnistData data, TrainOptions options) {
+    return MnistDigitProvider.create(b -> b.samples(data.train()).batchSize(options.batchSize())
+        .shuffle(true).seed(options.seed()).lastBatch(LastBatch.DISCARD));
+  }
+
+  /** The held-out digits in order, 500 a batch, the last batch smaller. */
+  public static MnistDigitProvider testProvider(MnistData data) {
+    return MnistDigitProvider.create(b -> b.samples(data.test()).batchSize(500).lastBatch(LastBatch.PARTIAL));
+  }
+
+  /**
+   * Trains a new network for {@code options.epochs()} epochs of {@code train}, measuring accuracy on
+   * {@code test} after each; returns the reports. The providers stay open.
+   */
+  public static List<EpochReport> train(MnistDigitProvider train, MnistDigitProvider test, TrainOptions options,
+      Consumer<EpochReport> progress) {
+    Nd4j.getRandom().setSeed(options.seed());
+    SameDiff sd = MnistMlp.build();
+    sd.setTrainingConfig(SameDiffBinding.bind(
+        TrainingConfig.builder().updater(new Adam(1e-3)).l2(1e-5), train, sd).build());
+    List<EpochReport> reports = new ArrayList<>();
+    // With a worker, the next batch is collated on a background thread while SameDiff trains.
+    BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train);
+    MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
+    LossMeter loss = new LossMeter();
+    try {
+      for (int epoch = 1; epoch <= options.epochs(); epoch++) {
+        long t0 = System.nanoTime();
+        sd.fit(batches, 1, loss);
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        int seen = (train.numSamples() / train.batchSize()) * train.batchSize();
+        EpochReport r = new EpochReport(epoch, seen, seconds, loss.takeMean(), accuracy(sd, test));
+        reports.add(r);
+        progress.accept(r);
+      }
+    } finally {
+      if (feed instanceof PrefetchingProvider) {
+        // Stops the prefetch thread; closing the wrapper would also close the caller's provider.
+        ((PrefetchingProvider<?>) feed).stop();
+      }
+    }
+    return reports;
+  }
+
+  /** The fraction of {@code test}'s digits whose largest logit is their label. */
+  static double accuracy(SameDiff sd, MnistDigitProvider test) {
+    long correct = 0;
+    long total = 0;
+    for (MnistDigitBatch b : test) {
+      INDArray logits = sd.batchOutput().input("image", b.getImage()).output(MnistMlp.LOGITS).outputSingle();
+      INDArray predicted = logits.argMax(1);
+      INDArray labels = b.getLabel();
+      for (int r = 0; r < b.countSamples(); r++) {
+        if (predicted.getLong(r) == labels.getLong(r)) {
+          correct++;
+        }
+        total++;
+      }
+    }
+    return (double) correct / total;
+  }
+}
