@@ -12,6 +12,8 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.runtime.sampling.EpochPlan;
 import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
@@ -373,6 +375,18 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       rows.add(s.row(i));
     }
     return new Sample(i, names, rows);
+  }
+
+  /**
+   * The samples in source order as a {@link Reader}, so the reader decorators and the pipeline
+   * engine apply: {@code xmap(ParallelOptions, fn)} for work on worker threads (deterministic per
+   * (seed, epoch, index) for any number of workers), {@code map(fn)} on the consumer's thread,
+   * {@code Multicast} for several consumers, {@code FeedingProvider} to batch the results again.
+   * Every pass starts from sample 0; like {@link #samples()}, it ignores shuffle, shard and
+   * last-batch settings, which belong to batching.
+   */
+  public Reader<Sample> reader() {
+    return () -> PipelineIterator.of(samples().iterator());
   }
 
   /**

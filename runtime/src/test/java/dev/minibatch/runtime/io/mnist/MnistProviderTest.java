@@ -134,6 +134,22 @@ class MnistProviderTest {
   }
 
   @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void theReaderFormFeedsThePipelineEngineWithTheSamplesInSourceOrder() throws InterruptedException {
+    java.util.Set<Thread> before = dev.minibatch.runtime.pipeline.LiveThreads.workers();
+    try (MnistProvider p = t10k().flat(true).batchSize(10).build()) {
+      // Labels through a parallel map on 2 workers, order kept: the file's first labels.
+      java.util.List<Integer> first = p.reader().firstn(10)
+          .xmap(2, 4, true, s -> s.get("softmax_label").getInt(0)).toList();
+      assertEquals(java.util.List.of(7, 2, 1, 0, 4, 1, 4, 9, 5, 9), first);
+      try (java.util.stream.Stream<Sample> all = p.reader().stream()) {
+        assertEquals(10000, all.count());
+      }
+    }
+    assertEquals(java.util.Set.of(), dev.minibatch.runtime.pipeline.LiveThreads.awaitOnly(before, 20));
+  }
+
+  @Test
   void resumesMidEpochWithTheSameRemainingBatches() {
     IterationState state;
     long[] expected;
