@@ -17,6 +17,39 @@ public final class FileBytes {
   }
 
   /**
+   * The uncompressed size in the gzip trailer (ISIZE, the last four bytes, little-endian: the size
+   * modulo 2^32 of the last member), capped at the largest Java array; only a first guess.
+   */
+  private static int declaredSize(byte[] gz) {
+    if (gz.length < 18) {
+      return 0;
+    }
+    int n = gz.length;
+    long size = (gz[n - 4] & 0xffL) | (gz[n - 3] & 0xffL) << 8 | (gz[n - 2] & 0xffL) << 16 | (gz[n - 1] & 0xffL) << 24;
+    return (int) Math.min(size, Integer.MAX_VALUE - 8);
+  }
+
+  /**
+   * Decompresses into an array of the declared size (no growing and re-copying for the common
+   * single-member file); content beyond it (several members) is appended, content short of it
+   * trimmed.
+   */
+  private static byte[] inflate(InputStream in, int declared) throws IOException {
+    byte[] out = new byte[declared];
+    int n = in.readNBytes(out, 0, declared);
+    if (n < declared) {
+      return java.util.Arrays.copyOf(out, n);
+    }
+    byte[] rest = in.readAllBytes();
+    if (rest.length == 0) {
+      return out;
+    }
+    byte[] all = java.util.Arrays.copyOf(out, Math.addExact(n, rest.length));
+    System.arraycopy(rest, 0, all, n, rest.length);
+    return all;
+  }
+
+  /**
    * The content of {@code file}; a gzip file (recognised by its magic bytes, not its name) is
    * decompressed.
    *
@@ -37,7 +70,7 @@ public final class FileBytes {
       return raw;
     }
     try (InputStream in = new GZIPInputStream(new java.io.ByteArrayInputStream(raw), 1 << 16)) {
-      return in.readAllBytes();
+      return inflate(in, declaredSize(raw));
     } catch (java.io.EOFException e) {
       throw new FileFormatException(file.toString(), "gzip data is truncated (unexpected end of the compressed stream)", e);
     } catch (IOException e) {

@@ -1,122 +1,392 @@
 package dev.minibatch.runtime.io;
 
 import dev.minibatch.DataDesc;
+import dev.minibatch.LastBatch;
+import dev.minibatch.Role;
 import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Reader;
+import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
 import java.util.Iterator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.NoSuchElementException;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The base of the file providers: the file's samples are loaded once into arrays whose axis 0 is
- * the sample axis, and an {@link ArrayDataProvider} serves them, so every shared semantic — last
- * batch policies, shuffle and seed, sharding, resumable state, reused batch buffers — is the one
- * implementation. {@link #samples()} offers the same data one sample at a time.
+ * The base of the file providers: the file's samples are loaded once into {@link RowSource}s whose
+ * axis 0 is the sample axis, and batches are filled with the runtime's shared {@link
+ * SampleScheduler} (last-batch policies, shuffle and seed, sharding, resumable state) into a ring
+ * of two reused {@link BatchBuffers} — the same machinery and semantics as {@link
+ * ArrayDataProvider}. A batch stays valid until the iterator has moved two batches on ({@link
+ * dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()} offers the same data one sample
+ * at a time.
  */
 public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumable {
-  private final ArrayDataProvider arrays;
+  private static final int SLOTS = 2;
+
   private final List<String> names = new ArrayList<>();
-  private final List<INDArray> sources = new ArrayList<>();
+  private final RowSource[] sources;
+  private final double[] padValues;
+  private final SampleScheduler scheduler;
+  private final BatchLayout layout;
+  private final BatchBuffers<NamedBatch> buffers;
+  private final int[] indexBuffer;
+  private final @Nullable EpochOrder order;
+  private int @Nullable [] drawn;
+  private int drawEpoch;
+  private int drawPosition;
+  private long drawGeneration;
+  private volatile boolean closed;
+
+  /**
+   * An epoch order that replaces the shared scheduler's, for providers that draw their samples
+   * themselves (class-probability sampling). It must be a pure function of the epoch number.
+   */
+  protected interface EpochOrder {
+    /** Draws per epoch. */
+    int length();
+
+    /** The seed the order was made with. */
+    long seed();
+
+    /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
+    void fill(int epoch, int[] out);
+  }
 
   /**
    * A provider over {@code data} and {@code labels} (name → array, in order) with {@code sampling}.
    *
    * @throws IllegalArgumentException as {@link ArrayDataProvider.Builder#build()}
    */
-  protected FileProvider(Sampling sampling, java.util.Map<String, INDArray> data, java.util.Map<String, INDArray> labels) {
-    ArrayDataProvider.Builder b = ArrayDataProvider.builder()
-        .batchSize(sampling.batchSize())
-        .lastBatch(sampling.lastBatch())
-        .shuffle(sampling.shuffle())
-        .shard(sampling.numParts(), sampling.partIndex())
-        .evenShards(sampling.evenShards())
-        .dataPadding(sampling.dataPadding())
-        .labelPadding(sampling.labelPadding());
-    Long seed = sampling.seed();
-    if (seed != null) {
-      b.seed(seed);
+  protected FileProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
+    this(wrap(data), wrap(labels), sampling);
+  }
+
+  /**
+   * A provider over row sources {@code data} and {@code labels} (name → source, in order) with
+   * {@code sampling}.
+   *
+   * @throws IllegalArgumentException for no data, sources whose sample counts differ, an invalid
+   *     batch size or shard, or padding for an unknown name
+   */
+  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling) {
+    this(data, labels, sampling, null);
+  }
+
+  /**
+   * As {@link #FileProvider(Map, Map, Sampling)}, with batches cut from {@code order}'s draws
+   * instead of the shared scheduler's epochs when it is not null. Then only the last-batch
+   * policies PARTIAL and DISCARD apply, and sharding is not offered.
+   *
+   * @throws IllegalArgumentException as the other constructor, and for another last-batch policy
+   *     or several parts together with an order
+   */
+  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
+      @Nullable EpochOrder order) {
+    if (order != null) {
+      if (sampling.lastBatch() != LastBatch.PARTIAL && sampling.lastBatch() != LastBatch.DISCARD) {
+        throw new IllegalArgumentException("batches drawn by class probability support lastBatch PARTIAL or DISCARD, not "
+            + sampling.lastBatch());
+      }
+      if (sampling.numParts() != 1) {
+        throw new IllegalArgumentException("batches drawn by class probability cannot be sharded yet (numParts "
+            + sampling.numParts() + ")");
+      }
     }
-    sampling.padding().forEach(b::padding);
+    this.order = order;
+    if (data.isEmpty()) {
+      throw new IllegalArgumentException("empty data: add at least one data array");
+    }
+    List<RowSource> all = new ArrayList<>();
+    List<Role> roles = new ArrayList<>();
     data.forEach((k, v) -> {
-      b.data(k, v);
       names.add(k);
-      sources.add(v);
+      all.add(v);
+      roles.add(Role.DATA);
     });
     labels.forEach((k, v) -> {
-      b.label(k, v);
+      if (names.contains(k)) {
+        throw new IllegalArgumentException("the name '" + k + "' is used twice; names must be unique across data and labels");
+      }
       names.add(k);
-      sources.add(v);
+      all.add(v);
+      roles.add(Role.LABEL);
     });
-    this.arrays = b.build();
+    int n = all.get(0).rows();
+    for (int i = 1; i < all.size(); i++) {
+      if (all.get(i).rows() != n) {
+        throw new IllegalArgumentException("sample counts differ: '" + names.get(0) + "' has " + n + " samples but '"
+            + names.get(i) + "' has " + all.get(i).rows());
+      }
+    }
+    if (n == 0) {
+      throw new IllegalArgumentException("empty data: '" + names.get(0) + "' has 0 samples");
+    }
+    for (String name : sampling.padding().keySet()) {
+      if (!names.contains(name)) {
+        throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are " + names);
+      }
+    }
+    this.scheduler = new SampleScheduler(n, sampling);
+    int batch = scheduler.batchSize();
+    this.sources = all.toArray(new RowSource[0]);
+    this.padValues = new double[sources.length];
+    List<DataDesc> dataDescs = new ArrayList<>();
+    List<DataDesc> labelDescs = new ArrayList<>();
+    for (int i = 0; i < sources.length; i++) {
+      RowSource s = sources[i];
+      Role role = roles.get(i);
+      (role == Role.DATA ? dataDescs : labelDescs).add(DataDesc.of(names.get(i), batch, s.sampleShape(), s.dtype(), role));
+      padValues[i] = sampling.paddingFor(names.get(i), role == Role.LABEL);
+    }
+    this.layout = BatchLayout.of(dataDescs, labelDescs);
+    this.buffers = new BatchBuffers<>(layout, SLOTS, NamedBatch::new);
+    this.indexBuffer = new int[batch];
+  }
+
+  private static Map<String, RowSource> wrap(Map<String, INDArray> arrays) {
+    Map<String, RowSource> out = new LinkedHashMap<>();
+    arrays.forEach((k, v) -> out.put(k, RowSource.of(v)));
+    return out;
   }
 
   @Override
   public int batchSize() {
-    return arrays.batchSize();
+    return scheduler.batchSize();
   }
 
   @Override
   public List<DataDesc> provideData() {
-    return arrays.provideData();
+    return layout.data();
   }
 
   @Override
   public List<DataDesc> provideLabel() {
-    return arrays.provideLabel();
+    return layout.label();
+  }
+
+  /** The names and shapes of the batch arrays. */
+  public BatchLayout layout() {
+    return layout;
   }
 
   @Override
   public BatchIterator<NamedBatch> iterator() {
-    return arrays.iterator();
+    checkOpen();
+    return order == null ? new Epoch(scheduler.beginEpoch()) : drawnEpoch();
   }
 
   @Override
   public IterationState saveState() {
-    return arrays.saveState();
+    if (order == null) {
+      return scheduler.saveState();
+    }
+    synchronized (this) {
+      return new IterationState(order.seed(), drawEpoch, drawPosition, new int[0], DRAWN);
+    }
   }
 
   @Override
   public void restoreState(IterationState state) {
-    arrays.restoreState(state);
+    checkOpen();
+    if (order == null) {
+      scheduler.restoreState(state);
+      return;
+    }
+    if (!DRAWN.equals(state.settings()) || state.seed() != order.seed()) {
+      throw new IllegalArgumentException("state " + state + " was not saved by a provider drawing with seed " + order.seed());
+    }
+    synchronized (this) {
+      drawEpoch = state.epoch();
+      drawPosition = state.position();
+      drawGeneration++;
+    }
+  }
+
+  private static final String DRAWN = "class-probability draws";
+
+  /** An epoch cut from the order's draws; resumes at a restored position. */
+  private synchronized BatchIterator<NamedBatch> drawnEpoch() {
+    EpochOrder o = java.util.Objects.requireNonNull(order);
+    int length = o.length();
+    if (drawn == null || drawn.length < length) {
+      drawn = new int[length];
+    }
+    int[] stream = drawn;
+    int epoch = drawEpoch;
+    o.fill(epoch, stream);
+    int batch = scheduler.batchSize();
+    boolean discard = scheduler.sampling().lastBatch() == LastBatch.DISCARD;
+    int batches = discard ? length / batch : (length + batch - 1) / batch;
+    long generation = ++drawGeneration;
+    int start = drawPosition;
+    drawPosition = 0;
+    drawEpoch++;
+    return new BatchIterator<>() {
+      private int next = start;
+
+      @Override
+      public boolean hasNext() {
+        checkOpen();
+        synchronized (FileProvider.this) {
+          if (generation != drawGeneration) {
+            throw new IllegalStateException("a newer epoch of this provider has started; this iterator is superseded");
+          }
+        }
+        return next < batches;
+      }
+
+      @Override
+      public NamedBatch next() {
+        if (!hasNext()) {
+          throw new NoSuchElementException("epoch " + epoch + " is over");
+        }
+        int from = next * batch;
+        int rows = Math.min(batch, length - from);
+        System.arraycopy(stream, from, indexBuffer, 0, rows);
+        next++;
+        synchronized (FileProvider.this) {
+          drawEpoch = next < batches ? epoch : epoch + 1;
+          drawPosition = next < batches ? next : 0;
+        }
+        return fillRows(rows, 0, rows);
+      }
+
+      @Override
+      public void close() {
+        // Nothing to release: the buffers belong to the provider.
+      }
+    };
+  }
+
+  /**
+   * Forgets samples carried over by {@link dev.minibatch.LastBatch#ROLL_OVER} and ends the
+   * iteration in progress (as {@link ArrayDataProvider#reset()}).
+   */
+  public void reset() {
+    scheduler.reset();
   }
 
   @Override
   public void close() {
-    arrays.close();
+    if (!closed) {
+      closed = true;
+      scheduler.supersede();
+      buffers.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("this " + getClass().getSimpleName() + " is closed");
+    }
+  }
+
+  private NamedBatch fill(EpochPlan plan, int j) {
+    int rows = plan.rows(j);
+    int pad = plan.pad(j);
+    plan.indices(j, indexBuffer);
+    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
+    return fillRows(rows, pad, constantPad ? rows - pad : rows);
+  }
+
+  /** Fills a slot with the samples {@code indexBuffer[0, copied)} and publishes {@code rows} rows. */
+  private NamedBatch fillRows(int rows, int pad, int copied) {
+    BatchBuffers.Slot<NamedBatch> slot = buffers.next();
+    for (int i = 0; i < sources.length; i++) {
+      sources[i].copy(indexBuffer, copied, slot, i);
+      if (copied < rows) {
+        slot.fill(i, copied, rows, padValues[i]);
+      }
+    }
+    long[] idx = slot.sampleIndices();
+    for (int r = 0; r < rows; r++) {
+      idx[r] = indexBuffer[r];
+    }
+    return slot.publish(rows, pad);
+  }
+
+  /** One epoch. */
+  private final class Epoch implements BatchIterator<NamedBatch> {
+    private final EpochPlan plan;
+
+    Epoch(EpochPlan plan) {
+      this.plan = plan;
+    }
+
+    @Override
+    public boolean hasNext() {
+      checkOpen();
+      return plan.hasNext();
+    }
+
+    @Override
+    public NamedBatch next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
+      }
+      return fill(plan, plan.next());
+    }
+
+    @Override
+    public void close() {
+      // Nothing to release: the buffers belong to the provider.
+    }
   }
 
   /** The number of samples in the file(s), all parts. */
   public int numSamples() {
-    return arrays.numSamples();
+    return scheduler.numSamples();
+  }
+
+  /** The number of samples this provider's part visits per epoch (before padding). */
+  public int partSize() {
+    return scheduler.partSize();
   }
 
   /** The shuffle seed in use. */
   public long seed() {
-    return arrays.seed();
+    return scheduler.seed();
   }
 
-  /** The provider that serves the loaded arrays. */
-  protected ArrayDataProvider arrays() {
-    return arrays;
-  }
-
-  /** Sample {@code i} of the source (ignoring shuffle and shard): views of each array's row {@code i}. */
+  /**
+   * Sample {@code i} of the source (ignoring shuffle and shard): views of each loaded array's row
+   * {@code i}, or new arrays for sources decoded on the fly ({@link RowSource#bytes}).
+   */
   public Sample sample(int i) {
     if (i < 0 || i >= numSamples()) {
       throw new IndexOutOfBoundsException("sample " + i + " of " + numSamples());
     }
-    List<INDArray> rows = new ArrayList<>(sources.size());
-    for (INDArray s : sources) {
-      rows.add(s.slice(i, 0));
+    List<INDArray> rows = new ArrayList<>(sources.length);
+    for (RowSource s : sources) {
+      rows.add(s.row(i));
     }
     return new Sample(i, names, rows);
+  }
+
+  /**
+   * The samples in source order as a {@link Reader}, so the reader decorators and the pipeline
+   * engine apply: {@code xmap(ParallelOptions, fn)} for work on worker threads (deterministic per
+   * (seed, epoch, index) for any number of workers), {@code map(fn)} on the consumer's thread,
+   * {@code Multicast} for several consumers, {@code FeedingProvider} to batch the results again.
+   * Every pass starts from sample 0; like {@link #samples()}, it ignores shuffle, shard and
+   * last-batch settings, which belong to batching.
+   */
+  public Reader<Sample> reader() {
+    return () -> PipelineIterator.of(samples().iterator());
   }
 
   /**

@@ -1,9 +1,10 @@
 package dev.minibatch.runtime.io;
 
 import dev.minibatch.DType;
+import dev.minibatch.runtime.nd4j.HostArrays;
+import java.nio.ByteBuffer;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * A flat run of numbers of one element type — float32, float64, int32 or int64 — held in a Java
@@ -136,23 +137,60 @@ public final class NumericArray {
    * {@link #length()}); the data is copied once into ND4J's memory.
    */
   public INDArray toINDArray(long... shape) {
+    return toINDArray(dtype, List.of(this), shape);
+  }
+
+  /**
+   * The elements of {@code parts}, in order, as one INDArray of {@code dtype} and {@code shape}:
+   * each part is copied once, in bulk, straight into the new array's memory (no joined Java array
+   * in between).
+   *
+   * @throws IllegalArgumentException if a part has another dtype or {@code shape} does not hold
+   *     the parts' total length
+   */
+  public static INDArray toINDArray(DType dtype, List<NumericArray> parts, long... shape) {
     long n = 1;
     for (long d : shape) {
       n *= d;
     }
-    if (n != length) {
-      throw new IllegalArgumentException("shape " + java.util.Arrays.toString(shape) + " holds " + n
-          + " elements, this array has " + length);
+    long total = 0;
+    for (NumericArray p : parts) {
+      if (p.dtype != dtype) {
+        throw new IllegalArgumentException("cannot copy " + p.dtype + " into " + dtype);
+      }
+      total += p.length;
     }
+    if (n != total) {
+      throw new IllegalArgumentException("shape " + java.util.Arrays.toString(shape) + " holds " + n
+          + " elements, the arrays have " + total);
+    }
+    INDArray out = HostArrays.allocate(dtype, shape);
+    int step = HostArrays.maxWindowElements(out);
+    long at = 0;
+    for (NumericArray p : parts) {
+      for (int from = 0; from < p.length; from += step) {
+        int count = Math.min(step, p.length - from);
+        p.copyTo(from, count, HostArrays.window(out, at, count));
+        at += count;
+      }
+    }
+    HostArrays.hostWritten(out);
+    return out;
+  }
+
+  private void copyTo(int from, int count, ByteBuffer dst) {
     switch (dtype) {
       case FLOAT32:
-        return Nd4j.create(trimmed((float[]) array), shape, 'c');
+        dst.asFloatBuffer().put((float[]) array, from, count);
+        break;
       case FLOAT64:
-        return Nd4j.create(trimmed((double[]) array), shape, 'c');
+        dst.asDoubleBuffer().put((double[]) array, from, count);
+        break;
       case INT32:
-        return Nd4j.createFromArray(trimmed((int[]) array)).reshape('c', shape);
+        dst.asIntBuffer().put((int[]) array, from, count);
+        break;
       default:
-        return Nd4j.createFromArray(trimmed((long[]) array)).reshape('c', shape);
+        dst.asLongBuffer().put((long[]) array, from, count);
     }
   }
 
@@ -178,22 +216,6 @@ public final class NumericArray {
       at += p.length;
     }
     return out;
-  }
-
-  private float[] trimmed(float[] a) {
-    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
-  }
-
-  private double[] trimmed(double[] a) {
-    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
-  }
-
-  private int[] trimmed(int[] a) {
-    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
-  }
-
-  private long[] trimmed(long[] a) {
-    return a.length == length ? a : java.util.Arrays.copyOf(a, length);
   }
 
   private void checkIndex(int i) {

@@ -106,8 +106,20 @@ final class ChunkParser {
     int rows = 0;
     int p = from;
     int skip = skipRecords;
+    boolean fast = dtype == DType.FLOAT32 && !classLabels && delim != '.' && delim != '-' && (delim < '0' || delim > '9');
     while (p < to) {
       recordStart = p;
+      if (fast && skip == 0) {
+        if (rows == capacityRows()) {
+          ensureRows(Math.max(16, rows + (rows >> 1)));
+        }
+        int end = fastFloatRecord(p, to, rows);
+        if (end >= 0) {
+          rows++;
+          p = end;
+          continue;
+        }
+      }
       p = scanRecord(p, to, last);
       if (insideQuotesAtEnd) {
         return new Result(0, NumericArray.zeros(dtype, 0), null, List.of(), true);
@@ -129,6 +141,73 @@ final class ChunkParser {
       rows++;
     }
     return new Result(rows, data(rows), labels(rows), dictionary.names(), false);
+  }
+
+  /**
+   * The fast path for float32 records of short plain decimals: parses the record at {@code p}
+   * straight into row {@code row} in one pass (no field table) and returns the position after its
+   * line break, or -1 for anything else — a quote, a space, an exponent, more than 7 digits, a
+   * blank line, a wrong field count — which {@link #scanRecord} and {@link #store} then parse (and
+   * report) the general way, overwriting whatever this wrote. The values are those of {@link
+   * NumberParsing#parseFloat}'s own fast path, so both ways give identical floats.
+   */
+  private int fastFloatRecord(int p, int to, int row) {
+    byte[] b = this.b;
+    float[] data = f32;
+    int at = row * dataColumns;
+    int last = columns - 1;
+    for (int c = 0; c <= last; c++) {
+      boolean negative = false;
+      if (p < to && b[p] == '-') {
+        negative = true;
+        p++;
+      }
+      int mantissa = 0;
+      int digits = 0;
+      int fraction = -1;
+      while (p < to) {
+        int d = b[p] - '0';
+        if (d >= 0 && d <= 9) {
+          mantissa = mantissa * 10 + d;
+          digits++;
+          if (fraction >= 0) {
+            fraction++;
+          }
+        } else if (b[p] == '.' && fraction < 0) {
+          fraction = 0;
+        } else {
+          break;
+        }
+        p++;
+      }
+      if (digits == 0 || digits > 7) {
+        return -1;
+      }
+      if (c < last) {
+        if (p >= to || b[p] != delim) {
+          return -1;
+        }
+        p++;
+      } else if (p < to) {
+        if (b[p] == '\r' && p + 1 < to && b[p + 1] == '\n') {
+          p++;
+        }
+        if (b[p] != '\n') {
+          return -1;
+        }
+        p++;
+      }
+      float v = fraction > 0 ? mantissa / NumberParsing.pow10(fraction) : mantissa;
+      if (negative) {
+        v = -v;
+      }
+      if (c == labelColumn) {
+        labelF32[row] = v;
+      } else {
+        data[at++] = v;
+      }
+    }
+    return p;
   }
 
   private void store(int row) {

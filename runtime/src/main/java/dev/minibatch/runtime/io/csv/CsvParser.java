@@ -53,21 +53,33 @@ public final class CsvParser {
    * numbered in order of first appearance across the files.
    */
   public static CsvTable parseAll(List<Path> files, CsvFormat format, int expectedFields) {
-    List<CsvTable> tables = new ArrayList<>();
+    return parseParts(files, format, expectedFields).table(format);
+  }
+
+  /**
+   * As {@link #parseAll}, but leaves the data as the parsed chunks (in order) so that a caller can
+   * copy them once into their destination instead of joining them first.
+   */
+  static Parts parseParts(List<Path> files, CsvFormat format, int expectedFields) {
+    List<Part> parts = new ArrayList<>();
     int fields = expectedFields;
     for (Path f : files) {
-      CsvTable t = parse(f, format, fields);
-      if (t.rows() > 0 && fields < 0) {
-        fields = t.columns() + (t.labels() != null ? 1 : 0);
+      Path file = f;
+      byte[] bytes = FileBytes.readAll(file);
+      int fieldsNow = fields < 0 ? fieldsOf(file.toString(), bytes, format) : fields;
+      if (fieldsNow < 0) {
+        continue;
       }
-      tables.add(t);
-    }
-    List<Part> parts = new ArrayList<>();
-    for (CsvTable t : tables) {
-      parts.add(new Part(t.rows(), t.data(), t.labels(), t.classNames()));
+      fields = fieldsNow;
+      parts.addAll(parseChunks(file.toString(), bytes, format, fields));
     }
     int columns = fields < 0 ? 0 : fields - (format.hasLabelColumn() ? 1 : 0);
     return join(format, columns, parts);
+  }
+
+  private static int fieldsOf(String file, byte[] bytes, CsvFormat format) {
+    int start = hasBom(bytes) ? 3 : 0;
+    return new ChunkParser(file, bytes, format, 0, -1).countFields(start, bytes.length, format.header() ? 1 : 0);
   }
 
   /**
@@ -77,16 +89,19 @@ public final class CsvParser {
    * @param expectedFields fields per row, label included, or -1 for the first row's count
    */
   public static CsvTable parse(String file, byte[] bytes, CsvFormat format, int expectedFields) {
+    int fields = expectedFields < 0 ? fieldsOf(file, bytes, format) : expectedFields;
+    if (fields < 0) {
+      return new CsvTable(0, 0, NumericArray.zeros(format.dtype(), 0),
+          format.hasLabelColumn() ? NumericArray.zeros(labelType(format), 0) : null, List.of());
+    }
+    int columns = format.hasLabelColumn() ? fields - 1 : fields;
+    return join(format, columns, parseChunks(file, bytes, format, fields)).table(format);
+  }
+
+  /** The records of one file's bytes with {@code fields} fields each, as one part per chunk. */
+  private static List<Part> parseChunks(String file, byte[] bytes, CsvFormat format, int fields) {
     int start = hasBom(bytes) ? 3 : 0;
     int skip = format.header() ? 1 : 0;
-    int fields = expectedFields;
-    if (fields < 0) {
-      fields = new ChunkParser(file, bytes, format, 0, -1).countFields(start, bytes.length, skip);
-      if (fields < 0) {
-        return new CsvTable(0, 0, NumericArray.zeros(format.dtype(), 0),
-            format.hasLabelColumn() ? NumericArray.zeros(labelType(format), 0) : null, List.of());
-      }
-    }
     int labelColumn = -1;
     if (format.hasLabelColumn()) {
       labelColumn = format.labelColumn() < 0 ? fields + format.labelColumn() : format.labelColumn();
@@ -95,14 +110,13 @@ public final class CsvParser {
             + fields + " fields");
       }
     }
-    int columns = labelColumn >= 0 ? fields - 1 : fields;
     int chunks = (int) Math.max(1, Math.min(format.threads(), (long) (bytes.length - start) / format.minChunkBytes()));
     List<Part> parts = chunks == 1 ? null : parseParallel(file, bytes, format, fields, labelColumn, start, skip, chunks);
     if (parts == null) {
       ChunkParser.Result r = new ChunkParser(file, bytes, format, fields, labelColumn).parse(start, bytes.length, skip, true);
       parts = List.of(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
     }
-    return join(format, columns, parts);
+    return parts;
   }
 
   private static @Nullable List<Part> parseParallel(String file, byte[] bytes, CsvFormat format, int fields,
@@ -162,7 +176,17 @@ public final class CsvParser {
   /** The rows of one chunk or file, with its class names numbered locally. */
   private record Part(int rows, NumericArray data, @Nullable NumericArray labels, List<String> names) {}
 
-  private static CsvTable join(CsvFormat format, int columns, List<Part> parts) {
+  /**
+   * Parsed rows before the data chunks are joined: {@code data} holds {@code rows * columns} values
+   * in order across its parts; labels are already joined and numbered globally.
+   */
+  record Parts(int rows, int columns, List<NumericArray> data, @Nullable NumericArray labels, List<String> classNames) {
+    CsvTable table(CsvFormat format) {
+      return new CsvTable(rows, columns, NumericArray.concat(format.dtype(), data), labels, classNames);
+    }
+  }
+
+  private static Parts join(CsvFormat format, int columns, List<Part> parts) {
     Map<String, Integer> global = new LinkedHashMap<>();
     for (String n : format.classNames()) {
       global.put(n, global.size());
@@ -198,7 +222,7 @@ public final class CsvParser {
         ? NumericArray.concat(labelType(format), labels)
         : null;
     List<String> names = format.classLabels() ? new ArrayList<>(global.keySet()) : List.of();
-    return new CsvTable(rows, columns, NumericArray.concat(format.dtype(), data), joinedLabels, names);
+    return new Parts(rows, columns, data, joinedLabels, names);
   }
 
   private static DType labelType(CsvFormat format) {

@@ -136,7 +136,7 @@ public final class CsvProvider extends FileProvider {
         throw new IllegalArgumentException("labels from both a label file and a label column; choose one");
       }
       int fields = Math.toIntExact(shape.elementCount()) + (format.hasLabelColumn() ? 1 : 0);
-      CsvTable table = CsvParser.parseAll(files(dataPath), format, fields);
+      CsvParser.Parts table = CsvParser.parseParts(files(dataPath), format, fields);
       if (table.rows() == 0) {
         throw new FileFormatException(dataPath.toString(), "has no data rows");
       }
@@ -160,7 +160,8 @@ public final class CsvProvider extends FileProvider {
         labels = convert(labels, format.dtype());
       }
       Map<String, INDArray> data = new LinkedHashMap<>();
-      data.put(dataName, table.data().toINDArray(shape.withBatch(n).toLongArray()));
+      // Each parsed chunk is copied once, straight into the provider's array.
+      data.put(dataName, NumericArray.toINDArray(format.dtype(), table.data(), shape.withBatch(n).toLongArray()));
       Map<String, INDArray> label = new LinkedHashMap<>();
       label.put(labelName, labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
       return new CsvProvider(sampling, data, label, table.classNames());

@@ -50,6 +50,11 @@ final class NumberParsing {
     return negative ? -v : v;
   }
 
+  /** 10^{@code n} as an exact float, 0 <= n <= 10. */
+  static float pow10(int n) {
+    return POW10[n];
+  }
+
   static double parseDouble(byte[] b, int from, int to) {
     return JavaDoubleParser.parseDouble(b, from, to - from);
   }

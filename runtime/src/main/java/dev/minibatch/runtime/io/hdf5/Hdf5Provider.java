@@ -4,6 +4,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FileProvider;
+import dev.minibatch.runtime.io.RowSource;
 import dev.minibatch.runtime.io.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -35,14 +36,44 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * }</pre>
  *
  * <p>Samples are visited in specification order (entry by entry) or shuffled, with every shared
- * sampling setting; drawing batches by class probability is not offered yet.
+ * sampling setting; or, when the entries give class probabilities ({@link Builder#add(Path, List,
+ * String, double)}), drawn by class probability ({@link ClassSampler}: deterministic for a seed,
+ * {@link Builder#wrapExamples(boolean)}, {@link Builder#epochLength(int)}), with {@code shuffle}
+ * permuting the samples within each class, and lastBatch PARTIAL or DISCARD.
  */
 public final class Hdf5Provider extends FileProvider {
   private final List<String> classNames;
 
-  private Hdf5Provider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels, List<String> classNames) {
-    super(sampling, data, labels);
+  private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
+      @Nullable EpochOrder order) {
+    super(data, labels, sampling, order);
     this.classNames = List.copyOf(classNames);
+  }
+
+  /** Class-probability draws as the provider's epoch order. */
+  private static final class Drawn implements EpochOrder {
+    private final ClassSampler sampler;
+    private final long seed;
+
+    Drawn(ClassSampler sampler, long seed) {
+      this.sampler = sampler;
+      this.seed = seed;
+    }
+
+    @Override
+    public int length() {
+      return sampler.epochLength();
+    }
+
+    @Override
+    public long seed() {
+      return seed;
+    }
+
+    @Override
+    public void fill(int epoch, int[] out) {
+      sampler.epoch(epoch, out);
+    }
   }
 
   /** A builder. */
@@ -55,8 +86,8 @@ public final class Hdf5Provider extends FileProvider {
     return classNames;
   }
 
-  /** One entry of a sample specification. */
-  private record Entry(Path file, List<String> datasets, String className) {}
+  /** One entry of a sample specification; probability is NaN when not given. */
+  private record Entry(Path file, List<String> datasets, String className, double probability) {}
 
   /** Builds {@link Hdf5Provider}s; the sampling settings are {@link ProviderBuilder}'s. */
   public static final class Builder extends ProviderBuilder<Builder> {
@@ -64,6 +95,8 @@ public final class Hdf5Provider extends FileProvider {
     private @Nullable List<String> names;
     private String labelName = "softmax_label";
     private boolean oneHot;
+    private boolean wrapExamples;
+    private int epochLength = -1;
     private int skip;
     private int max = Integer.MAX_VALUE;
     private final Map<String, Predicate<Sample>> filters = new LinkedHashMap<>();
@@ -73,10 +106,39 @@ public final class Hdf5Provider extends FileProvider {
 
     /** Adds an entry: the rows of {@code datasets} in {@code file} are samples of {@code className}. */
     public Builder add(Path file, List<String> datasets, String className) {
+      return add(file, datasets, className, Double.NaN);
+    }
+
+    /**
+     * Adds an entry with the sampling probability of its class (the specification's fourth
+     * element): once any entry has one, every entry must, entries of one class must agree, and
+     * batches are drawn by class probability (see {@link ClassSampler}) instead of visiting the
+     * samples in specification order. Probabilities are weights: they are normalised.
+     */
+    public Builder add(Path file, List<String> datasets, String className, double probability) {
       if (datasets.isEmpty()) {
         throw new IllegalArgumentException(file + ": an entry needs at least one dataset");
       }
-      entries.add(new Entry(file, List.copyOf(datasets), className));
+      entries.add(new Entry(file, List.copyOf(datasets), className, probability));
+      return this;
+    }
+
+    /**
+     * With class-probability draws, start a class again from its first sample when it is used up
+     * (Data Provider Core {@code wrap_examples}); default false: a used-up class leaves the draw,
+     * so an epoch holds every sample once.
+     */
+    public Builder wrapExamples(boolean wrap) {
+      this.wrapExamples = wrap;
+      return this;
+    }
+
+    /** With {@link #wrapExamples(boolean)}, the draws per epoch; default the number of samples. */
+    public Builder epochLength(int draws) {
+      if (draws < 1) {
+        throw new IllegalArgumentException("epochLength must be >= 1, got " + draws);
+      }
+      this.epochLength = draws;
       return this;
     }
 
@@ -178,7 +240,27 @@ public final class Hdf5Provider extends FileProvider {
         parts.add(select(list, provided, e.className()));
         partClasses.add(cls);
       }
-      Map<String, INDArray> data = new LinkedHashMap<>();
+      double[] probability = probabilities(classes);
+      if (probability != null) {
+        // Draws need each class's samples together: order the entries by class, stably.
+        List<Integer> byClass = new ArrayList<>();
+        for (int p = 0; p < parts.size(); p++) {
+          byClass.add(p);
+        }
+        byClass.sort(java.util.Comparator.comparingInt(partClasses::get));
+        List<List<INDArray>> sortedParts = new ArrayList<>();
+        List<Integer> sortedClasses = new ArrayList<>();
+        for (int p : byClass) {
+          sortedParts.add(parts.get(p));
+          sortedClasses.add(partClasses.get(p));
+        }
+        parts = sortedParts;
+        partClasses = sortedClasses;
+      } else if (wrapExamples || epochLength != -1) {
+        throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
+            + "className, probability)");
+      }
+      Map<String, RowSource> data = new LinkedHashMap<>();
       for (int i = 0; i < k; i++) {
         List<INDArray> rows = new ArrayList<>();
         for (List<INDArray> p : parts) {
@@ -189,13 +271,15 @@ public final class Hdf5Provider extends FileProvider {
         if (rows.isEmpty()) {
           throw new IllegalArgumentException("no samples left after skip, filter and max");
         }
-        data.put(provided.get(i), rows.size() == 1 ? rows.get(0) : Nd4j.concat(0, rows.toArray(new INDArray[0])));
+        data.put(provided.get(i), RowSource.of(rows.size() == 1 ? rows.get(0) : Nd4j.concat(0, rows.toArray(new INDArray[0]))));
       }
-      int n = (int) data.values().iterator().next().size(0);
+      int n = data.values().iterator().next().rows();
       float[] labels = new float[oneHot ? n * classes.size() : n];
+      int[] classCounts = new int[classes.size()];
       int row = 0;
       for (int p = 0; p < parts.size(); p++) {
         long count = parts.get(p).get(0).size(0);
+        classCounts[partClasses.get(p)] += (int) count;
         for (long r = 0; r < count; r++, row++) {
           if (oneHot) {
             labels[row * classes.size() + partClasses.get(p)] = 1f;
@@ -204,9 +288,38 @@ public final class Hdf5Provider extends FileProvider {
           }
         }
       }
-      Map<String, INDArray> label = new LinkedHashMap<>();
-      label.put(labelName, Nd4j.create(labels, oneHot ? new long[] {n, classes.size()} : new long[] {n}, 'c'));
-      return new Hdf5Provider(sampling, data, label, classes);
+      Map<String, RowSource> label = new LinkedHashMap<>();
+      label.put(labelName, RowSource.of(Nd4j.create(labels, oneHot ? new long[] {n, classes.size()} : new long[] {n}, 'c')));
+      EpochOrder order = null;
+      if (probability != null) {
+        Long s = sampling.seed();
+        long seed = s != null ? s : java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
+      }
+      return new Hdf5Provider(sampling, data, label, classes, order);
+    }
+
+    /** The probability of each class, or null when no entry gives one. */
+    private double @Nullable [] probabilities(List<String> classes) {
+      boolean any = entries.stream().anyMatch(e -> !Double.isNaN(e.probability()));
+      if (!any) {
+        return null;
+      }
+      double[] p = new double[classes.size()];
+      java.util.Arrays.fill(p, Double.NaN);
+      for (Entry e : entries) {
+        if (Double.isNaN(e.probability())) {
+          throw new IllegalArgumentException(e.file() + ": entry of class '" + e.className() + "' has no sampling probability; "
+              + "once one entry has one, every entry needs one");
+        }
+        int c = classes.indexOf(e.className());
+        if (!Double.isNaN(p[c]) && p[c] != e.probability()) {
+          throw new IllegalArgumentException(e.file() + ": class '" + e.className() + "' has sampling probability "
+              + e.probability() + " here but " + p[c] + " in an earlier entry");
+        }
+        p[c] = e.probability();
+      }
+      return p;
     }
 
     /** Applies skip, the filters and max to one entry's arrays. */

@@ -173,6 +173,42 @@ class CsvParserTest {
   }
 
   @Test
+  void float32RecordsOnTheFastPathAndOffItEqualJavasCorrectlyRoundedParse() throws IOException {
+    // Rows mix short decimals (fast path) with forms only the general path takes: spaces, quotes,
+    // exponents, '+', long mantissas, CRLF, blank lines. Java's Float.parseFloat is the oracle.
+    java.util.SplittableRandom rnd = new java.util.SplittableRandom(3);
+    String[] odd = {" 0.5", "\"1.25\"", "1e-3", "+7", "123456789.5", "0.000000012", "-3.4028235E38", "7 "};
+    StringBuilder csv = new StringBuilder();
+    List<String[]> rows = new java.util.ArrayList<>();
+    for (int r = 0; r < 400; r++) {
+      String[] fields = new String[6];
+      for (int c = 0; c < 6; c++) {
+        int kind = rnd.nextInt(10);
+        fields[c] = kind == 0 ? odd[rnd.nextInt(odd.length)]
+            : (rnd.nextBoolean() ? "-" : "") + rnd.nextInt(10000) + (kind < 5 ? "." + rnd.nextInt(1000) : "");
+      }
+      rows.add(fields);
+      csv.append(String.join(",", fields)).append(r % 7 == 0 ? "\r\n" : "\n");
+      if (r % 50 == 0) {
+        csv.append("\n");
+      }
+    }
+    Path f = dir.resolve("mixed.csv");
+    Files.writeString(f, csv.toString());
+    for (int threads : new int[] {1, 3}) {
+      CsvTable t = CsvParser.parse(f, CsvFormat.builder().labelColumn(5).threads(threads).minChunkBytes(1500).build());
+      assertEquals(400, t.rows());
+      for (int r = 0; r < 400; r++) {
+        for (int c = 0; c < 5; c++) {
+          String text = rows.get(r)[c].trim().replace("\"", "");
+          assertEquals(Float.parseFloat(text), (float) t.data().getDouble(r * 5 + c), "row " + r + " field " + text);
+        }
+        assertEquals(Float.parseFloat(rows.get(r)[5].trim().replace("\"", "")), (float) t.labels().getDouble(r));
+      }
+    }
+  }
+
+  @Test
   void wrongRowLengthNamesFileLineAndBothCounts() throws IOException {
     Path f = dir.resolve("short.csv");
     Files.writeString(f, "a,b,c\n1,2,3\n4,5,6\n\n7,8\n");

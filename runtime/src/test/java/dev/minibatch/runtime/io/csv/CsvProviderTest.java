@@ -21,6 +21,29 @@ class CsvProviderTest {
   @TempDir Path dir;
 
   @Test
+  void chunksParsedInParallelLandInTheProviderInFileOrder() {
+    Path optdigits = dev.minibatch.runtime.io.TestFiles.resource("csv/optdigits.tes");
+    CsvTable seq = CsvParser.parse(optdigits, CsvFormat.builder().labelColumn(-1).threads(1).build());
+    for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64}) {
+      try (CsvProvider p = CsvProvider.builder().dataFile(optdigits).dataShape(8, 8)
+          .format(f -> f.labelColumn(-1).dtype(dtype).threads(5).minChunkBytes(2000)).batchSize(1797).build()) {
+        NamedBatch b = p.iterator().next();
+        org.nd4j.linalg.api.ndarray.INDArray x = b.get("data");
+        assertEquals(dev.minibatch.runtime.nd4j.DTypes.toNd4j(dtype), x.dataType());
+        assertArrayEquals(new long[] {1797, 8, 8}, x.shape());
+        for (int r = 0; r < 1797; r += 7) {
+          for (int k = 0; k < 64; k += 3) {
+            assertEquals(seq.data().getDouble(r * 64 + k), x.getDouble(r, k / 8, k % 8), dtype + " row " + r);
+          }
+          assertEquals(seq.labels().getDouble(r), b.get("softmax_label").getDouble(r));
+        }
+        // The last row of optdigits.tes is a 8 (scikit-learn's digits, last sample).
+        assertEquals(8, b.get("softmax_label").getInt(1796));
+      }
+    }
+  }
+
+  @Test
   void irisWithClassNamesRoundBatchPadsByWrapping() {
     try (CsvProvider p = CsvProvider.builder().dataFile(CsvParserTest.IRIS)
         .format(f -> f.header(true).labelColumn(4).classLabels(true))

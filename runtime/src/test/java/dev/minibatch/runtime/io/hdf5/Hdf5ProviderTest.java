@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.hdf5;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +52,74 @@ class Hdf5ProviderTest {
       assertArrayEquals(new double[] {15, 30, 30, 60}, first);
       assertArrayEquals(new float[] {0, 0, 1, 1}, batch.get("softmax_label").toFloatVector());
     }
+  }
+
+  @Test
+  void classProbabilitiesDrawBatchesDeterministicallyWithMatchingLabels() {
+    // Entries of class "a" are split (a, b, a): the draws still see each class's samples together.
+    java.util.function.Supplier<Hdf5Provider.Builder> spec = () -> Hdf5Provider.builder()
+        .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a", 3)
+        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b", 1)
+        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "a", 3)
+        .batchSize(5).seed(21);
+    try (Hdf5Provider p = spec.get().build(); Hdf5Provider q = spec.get().build()) {
+      assertEquals(21, p.numSamples());
+      int[] perClass = new int[2];
+      int batches = 0;
+      java.util.BitSet seen = new java.util.BitSet();
+      dev.minibatch.runtime.BatchIterator<NamedBatch> other = q.iterator();
+      for (NamedBatch b : p) {
+        NamedBatch c = other.next();
+        assertArrayEquals(c.sampleIndices(), b.sampleIndices());
+        for (int r = 0; r < b.countSamples(); r++) {
+          int idx = (int) b.sampleIndex(r);
+          assertFalse(seen.get(idx));
+          seen.set(idx);
+          int cls = b.get("softmax_label").getInt(r);
+          perClass[cls]++;
+          // Samples 0..13 are class a (both of its entries), 14..20 class b.
+          assertEquals(idx < 14 ? 0 : 1, cls);
+          assertEquals(15.0 * (idx % 7), b.get("int/int32").getDouble(r, 0, 0), 0.0);
+        }
+        batches++;
+      }
+      assertEquals(5, batches);
+      assertEquals(21, seen.cardinality());
+      assertArrayEquals(new int[] {14, 7}, perClass);
+    }
+  }
+
+  @Test
+  void wrapExamplesRepeatsClassesAndStateResumesTheDraws() {
+    java.util.function.Supplier<Hdf5Provider.Builder> spec = () -> Hdf5Provider.builder()
+        .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a", 1)
+        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b", 1)
+        .wrapExamples(true).epochLength(400).batchSize(100).seed(5).shuffle(true);
+    long[] third;
+    dev.minibatch.runtime.IterationState state;
+    try (Hdf5Provider p = spec.get().build()) {
+      dev.minibatch.runtime.BatchIterator<NamedBatch> it = p.iterator();
+      int b0 = 0;
+      NamedBatch first = it.next();
+      for (int r = 0; r < 100; r++) {
+        b0 += first.get("softmax_label").getInt(r);
+      }
+      // Each draw is class b with probability 1/2: 100 draws, 4 standard deviations are 20.
+      assertTrue(Math.abs(b0 - 50) < 20, "class b drawn " + b0 + " times of 100");
+      it.next();
+      state = p.saveState();
+      third = it.next().sampleIndices();
+    }
+    try (Hdf5Provider q = spec.get().build()) {
+      q.restoreState(dev.minibatch.runtime.IterationState.decode(state.encode()));
+      assertArrayEquals(third, q.iterator().next().sampleIndices());
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> spec.get().shard(2, 0).build());
+    assertTrue(e.getMessage().contains("cannot be sharded"), e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> Hdf5Provider.builder()
+        .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a", 1)
+        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b").build());
+    assertTrue(e.getMessage().contains("has no sampling probability"), e.getMessage());
   }
 
   @Test

@@ -20,6 +20,8 @@ import java.util.HexFormat;
 import java.util.zip.GZIPOutputStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 class IdxReaderTest {
   @TempDir Path dir;
@@ -87,6 +89,58 @@ class IdxReaderTest {
     Path f = dir.resolve("f32");
     Files.write(f, idx(IdxType.FLOAT32, new int[] {2}, new double[] {0.25, -1.5e-3}));
     assertArrayEquals(new float[] {0.25f, -1.5e-3f}, IdxReader.read(f).toFloatArray(1f));
+  }
+
+  @Test
+  void decodesEveryElementTypeStraightIntoAnIndArray() throws IOException {
+    double[] values = {0, 1, -2, 100, 127, -128};
+    for (IdxType type : IdxType.values()) {
+      Path file = dir.resolve("nd-" + type);
+      Files.write(file, idx(type, new int[] {3, 2}, values));
+      IdxArray a = IdxReader.read(file);
+      double[] expect = type == IdxType.UINT8 ? new double[] {0, 1, 254, 100, 127, 128} : values;
+      INDArray f = a.toFloatINDArray(0.5f, 3, 2);
+      assertEquals(DataType.FLOAT, f.dataType());
+      assertArrayEquals(new long[] {3, 2}, f.shape());
+      for (int i = 0; i < 6; i++) {
+        assertEquals((float) expect[i] * 0.5f, f.getFloat(i / 2, i % 2), type.toString());
+      }
+      if (type == IdxType.FLOAT32 || type == IdxType.FLOAT64) {
+        assertThrows(IllegalStateException.class, () -> a.toIntINDArray(6));
+      } else {
+        INDArray n = a.toIntINDArray(6);
+        assertEquals(DataType.INT, n.dataType());
+        for (int i = 0; i < 6; i++) {
+          assertEquals((int) expect[i], n.getInt(i), type.toString());
+        }
+      }
+    }
+  }
+
+  @Test
+  void mnistPixelsDecodedIntoAnIndArrayEqualThePixelsTimesTheScale() {
+    IdxArray images = IdxReader.read(T10K_IMAGES, IdxReader.MNIST_IMAGES_MAGIC);
+    INDArray x = images.toFloatINDArray(1f / 255, 10000, 784);
+    // Image 0 (a 7): row 7 holds its top stroke; pixel (7, 6) is 84 in the published file.
+    assertEquals(84 / 255f, x.getFloat(0, 7 * 28 + 6));
+    for (long i = 0; i < images.size(); i += 997) {
+      assertEquals((float) images.getDouble(i) * (1f / 255), x.getFloat(i / 784, i % 784), "element " + i);
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> images.toFloatINDArray(1f, 10000, 28));
+    assertTrue(e.getMessage().contains("the file holds 7840000"), e.getMessage());
+  }
+
+  @Test
+  void multiMemberGzipIsReadWhole() throws IOException {
+    byte[] whole = idx(IdxType.UINT8, new int[] {5}, new double[] {1, 2, 3, 4, 5});
+    byte[] first = gzip(Arrays.copyOf(whole, 10));
+    byte[] second = gzip(Arrays.copyOfRange(whole, 10, whole.length));
+    byte[] both = Arrays.copyOf(first, first.length + second.length);
+    System.arraycopy(second, 0, both, first.length, second.length);
+    Path f = dir.resolve("two-members.gz");
+    Files.write(f, both);
+    assertArrayEquals(whole, FileBytes.readAll(f));
+    assertArrayEquals(new double[] {1, 2, 3, 4, 5}, IdxReader.read(f).toDoubleArray());
   }
 
   @Test

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.IterationState;
@@ -13,11 +14,14 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Sample;
 import dev.minibatch.runtime.io.TestFiles;
+import dev.minibatch.runtime.io.idx.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxReader;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.BitSet;
 import org.junit.jupiter.api.Test;
+import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 class MnistProviderTest {
@@ -92,6 +96,57 @@ class MnistProviderTest {
       }
     }
     assertEquals(10000, seen.cardinality());
+  }
+
+  @Test
+  void shuffledBatchesHoldTheFilesPixelsScaledAndIntLabelsOfTheirSamples() {
+    IdxArray pixels = IdxReader.read(IMAGES, IdxReader.MNIST_IMAGES_MAGIC);
+    int[] labels = IdxReader.read(LABELS, IdxReader.MNIST_LABELS_MAGIC).toIntArray();
+    try (MnistProvider p = t10k().batchSize(300).shuffle(true).seed(5).labelType(DType.INT32)
+        .lastBatch(LastBatch.PAD_CONSTANT).padding("softmax_label", -1).build()) {
+      assertEquals(DType.INT32, p.provideLabel().get(0).dtype());
+      int batches = 0;
+      for (NamedBatch b : p) {
+        INDArray x = b.get("data");
+        INDArray y = b.get("softmax_label");
+        assertEquals(DataType.INT, y.dataType());
+        int real = b.countSamples();
+        assertEquals(300, x.size(0));
+        for (int r = 0; r < real; r += 37) {
+          int idx = (int) b.sampleIndex(r);
+          assertEquals(labels[idx], y.getInt(r));
+          for (int k = 0; k < 784; k += 13) {
+            assertEquals((float) pixels.getDouble((long) idx * 784 + k) / 255f,
+                x.getFloat(r, 0, k / 28, k % 28), 1e-7, "sample " + idx + " pixel " + k);
+          }
+        }
+        for (int r = real; r < x.size(0); r++) {
+          assertEquals(-1, y.getInt(r));
+          assertEquals(0f, x.getFloat(r, 0, 14, 14));
+        }
+        batches++;
+        if (batches == 34) {
+          assertEquals(200, b.pad(), "10000 = 33 x 300 + 100: the last batch pads 200 rows");
+        }
+      }
+      assertEquals(34, batches);
+    }
+  }
+
+  @Test
+  @org.junit.jupiter.api.Timeout(60)
+  void theReaderFormFeedsThePipelineEngineWithTheSamplesInSourceOrder() throws InterruptedException {
+    java.util.Set<Thread> before = dev.minibatch.runtime.pipeline.LiveThreads.workers();
+    try (MnistProvider p = t10k().flat(true).batchSize(10).build()) {
+      // Labels through a parallel map on 2 workers, order kept: the file's first labels.
+      java.util.List<Integer> first = p.reader().firstn(10)
+          .xmap(2, 4, true, s -> s.get("softmax_label").getInt(0)).toList();
+      assertEquals(java.util.List.of(7, 2, 1, 0, 4, 1, 4, 9, 5, 9), first);
+      try (java.util.stream.Stream<Sample> all = p.reader().stream()) {
+        assertEquals(10000, all.count());
+      }
+    }
+    assertEquals(java.util.Set.of(), dev.minibatch.runtime.pipeline.LiveThreads.awaitOnly(before, 20));
   }
 
   @Test

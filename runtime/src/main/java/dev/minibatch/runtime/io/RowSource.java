@@ -1,0 +1,235 @@
+package dev.minibatch.runtime.io;
+
+import dev.minibatch.DType;
+import dev.minibatch.runtime.BatchBuffers;
+import dev.minibatch.runtime.nd4j.DTypes;
+import dev.minibatch.runtime.nd4j.HostArrays;
+import dev.minibatch.runtime.nd4j.NativeRows;
+import dev.minibatch.shape.Shape;
+import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * One named array of a {@link FileProvider} as its batches read it: the number of samples, the
+ * shape and element type of one sample, and how the rows of a batch reach the batch buffer. Two
+ * kinds:
+ *
+ * <ul>
+ *   <li>{@link #of(INDArray)}: a loaded array; a batch is one bulk copy per run of consecutive
+ *       samples.
+ *   <li>{@link #bytes}: 8-bit samples kept as the file's bytes on the Java heap and decoded (times
+ *       a scale) straight into the batch buffer while it is filled, so no full-size float array is
+ *       ever allocated: MNIST's 7.8 MB of pixels stay 7.8 MB instead of becoming 31 MB of floats.
+ * </ul>
+ */
+public abstract class RowSource {
+  private RowSource() {}
+
+  /**
+   * The rows of {@code array}, whose axis 0 is the sample axis.
+   *
+   * @throws IllegalArgumentException for a scalar or an element type minibatch does not provide
+   */
+  public static RowSource of(INDArray array) {
+    return new ArrayRows(array);
+  }
+
+  /**
+   * {@code rows} samples of {@code sampleShape} stored as bytes from {@code bytes[offset]} on, row
+   * after row, delivered as {@code dtype} (FLOAT32: each byte times {@code scale}; INT32: each
+   * byte's integer value, scale ignored). Bytes are read as 0..255 when {@code unsigned}, else as
+   * -128..127. The array is not copied: it must not change afterwards.
+   *
+   * @throws IllegalArgumentException if the bytes are too few or {@code dtype} is neither FLOAT32 nor
+   *     INT32
+   */
+  public static RowSource bytes(byte[] bytes, int offset, int rows, Shape sampleShape, boolean unsigned, DType dtype,
+      float scale) {
+    return new ByteRows(bytes, offset, rows, sampleShape, unsigned, dtype, scale);
+  }
+
+  /** The number of samples. */
+  public abstract int rows();
+
+  /** The shape of one sample. */
+  public abstract Shape sampleShape();
+
+  /** The element type the batches see. */
+  public abstract DType dtype();
+
+  /**
+   * Copies the samples {@code indices[0, count)} to rows {@code 0, 1, …} of array {@code i} of
+   * {@code slot}.
+   */
+  abstract void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i);
+
+  /** Sample {@code i} without the batch axis: a view where the rows are an array, else a new array. */
+  abstract INDArray row(int i);
+
+  /** A loaded dense array. */
+  private static final class ArrayRows extends RowSource {
+    private final INDArray array;
+    private final NativeRows rows;
+    private final Shape sampleShape;
+    private final DType dtype;
+
+    ArrayRows(INDArray array) {
+      if (array.rank() == 0) {
+        throw new IllegalArgumentException("a scalar array has no sample axis");
+      }
+      if (array.size(0) > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(array.size(0) + " samples; at most " + Integer.MAX_VALUE + " are supported");
+      }
+      this.array = NativeRows.dense(array);
+      this.rows = NativeRows.of(this.array);
+      this.sampleShape = Shape.of(array.shape()).dropFirst();
+      this.dtype = DTypes.fromNd4j(array.dataType());
+    }
+
+    @Override
+    public int rows() {
+      return (int) array.size(0);
+    }
+
+    @Override
+    public Shape sampleShape() {
+      return sampleShape;
+    }
+
+    @Override
+    public DType dtype() {
+      return dtype;
+    }
+
+    @Override
+    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
+      NativeRows.gather(rows, indices, count, slot.rows(i), 0);
+    }
+
+    @Override
+    INDArray row(int i) {
+      return array.slice(i, 0);
+    }
+  }
+
+  /** Bytes on the heap, decoded into the batch buffer. */
+  private static final class ByteRows extends RowSource {
+    private final byte[] bytes;
+    private final int offset;
+    private final int rows;
+    private final int rowLength;
+    private final Shape sampleShape;
+    private final DType dtype;
+    private final float[] table = new float[256];
+    private final int[] ints = new int[256];
+    // The views of the last batch arrays written (the ring's slots), made once each.
+    private final INDArray[] viewed = new INDArray[4];
+    private final java.nio.Buffer[] views = new java.nio.Buffer[4];
+    private int nextView;
+
+    ByteRows(byte[] bytes, int offset, int rows, Shape sampleShape, boolean unsigned, DType dtype, float scale) {
+      if (dtype != DType.FLOAT32 && dtype != DType.INT32) {
+        throw new IllegalArgumentException("bytes decode to FLOAT32 or INT32, not " + dtype);
+      }
+      long length = sampleShape.elementCount();
+      if (offset < 0 || rows < 0 || offset + length * rows > bytes.length) {
+        throw new IllegalArgumentException(rows + " rows of " + length + " bytes from offset " + offset
+            + " need more than the " + bytes.length + " bytes given");
+      }
+      this.bytes = bytes;
+      this.offset = offset;
+      this.rows = rows;
+      this.rowLength = (int) length;
+      this.sampleShape = sampleShape;
+      this.dtype = dtype;
+      for (int v = 0; v < 256; v++) {
+        int value = unsigned ? v : (byte) v;
+        ints[v] = value;
+        table[v] = value * scale;
+      }
+    }
+
+    @Override
+    public int rows() {
+      return rows;
+    }
+
+    @Override
+    public Shape sampleShape() {
+      return sampleShape;
+    }
+
+    @Override
+    public DType dtype() {
+      return dtype;
+    }
+
+    @Override
+    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
+      INDArray target = slot.array(i);
+      java.nio.Buffer view = view(target);
+      int n = rowLength;
+      byte[] b = bytes;
+      if (dtype == DType.FLOAT32) {
+        FloatBuffer dst = (FloatBuffer) view;
+        float[] t = table;
+        for (int r = 0; r < count; r++) {
+          int src = offset + checkRow(indices[r]) * n;
+          int at = r * n;
+          for (int k = 0; k < n; k++) {
+            dst.put(at + k, t[b[src + k] & 0xff]);
+          }
+        }
+      } else {
+        IntBuffer dst = (IntBuffer) view;
+        int[] t = ints;
+        for (int r = 0; r < count; r++) {
+          int src = offset + checkRow(indices[r]) * n;
+          int at = r * n;
+          for (int k = 0; k < n; k++) {
+            dst.put(at + k, t[b[src + k] & 0xff]);
+          }
+        }
+      }
+    }
+
+    private int checkRow(int index) {
+      if (index < 0 || index >= rows) {
+        throw new IndexOutOfBoundsException("sample index " + index + " outside [0, " + rows + ")");
+      }
+      return index;
+    }
+
+    private java.nio.Buffer view(INDArray target) {
+      for (int k = 0; k < viewed.length; k++) {
+        if (viewed[k] == target) {
+          return views[k];
+        }
+      }
+      java.nio.ByteBuffer bb = HostArrays.window(target, 0, Math.toIntExact(target.length()));
+      java.nio.Buffer v = dtype == DType.FLOAT32 ? bb.asFloatBuffer() : bb.asIntBuffer();
+      viewed[nextView] = target;
+      views[nextView] = v;
+      nextView = (nextView + 1) % viewed.length;
+      return v;
+    }
+
+    @Override
+    INDArray row(int i) {
+      INDArray out = HostArrays.allocate(dtype, sampleShape.toLongArray());
+      java.nio.ByteBuffer bb = HostArrays.window(out, 0, rowLength);
+      int src = offset + checkRow(i) * rowLength;
+      for (int k = 0; k < rowLength; k++) {
+        int v = bytes[src + k] & 0xff;
+        if (dtype == DType.FLOAT32) {
+          bb.putFloat(k * 4, table[v]);
+        } else {
+          bb.putInt(k * 4, ints[v]);
+        }
+      }
+      HostArrays.hostWritten(out);
+      return out;
+    }
+  }
+}
