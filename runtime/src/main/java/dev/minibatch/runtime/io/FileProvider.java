@@ -22,6 +22,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
+import java.util.function.Consumer;
+import java.util.function.IntFunction;
+import dev.minibatch.runtime.pipeline.Multicast;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -50,6 +53,34 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
   private int drawPosition;
   private long drawGeneration;
   private volatile boolean closed;
+  private @Nullable Readers readers;
+  private @Nullable List<BatchBuffers.Slot<NamedBatch>> readerSlots;
+  private final List<BatchBuffers<NamedBatch>> readerBuffers = new ArrayList<>();
+  private ParallelEpoch.@Nullable Handle parallel;
+  private @Nullable Consumer<? super NamedBatch> delivery;
+
+  /**
+   * Reader threads that fill the batches (Data Provider Core's Readers).
+   *
+   * @param stage the stage's name in failures and thread names ({@code minibatch-<stage>-<n>})
+   * @param threads the number of reader threads, at least 1
+   * @param slots the preallocated batch buffers in the ring, at least 2: readers run up to {@code
+   *     slots - 1} batches ahead of the consumer
+   * @param process the process function run on the readers for every sample, or null to copy rows
+   * @param origin describes where sample {@code i} comes from, for error messages
+   */
+  protected record Readers(String stage, int threads, int slots, @Nullable SampleProcessor process,
+      IntFunction<String> origin) {
+    /** Checks the counts. */
+    public Readers {
+      if (threads < 1) {
+        throw new IllegalArgumentException("readers must be >= 1, got " + threads);
+      }
+      if (slots < 2) {
+        throw new IllegalArgumentException("the ring needs at least 2 batch buffers, got " + slots);
+      }
+    }
+  }
 
   /**
    * An epoch order that replaces the shared scheduler's, for providers that draw their samples
@@ -183,10 +214,211 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return layout;
   }
 
+  /**
+   * Fill batches on reader threads from now on (call from a subclass constructor). Each epoch
+   * starts its readers and stops them at its end, on close, or when a newer epoch starts.
+   */
+  protected final void useReaders(Readers settings) {
+    this.readers = settings;
+  }
+
+  /** Hand every batch to {@code delivery} on the consumer's thread before the iterator returns it. */
+  protected final void useDelivery(Consumer<? super NamedBatch> delivery) {
+    this.delivery = delivery;
+  }
+
   @Override
   public BatchIterator<NamedBatch> iterator() {
     checkOpen();
-    return order == null ? new Epoch(scheduler.beginEpoch()) : drawnEpoch();
+    if (readers != null) {
+      return parallelEpoch(true);
+    }
+    BatchIterator<NamedBatch> it = order == null ? new Epoch(scheduler.beginEpoch()) : drawnEpoch();
+    Consumer<? super NamedBatch> d = delivery;
+    return d == null ? it : new BatchIterator<>() {
+      @Override
+      public boolean hasNext() {
+        return it.hasNext();
+      }
+
+      @Override
+      public NamedBatch next() {
+        NamedBatch b = it.next();
+        d.accept(b);
+        return b;
+      }
+
+      @Override
+      public void close() {
+        it.close();
+      }
+    };
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
+   * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
+   * buffer is reused only after every consumer has released it (moved past it or closed). With
+   * reader threads the window is the ring's slots minus one, so the readers always have a buffer
+   * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
+   */
+  public Multicast<NamedBatch> multicast(int consumers) {
+    checkOpen();
+    Readers r = readers;
+    if (r == null) {
+      return Multicast.<NamedBatch>builder().consumers(consumers).window(1).build(iterator());
+    }
+    ParallelEpoch epoch = parallelEpoch(false);
+    return Multicast.<NamedBatch>builder().consumers(consumers).window(r.slots() - 1)
+        .onRelease(b -> epoch.releaseOldest()).build(epoch);
+  }
+
+  private synchronized ParallelEpoch parallelEpoch(boolean autoRelease) {
+    Readers r = java.util.Objects.requireNonNull(readers);
+    if (parallel != null) {
+      // The previous epoch's readers write into the same buffers: stop them first.
+      parallel.close();
+      parallel = null;
+    }
+    if (readerSlots == null) {
+      List<BatchBuffers.Slot<NamedBatch>> slots = new ArrayList<>();
+      for (int s = 0; s < r.slots(); s++) {
+        BatchBuffers<NamedBatch> b = new BatchBuffers<>(layout, 1, NamedBatch::new);
+        readerBuffers.add(b);
+        slots.add(b.next());
+      }
+      readerSlots = slots;
+    }
+    ParallelEpoch.Cursor cursor = order == null ? planCursor(scheduler.beginEpoch()) : drawnCursor();
+    long seed = order != null ? order.seed() : scheduler.seed();
+    ParallelEpoch.Job job = new ParallelEpoch.Job(r.stage(), cursor, readerSlots, sources, padValues, scheduler.batchSize(),
+        r.threads(), seed, r.process(), this::sample, r.origin());
+    ParallelEpoch e = new ParallelEpoch(job, autoRelease, this::checkOpen, delivery);
+    parallel = e.handle();
+    return e;
+  }
+
+  private ParallelEpoch.Cursor planCursor(EpochPlan plan) {
+    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
+    return new ParallelEpoch.Cursor() {
+      @Override
+      public int epoch() {
+        return plan.epoch();
+      }
+
+      @Override
+      public int first() {
+        return plan.position();
+      }
+
+      @Override
+      public int batchCount() {
+        return plan.batchCount();
+      }
+
+      @Override
+      public int rows(int j) {
+        return plan.rows(j);
+      }
+
+      @Override
+      public int pad(int j) {
+        return plan.pad(j);
+      }
+
+      @Override
+      public int copied(int j) {
+        return constantPad ? plan.rows(j) - plan.pad(j) : plan.rows(j);
+      }
+
+      @Override
+      public void indices(int j, int[] out) {
+        plan.indices(j, out);
+      }
+
+      @Override
+      public void delivered(int j) {
+        plan.next();
+      }
+
+      @Override
+      public void check() {
+        plan.hasNext();
+      }
+    };
+  }
+
+  /** The drawn order's epoch as a cursor, with the same state bookkeeping as {@link #drawnEpoch()}. */
+  private synchronized ParallelEpoch.Cursor drawnCursor() {
+    EpochOrder o = java.util.Objects.requireNonNull(order);
+    int length = o.length();
+    if (drawn == null || drawn.length < length) {
+      drawn = new int[length];
+    }
+    int[] stream = drawn;
+    int epoch = drawEpoch;
+    o.fill(epoch, stream);
+    int batch = scheduler.batchSize();
+    boolean discard = scheduler.sampling().lastBatch() == LastBatch.DISCARD;
+    int batches = discard ? length / batch : (length + batch - 1) / batch;
+    long generation = ++drawGeneration;
+    int start = drawPosition;
+    drawPosition = 0;
+    drawEpoch++;
+    return new ParallelEpoch.Cursor() {
+      @Override
+      public int epoch() {
+        return epoch;
+      }
+
+      @Override
+      public int first() {
+        return start;
+      }
+
+      @Override
+      public int batchCount() {
+        return batches;
+      }
+
+      @Override
+      public int rows(int j) {
+        return Math.min(batch, length - j * batch);
+      }
+
+      @Override
+      public int pad(int j) {
+        return 0;
+      }
+
+      @Override
+      public int copied(int j) {
+        return rows(j);
+      }
+
+      @Override
+      public void indices(int j, int[] out) {
+        System.arraycopy(stream, j * batch, out, 0, rows(j));
+      }
+
+      @Override
+      public void delivered(int j) {
+        synchronized (FileProvider.this) {
+          int next = j + 1;
+          drawEpoch = next < batches ? epoch : epoch + 1;
+          drawPosition = next < batches ? next : 0;
+        }
+      }
+
+      @Override
+      public void check() {
+        synchronized (FileProvider.this) {
+          if (generation != drawGeneration) {
+            throw new IllegalStateException("a newer epoch of this provider has started; this iterator is superseded");
+          }
+        }
+      }
+    };
   }
 
   @Override
@@ -285,7 +517,21 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     if (!closed) {
       closed = true;
       scheduler.supersede();
+      ParallelEpoch.Handle p;
+      synchronized (this) {
+        p = parallel;
+        parallel = null;
+      }
+      boolean readersStopped = true;
+      if (p != null) {
+        p.close();
+        readersStopped = p.stopped();
+      }
       buffers.close();
+      if (readersStopped) {
+        // A reader stuck in user code could still write: then the garbage collector frees them.
+        readerBuffers.forEach(BatchBuffers::close);
+      }
     }
   }
 

@@ -62,7 +62,15 @@ public abstract class RowSource {
    * Copies the samples {@code indices[0, count)} to rows {@code 0, 1, …} of array {@code i} of
    * {@code slot}.
    */
-  abstract void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i);
+  final void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
+    copy(indices, count, slot, i, 0);
+  }
+
+  /**
+   * Copies the samples {@code indices[0, count)} to rows {@code dstRow, dstRow + 1, …} of array
+   * {@code i} of {@code slot}. Threads may copy disjoint rows of one slot at the same time.
+   */
+  abstract void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow);
 
   /** Sample {@code i} without the batch axis: a view where the rows are an array, else a new array. */
   abstract INDArray row(int i);
@@ -103,8 +111,8 @@ public abstract class RowSource {
     }
 
     @Override
-    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
-      NativeRows.gather(rows, indices, count, slot.rows(i), 0);
+    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow) {
+      NativeRows.gather(rows, indices, count, slot.rows(i), dstRow);
     }
 
     @Override
@@ -166,7 +174,7 @@ public abstract class RowSource {
     }
 
     @Override
-    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
+    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow) {
       INDArray target = slot.array(i);
       java.nio.Buffer view = view(target);
       int n = rowLength;
@@ -176,7 +184,7 @@ public abstract class RowSource {
         float[] t = table;
         for (int r = 0; r < count; r++) {
           int src = offset + checkRow(indices[r]) * n;
-          int at = r * n;
+          int at = (dstRow + r) * n;
           for (int k = 0; k < n; k++) {
             dst.put(at + k, t[b[src + k] & 0xff]);
           }
@@ -186,7 +194,7 @@ public abstract class RowSource {
         int[] t = ints;
         for (int r = 0; r < count; r++) {
           int src = offset + checkRow(indices[r]) * n;
-          int at = r * n;
+          int at = (dstRow + r) * n;
           for (int k = 0; k < n; k++) {
             dst.put(at + k, t[b[src + k] & 0xff]);
           }
@@ -201,7 +209,7 @@ public abstract class RowSource {
       return index;
     }
 
-    private java.nio.Buffer view(INDArray target) {
+    private synchronized java.nio.Buffer view(INDArray target) {
       for (int k = 0; k < viewed.length; k++) {
         if (viewed[k] == target) {
           return views[k];

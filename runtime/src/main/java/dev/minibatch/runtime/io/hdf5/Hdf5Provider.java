@@ -6,6 +6,9 @@ import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.RowSource;
 import dev.minibatch.runtime.io.Sample;
+import dev.minibatch.runtime.io.SampleProcessor;
+import dev.minibatch.runtime.NamedBatch;
+import java.util.function.Consumer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -44,10 +47,75 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 public final class Hdf5Provider extends FileProvider {
   private final List<String> classNames;
 
+  private final Part[] parts;
+  private final int[] partStarts;
+
   private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
-      @Nullable EpochOrder order) {
+      @Nullable EpochOrder order, List<Part> parts, Builder b) {
     super(data, labels, sampling, order);
     this.classNames = List.copyOf(classNames);
+    this.parts = parts.toArray(new Part[0]);
+    this.partStarts = new int[this.parts.length];
+    for (int p = 1; p < this.parts.length; p++) {
+      partStarts[p] = partStarts[p - 1] + this.parts[p - 1].rows().length;
+    }
+    SampleProcessor process = processFor(b.process, b.processes, classNames);
+    int readers = b.readers >= 0 ? b.readers : process != null ? Runtime.getRuntime().availableProcessors() : 0;
+    if (process != null && readers == 0) {
+      throw new IllegalArgumentException("a process function runs on reader threads: readers(0) leaves none");
+    }
+    if (readers > 0) {
+      useReaders(new Readers("hdf5-reader", readers, b.buffers, process, this::origin));
+    }
+    if (b.delivery != null) {
+      useDelivery(b.delivery);
+    }
+  }
+
+  /** One entry's kept samples: the file, its datasets, and the file row of each kept sample. */
+  private record Part(java.nio.file.Path file, List<String> datasets, int classIndex, long[] rows) {}
+
+  /** The general process function followed by the sample's class's own, or null if there is none. */
+  private @Nullable SampleProcessor processFor(@Nullable SampleProcessor general, Map<String, SampleProcessor> perClass,
+      List<String> classes) {
+    for (String c : perClass.keySet()) {
+      if (!classes.contains(c)) {
+        throw new IllegalArgumentException("process function for class '" + c + "', which no entry has; classes are " + classes);
+      }
+    }
+    if (perClass.isEmpty()) {
+      return general;
+    }
+    SampleProcessor[] byClass = new SampleProcessor[classes.size()];
+    perClass.forEach((c, f) -> byClass[classes.indexOf(c)] = f);
+    return (sample, context) -> {
+      Sample s = general != null ? general.apply(sample, context) : sample;
+      SampleProcessor own = byClass[parts[partOf(sample.index())].classIndex()];
+      return own != null ? own.apply(s, context) : s;
+    };
+  }
+
+  private int partOf(int index) {
+    int p = Arrays.binarySearch(partStarts, index);
+    if (p < 0) {
+      p = -p - 2;
+    }
+    while (p + 1 < partStarts.length && partStarts[p + 1] == index) {
+      p++;
+    }
+    return p;
+  }
+
+  /**
+   * Where sample {@code index} comes from: {@code "file <path>, datasets [<names>], row <r>"}, the
+   * row counted in the file (before skip and filter).
+   */
+  public String origin(int index) {
+    if (index < 0 || index >= numSamples()) {
+      throw new IndexOutOfBoundsException("sample " + index + " of " + numSamples());
+    }
+    Part part = parts[partOf(index)];
+    return "file " + part.file() + ", datasets " + part.datasets() + ", row " + part.rows()[index - partStarts[partOf(index)]];
   }
 
   /** Class-probability draws as the provider's epoch order. */
@@ -101,8 +169,62 @@ public final class Hdf5Provider extends FileProvider {
     private int max = Integer.MAX_VALUE;
     private final Map<String, Predicate<Sample>> filters = new LinkedHashMap<>();
     private @Nullable Predicate<Sample> filter;
+    private @Nullable SampleProcessor process;
+    private final Map<String, SampleProcessor> processes = new LinkedHashMap<>();
+    private @Nullable Consumer<? super NamedBatch> delivery;
+    private int readers = -1;
+    private int buffers = 3;
 
     private Builder() {}
+
+    /**
+     * The number of reader threads that fill the batches; default 0 (the consumer's thread fills
+     * them) without a process function, the number of processors with one. With a seed, the
+     * batches are the same for any number of readers.
+     */
+    public Builder readers(int readers) {
+      if (readers < 0) {
+        throw new IllegalArgumentException("readers must be >= 0, got " + readers);
+      }
+      this.readers = readers;
+      return this;
+    }
+
+    /**
+     * With reader threads, the number of preallocated batch buffers in the ring, at least 2; default
+     * 3. Readers run up to {@code buffers - 1} batches ahead of the consumer.
+     */
+    public Builder buffers(int buffers) {
+      if (buffers < 2) {
+        throw new IllegalArgumentException("buffers must be >= 2, got " + buffers);
+      }
+      this.buffers = buffers;
+      return this;
+    }
+
+    /**
+     * The process function for every sample (Data Provider Core {@code process}), run on the reader
+     * threads; see {@link SampleProcessor}.
+     */
+    public Builder process(SampleProcessor process) {
+      this.process = process;
+      return this;
+    }
+
+    /** The process function for the samples of {@code className}, run after the general one. */
+    public Builder process(String className, SampleProcessor process) {
+      processes.put(className, process);
+      return this;
+    }
+
+    /**
+     * The delivery function (Data Provider Core {@code delivery}): sees every batch on the
+     * consumer's thread just before the iterator returns it, and may change it in place.
+     */
+    public Builder delivery(Consumer<? super NamedBatch> delivery) {
+      this.delivery = delivery;
+      return this;
+    }
 
     /** Adds an entry: the rows of {@code datasets} in {@code file} are samples of {@code className}. */
     public Builder add(Path file, List<String> datasets, String className) {
@@ -211,6 +333,7 @@ public final class Hdf5Provider extends FileProvider {
       List<String> classes = new ArrayList<>();
       List<List<INDArray>> parts = new ArrayList<>();
       List<Integer> partClasses = new ArrayList<>();
+      List<Part> partInfo = new ArrayList<>();
       long[][] sampleShapes = null;
       for (Entry e : entries) {
         if (e.datasets().size() != k) {
@@ -237,8 +360,10 @@ public final class Hdf5Provider extends FileProvider {
           classes.add(e.className());
           cls = classes.size() - 1;
         }
-        parts.add(select(list, provided, e.className()));
+        long[] kept = select(list, provided, e.className(), e.file(), e.datasets());
+        parts.add(take(list, kept));
         partClasses.add(cls);
+        partInfo.add(new Part(e.file(), e.datasets(), cls, kept));
       }
       double[] probability = probabilities(classes);
       if (probability != null) {
@@ -250,12 +375,15 @@ public final class Hdf5Provider extends FileProvider {
         byClass.sort(java.util.Comparator.comparingInt(partClasses::get));
         List<List<INDArray>> sortedParts = new ArrayList<>();
         List<Integer> sortedClasses = new ArrayList<>();
+        List<Part> sortedInfo = new ArrayList<>();
         for (int p : byClass) {
           sortedParts.add(parts.get(p));
           sortedClasses.add(partClasses.get(p));
+          sortedInfo.add(partInfo.get(p));
         }
         parts = sortedParts;
         partClasses = sortedClasses;
+        partInfo = sortedInfo;
       } else if (wrapExamples || epochLength != -1) {
         throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
             + "className, probability)");
@@ -296,7 +424,7 @@ public final class Hdf5Provider extends FileProvider {
         long seed = s != null ? s : java.util.concurrent.ThreadLocalRandom.current().nextLong();
         order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
       }
-      return new Hdf5Provider(sampling, data, label, classes, order);
+      return new Hdf5Provider(sampling, data, label, classes, order, partInfo, this);
     }
 
     /** The probability of each class, or null when no entry gives one. */
@@ -322,8 +450,8 @@ public final class Hdf5Provider extends FileProvider {
       return p;
     }
 
-    /** Applies skip, the filters and max to one entry's arrays. */
-    private List<INDArray> select(List<INDArray> arrays, List<String> provided, String className) {
+    /** The file rows of one entry that skip, the filters and max keep. */
+    private long[] select(List<INDArray> arrays, List<String> provided, String className, Path file, List<String> datasets) {
       long count = arrays.get(0).size(0);
       Predicate<Sample> perClass = filters.get(className);
       List<Long> keep = new ArrayList<>();
@@ -334,13 +462,25 @@ public final class Hdf5Provider extends FileProvider {
             rows.add(a.slice(r, 0));
           }
           Sample s = new Sample((int) r, provided, rows);
-          if ((filter != null && !filter.test(s)) || (perClass != null && !perClass.test(s))) {
+          boolean accepted;
+          try {
+            accepted = (filter == null || filter.test(s)) && (perClass == null || perClass.test(s));
+          } catch (RuntimeException e) {
+            throw new dev.minibatch.runtime.io.SampleException((int) r, "file " + file + ", datasets " + datasets + ", row " + r,
+                "the filter failed", e);
+          }
+          if (!accepted) {
             continue;
           }
         }
         keep.add(r);
       }
-      long[] idx = keep.stream().mapToLong(Long::longValue).toArray();
+      return keep.stream().mapToLong(Long::longValue).toArray();
+    }
+
+    /** The rows {@code idx} of one entry's arrays. */
+    private static List<INDArray> take(List<INDArray> arrays, long[] idx) {
+      long count = arrays.get(0).size(0);
       List<INDArray> out = new ArrayList<>();
       for (INDArray a : arrays) {
         if (idx.length == count) {
