@@ -43,6 +43,14 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * String, double)}), drawn by class probability ({@link ClassSampler}: deterministic for a seed,
  * {@link Builder#wrapExamples(boolean)}, {@link Builder#epochLength(int)}), with {@code shuffle}
  * permuting the samples within each class, and lastBatch PARTIAL or DISCARD.
+ *
+ * <p>Data Provider Core's Readers and functions: {@link Builder#readers(int)} threads write each
+ * batch's rows straight into a ring of {@link Builder#buffers(int)} preallocated batch buffers,
+ * running the {@link Builder#process(SampleProcessor) process} functions (per sample, then per
+ * class) on the way; the {@link Builder#delivery(Consumer) delivery} function sees each batch on
+ * the consumer's thread; {@link #multicast(int)} serves several consumers. With a seed, the batches
+ * are the same for any number of readers. Failures name the stage, the sample, the file, the
+ * datasets and the row ({@link #origin(int)}).
  */
 public final class Hdf5Provider extends FileProvider {
   private final List<String> classNames;
