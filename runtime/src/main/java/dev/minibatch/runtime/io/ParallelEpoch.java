@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io;
 
+import dev.minibatch.runtime.internal.ThreadCleaner;
 import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
@@ -32,13 +33,6 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * interrupts and joins them.
  */
 final class ParallelEpoch implements BatchIterator<NamedBatch> {
-  /** Stops the readers of iterators dropped without close (a {@code break} out of a loop). */
-  private static final Cleaner CLEANER = Cleaner.create(r -> {
-    Thread t = new Thread(r, "minibatch-io-cleaner");
-    t.setDaemon(true);
-    return t;
-  });
-
   private static final long JOIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
   /** The batches of one epoch, random access for the readers, delivery bookkeeping for the consumer. */
@@ -94,7 +88,7 @@ final class ParallelEpoch implements BatchIterator<NamedBatch> {
     this.consumerIndices = new int[job.batchSize()];
     this.next = cursor.first();
     this.shared = new Shared(job);
-    this.cleanable = CLEANER.register(this, shared::stop);
+    this.cleanable = ThreadCleaner.register(this, shared::stop);
     shared.start();
   }
 

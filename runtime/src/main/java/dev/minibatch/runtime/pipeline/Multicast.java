@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.internal.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -302,7 +303,7 @@ public final class Multicast<T> implements AutoCloseable {
     }
   }
 
-  /** One consumer's iterator; the {@link Workers#CLEANER} releases a dropped one. */
+  /** One consumer's iterator; the {@link ThreadCleaner} releases a dropped one. */
   private static final class ConsumerEnd<T> implements PipelineIterator<T> {
     private final State<T> state;
     private final int index;
@@ -313,7 +314,7 @@ public final class Multicast<T> implements AutoCloseable {
     ConsumerEnd(State<T> state, int index) {
       this.state = state;
       this.index = index;
-      this.cleanable = Workers.CLEANER.register(this, new Leave<>(state, index));
+      this.cleanable = ThreadCleaner.register(this, new Leave<>(state, index));
     }
 
     @Override

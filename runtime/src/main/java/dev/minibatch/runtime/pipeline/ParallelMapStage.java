@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.internal.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.ArrayDeque;
 import java.util.HashMap;
@@ -34,7 +35,7 @@ final class ParallelMapStage<T, R> implements PipelineIterator<R> {
     this.counters = counters;
     this.source = source;
     this.workers = workers;
-    this.cleanable = Workers.CLEANER.register(this, new Shutdown(state, workers, counters));
+    this.cleanable = ThreadCleaner.register(this, new Shutdown(state, workers, counters));
   }
 
   static <T, R> ParallelMapStage<T, R> start(PipelineIterator<? extends T> source, ParallelOptions options,

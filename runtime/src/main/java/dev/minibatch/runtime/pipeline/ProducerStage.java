@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.internal.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.NoSuchElementException;
 import java.util.function.Supplier;
@@ -8,7 +9,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * One producer thread running a {@link Generator} into a bounded {@link Channel}; this object is
  * the consumer's end. The thread never references this object, so an iterator dropped by its user
- * becomes unreachable and the {@link Workers#CLEANER} stops the thread.
+ * becomes unreachable and the {@link ThreadCleaner} stops the thread.
  */
 final class ProducerStage<T> implements PipelineIterator<T> {
   private final Channel channel;
@@ -27,7 +28,7 @@ final class ProducerStage<T> implements PipelineIterator<T> {
     this.counters = counters;
     this.upstream = upstream;
     this.workers = workers;
-    this.cleanable = Workers.CLEANER.register(this, new Shutdown(channel, workers, counters));
+    this.cleanable = ThreadCleaner.register(this, new Shutdown(channel, workers, counters));
   }
 
   /**

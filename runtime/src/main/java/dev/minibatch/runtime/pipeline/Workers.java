@@ -1,6 +1,5 @@
 package dev.minibatch.runtime.pipeline;
 
-import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -12,13 +11,6 @@ import java.util.concurrent.TimeUnit;
 final class Workers {
   /** How long {@link #stop()} waits for workers that ignore the stop request. */
   private static final long JOIN_TIMEOUT_NANOS = TimeUnit.SECONDS.toNanos(10);
-
-  /** Closes stages whose iterators became unreachable without being closed (a break out of a loop). */
-  static final Cleaner CLEANER = Cleaner.create(r -> {
-    Thread t = new Thread(r, "minibatch-cleaner");
-    t.setDaemon(true);
-    return t;
-  });
 
   private static final System.Logger LOG = System.getLogger(Workers.class.getName());
 

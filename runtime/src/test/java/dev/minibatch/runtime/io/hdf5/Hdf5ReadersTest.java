@@ -64,11 +64,11 @@ class Hdf5ReadersTest {
     }
   }
 
-  /** The minibatch threads alive now, except the JVM-wide cleaners. */
+  /** The minibatch threads alive now, except the runtime-wide cleaner. */
   private static Set<Thread> minibatchThreads() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.isAlive() && t.getName().startsWith("minibatch-")
-            && !t.getName().equals("minibatch-cleaner") && !t.getName().equals("minibatch-io-cleaner"))
+            && !t.getName().equals("minibatch-cleaner"))
         .collect(Collectors.toSet());
   }
 
