@@ -7,12 +7,12 @@ import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.nd4j.JavaArrays;
 import dev.minibatch.runtime.nd4j.NativeRows;
 import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.PlannedEpoch;
 import dev.minibatch.runtime.sampling.SampleScheduler;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -156,7 +156,7 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
   @Override
   public BatchIterator<NamedBatch> iterator() {
     checkOpen();
-    return new Epoch(scheduler.beginEpoch());
+    return new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, this::fill);
   }
 
   @Override
@@ -211,34 +211,6 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
       idx[r] = indexBuffer[r];
     }
     return slot.publish(rows, pad);
-  }
-
-  /** One epoch. */
-  private final class Epoch implements BatchIterator<NamedBatch> {
-    private final EpochPlan plan;
-
-    Epoch(EpochPlan plan) {
-      this.plan = plan;
-    }
-
-    @Override
-    public boolean hasNext() {
-      checkOpen();
-      return plan.hasNext();
-    }
-
-    @Override
-    public NamedBatch next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
-      }
-      return fill(plan, plan.next());
-    }
-
-    @Override
-    public void close() {
-      // Nothing to release: the buffers belong to the provider.
-    }
   }
 
   private static final class Named {

@@ -15,6 +15,7 @@ import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.PlannedEpoch;
 import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -233,7 +234,7 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     if (readers != null) {
       return parallelEpoch(true);
     }
-    BatchIterator<NamedBatch> it = order == null ? new Epoch(scheduler.beginEpoch()) : drawnEpoch();
+    BatchIterator<NamedBatch> it = order == null ? new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, this::fill) : drawnEpoch();
     Consumer<? super NamedBatch> d = delivery;
     return d == null ? it : new BatchIterator<>() {
       @Override
@@ -563,34 +564,6 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       idx[r] = indexBuffer[r];
     }
     return slot.publish(rows, pad);
-  }
-
-  /** One epoch. */
-  private final class Epoch implements BatchIterator<NamedBatch> {
-    private final EpochPlan plan;
-
-    Epoch(EpochPlan plan) {
-      this.plan = plan;
-    }
-
-    @Override
-    public boolean hasNext() {
-      checkOpen();
-      return plan.hasNext();
-    }
-
-    @Override
-    public NamedBatch next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
-      }
-      return fill(plan, plan.next());
-    }
-
-    @Override
-    public void close() {
-      // Nothing to release: the buffers belong to the provider.
-    }
   }
 
   /** The number of samples in the file(s), all parts. */
