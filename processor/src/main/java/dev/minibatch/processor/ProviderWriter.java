@@ -133,8 +133,8 @@ final class ProviderWriter {
         .returns(RuntimeNames.BATCH_LAYOUT)
         .addParameter(int.class, "batchSize")
         .addJavadoc("The batch layout for {@code batchSize} rows: the metadata, known at compile time.\n")
-        .addStatement("return $T.of(\n$>$T.of($L),\n$T.of($L)$<)", RuntimeNames.BATCH_LAYOUT,
-            List.class, data.build(), List.class, label.build())
+        .addStatement("return $T.of(\n$>$T.<$T>of($L),\n$T.<$T>of($L)$<)", RuntimeNames.BATCH_LAYOUT,
+            List.class, RuntimeNames.DATA_DESC, data.build(), List.class, RuntimeNames.DATA_DESC, label.build())
         .build();
   }
 
