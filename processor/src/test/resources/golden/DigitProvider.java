@@ -15,6 +15,7 @@ import dev.minibatch.runtime.internal.CollateTarget;
 import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
+import java.nio.IntBuffer;
 import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -73,8 +74,8 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
    */
   public static BatchLayout layout(int batchSize) {
     return BatchLayout.of(
-          List.of(DataDesc.of(DigitBatch.IMAGE, batchSize, IMAGE_SHAPE, DType.FLOAT32, Role.DATA)),
-          List.of(DataDesc.of(DigitBatch.LABEL, batchSize, LABEL_SHAPE, DType.INT32, Role.LABEL)));
+          List.<DataDesc>of(DataDesc.of(DigitBatch.IMAGE, batchSize, IMAGE_SHAPE, DType.FLOAT32, Role.DATA)),
+          List.<DataDesc>of(DataDesc.of(DigitBatch.LABEL, batchSize, LABEL_SHAPE, DType.INT32, Role.LABEL)));
   }
 
   @Override
@@ -141,29 +142,38 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
   }
 
   /**
-   * Copies one sample into row {@code row} of the batch buffers.
+   * Copies {@code samples.get(positions[row])} into row {@code row} of the batch buffers, for
+   * every row in {@code [from, to)}; {@code indices[row]} is the sample's index in its source.
    */
-  private static void collate(Digit sample, long index, CollateTarget target, int row) {
-    // image: FLOAT32 (batch, 28, 28)
-    float[][] v0 = sample.image();
-    if (v0 == null) {
-      throw Collate.nullMember("image", index);
-    }
+  private static void collate(List<? extends Digit> samples, int[] positions, long[] indices,
+      int from, int to, CollateTarget target) {
     FloatBuffer out0 = target.floats(0);
-    if (v0.length != 28) {
-      throw Collate.mismatch("image", index, IMAGE_SHAPE, v0);
-    }
-    int at0 = row * 784;
-    for (int i0_0 = 0; i0_0 < 28; i0_0++) {
-      float[] v0_1 = v0[i0_0];
-      if (v0_1 == null || v0_1.length != 28) {
-        throw Collate.mismatch("image", index, IMAGE_SHAPE, v0);
+    IntBuffer out1 = target.ints(1);
+    for (int row = from; row < to; row++) {
+      Digit sample = samples.get(positions[row]);
+      if (sample == null) {
+        throw Collate.nullSample(indices[row]);
       }
-      out0.put(at0, v0_1, 0, 28);
-      at0 += 28;
+      // image: FLOAT32 (batch, 28, 28)
+      float[][] v0 = sample.image();
+      if (v0 == null) {
+        throw Collate.nullMember("image", indices[row]);
+      }
+      if (v0.length != 28) {
+        throw Collate.mismatch("image", indices[row], IMAGE_SHAPE, v0);
+      }
+      int at0 = row * 784;
+      for (int i0_0 = 0; i0_0 < 28; i0_0++) {
+        float[] v0_1 = v0[i0_0];
+        if (v0_1 == null || v0_1.length != 28) {
+          throw Collate.mismatch("image", indices[row], IMAGE_SHAPE, v0);
+        }
+        out0.put(at0, v0_1, 0, 28);
+        at0 += 28;
+      }
+      // softmax_label: INT32 (batch)
+      out1.put(row, sample.label());
     }
-    // softmax_label: INT32 (batch)
-    target.ints(1).put(row, sample.label());
   }
 
   /**
@@ -208,11 +218,11 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     public DigitProvider build() {
       List<? extends Digit> l = list;
       if (l != null) {
-        return new DigitProvider(SampleBatcher.of("DigitProvider", l, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
       }
       Iterable<? extends Digit> s = stream;
       if (s != null) {
-        return new DigitProvider(SampleBatcher.streaming("DigitProvider", s, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
       }
       throw new IllegalStateException("DigitProvider: no samples; call samples(list) or streaming(iterable) before build()");
     }

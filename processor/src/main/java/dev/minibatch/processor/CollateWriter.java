@@ -1,13 +1,17 @@
 package dev.minibatch.processor;
 
+import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.WildcardTypeName;
 import java.util.List;
 import javax.lang.model.element.Modifier;
 
 /**
- * Writes the collate method: for each member, read it once, check its lengths against the declared
+ * Writes the collate method: one call per batch. Per batch it fetches every member's typed view; per
+ * row it reads each member once, check its lengths against the declared
  * shape, and copy it into its row of the batch buffer through a typed NIO view — one absolute bulk
  * {@code put} per innermost row when the Java type is the buffer's type, an element loop with a
  * primitive cast otherwise. No reflection, boxing or allocation; errors go through the runtime's
@@ -19,49 +23,67 @@ final class CollateWriter {
   static MethodSpec collateMethod(SampleDescriptor d) {
     MethodSpec.Builder m = MethodSpec.methodBuilder("collate")
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .addJavadoc("Copies one sample into row {@code row} of the batch buffers.\n")
-        .addParameter(d.sample(), "sample")
-        .addParameter(long.class, "index")
-        .addParameter(RuntimeNames.COLLATE_TARGET, "target")
-        .addParameter(int.class, "row");
+        .addJavadoc("Copies {@code samples.get(positions[row])} into row {@code row} of the batch buffers, for\n"
+            + "every row in {@code [from, to)}; {@code indices[row]} is the sample's index in its source.\n")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), WildcardTypeName.subtypeOf(d.sample())),
+            "samples")
+        .addParameter(int[].class, "positions")
+        .addParameter(long[].class, "indices")
+        .addParameter(int.class, "from")
+        .addParameter(int.class, "to")
+        .addParameter(RuntimeNames.COLLATE_TARGET, "target");
     List<FieldDescriptor> fields = d.fields();
+    // Per batch: the typed view (or array) of every member.
     for (int i = 0; i < fields.size(); i++) {
-      m.addCode(field(d, fields.get(i), i));
+      FieldDescriptor f = fields.get(i);
+      if (f.storage() == FieldType.Storage.INDARRAY) {
+        m.addStatement("$T out$L = target.array($L)", RuntimeNames.INDARRAY, i, i);
+      } else {
+        m.addStatement("$T out$L = target.$L($L)", bufferType(f), i, ProviderWriter.viewMethod(f.dtype()), i);
+      }
     }
+    // Per row: read each member once, check it, bulk-copy it.
+    m.beginControlFlow("for (int row = from; row < to; row++)");
+    m.addStatement("$T sample = samples.get(positions[row])", d.sample());
+    m.beginControlFlow("if (sample == null)");
+    m.addStatement("throw $T.nullSample(indices[row])", RuntimeNames.COLLATE);
+    m.endControlFlow();
+    for (int i = 0; i < fields.size(); i++) {
+      m.addCode(field(fields.get(i), i));
+    }
+    m.endControlFlow();
     return m.build();
   }
 
-  private static CodeBlock field(SampleDescriptor d, FieldDescriptor f, int position) {
+  private static CodeBlock field(FieldDescriptor f, int position) {
     String v = "v" + position;
+    String out = "out" + position;
     String shape = ProviderWriter.shapeConstant(f);
     CodeBlock.Builder c = CodeBlock.builder();
     c.add("// $L: $L $L\n", f.name(), f.dtype(), BatchWriter.batchShape(f));
     switch (f.storage()) {
       case SCALAR: {
         String value = convert("sample." + f.read(), f.primitive(), f.dtype());
-        c.addStatement("target.$L($L).put(row, $L)", ProviderWriter.viewMethod(f.dtype()), position, value);
+        c.addStatement("$L.put(row, $L)", out, value);
         break;
       }
       case INDARRAY: {
         c.addStatement("$T $L = sample.$L", RuntimeNames.INDARRAY, v, f.read());
         nullCheck(c, f, v);
-        c.addStatement("$T.indarray($S, index, $L, $L, target.array($L), row)", RuntimeNames.COLLATE, f.name(), shape,
-            v, position);
+        c.addStatement("$T.indarray($S, indices[row], $L, $L, $L, row)", RuntimeNames.COLLATE, f.name(), shape,
+            v, out);
         break;
       }
       case ARRAY: {
         TypeName type = ProviderWriter.arrayOf(f.primitive(), f.arrayRank());
         c.addStatement("$T $L = sample.$L", type, v, f.read());
         nullCheck(c, f, v);
-        String out = "out" + position;
-        c.addStatement("$T $L = target.$L($L)", bufferType(f), out, ProviderWriter.viewMethod(f.dtype()), position);
         long count = f.elementCount();
         if (f.arrayRank() == 1) {
           c.beginControlFlow("if ($L.length != $L)", v, count);
-          c.addStatement("throw $T.mismatch($S, index, $L, $L)", RuntimeNames.COLLATE, f.name(), shape, v);
+          c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, v);
           c.endControlFlow();
-          c.addStatement("int at$L = row * $L", position, count);
-          copyRow(c, f, out, v, "at" + position, count);
+          copyRow(c, f, out, v, "row * " + count, count);
         } else {
           nested(c, f, position, v, shape, out);
         }
@@ -77,7 +99,7 @@ final class CollateWriter {
     List<Integer> dims = f.shape();
     int rank = dims.size();
     c.beginControlFlow("if ($L.length != $L)", root, dims.get(0));
-    c.addStatement("throw $T.mismatch($S, index, $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
+    c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
     c.endControlFlow();
     String at = "at" + position;
     c.addStatement("int $L = row * $L", at, f.elementCount());
@@ -88,7 +110,7 @@ final class CollateWriter {
       c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
       c.addStatement("$T $L = $L[$L]", ProviderWriter.arrayOf(f.primitive(), rank - axis - 1), child, parent, i);
       c.beginControlFlow("if ($L == null || $L.length != $L)", child, child, dims.get(axis + 1));
-      c.addStatement("throw $T.mismatch($S, index, $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
+      c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
       c.endControlFlow();
       parent = child;
     }
@@ -112,7 +134,7 @@ final class CollateWriter {
 
   private static void nullCheck(CodeBlock.Builder c, FieldDescriptor f, String v) {
     c.beginControlFlow("if ($L == null)", v);
-    c.addStatement("throw $T.nullMember($S, index)", RuntimeNames.COLLATE, f.name());
+    c.addStatement("throw $T.nullMember($S, indices[row])", RuntimeNames.COLLATE, f.name());
     c.endControlFlow();
   }
 

@@ -133,8 +133,8 @@ final class ProviderWriter {
         .returns(RuntimeNames.BATCH_LAYOUT)
         .addParameter(int.class, "batchSize")
         .addJavadoc("The batch layout for {@code batchSize} rows: the metadata, known at compile time.\n")
-        .addStatement("return $T.of(\n$>$T.of($L),\n$T.of($L)$<)", RuntimeNames.BATCH_LAYOUT,
-            List.class, data.build(), List.class, label.build())
+        .addStatement("return $T.of(\n$>$T.<$T>of($L),\n$T.<$T>of($L)$<)", RuntimeNames.BATCH_LAYOUT,
+            List.class, RuntimeNames.DATA_DESC, data.build(), List.class, RuntimeNames.DATA_DESC, label.build())
         .build();
   }
 
@@ -180,13 +180,15 @@ final class ProviderWriter {
                 + "@throws IllegalArgumentException for invalid settings\n")
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.of($S, l, sampling(), $T::layout, $T::new, $T::collate))",
-                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.provider().simpleName(), d.provider(), d.batch(), d.provider())
+            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate))",
+                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
+                d.provider(), d.batch(), d.provider())
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.streaming($S, s, sampling(), $T::layout, $T::new, $T::collate))",
-                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.provider().simpleName(), d.provider(), d.batch(), d.provider())
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, sampling(), $T::layout, $T::new, $T::collate))",
+                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
+                d.provider(), d.batch(), d.provider())
             .endControlFlow()
             .addStatement("throw new $T($S)", IllegalStateException.class,
                 d.provider().simpleName() + ": no samples; call samples(list) or streaming(iterable) before build()")

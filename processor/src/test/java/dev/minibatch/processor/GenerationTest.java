@@ -56,7 +56,7 @@ class GenerationTest {
     assertThat(c).succeededWithoutWarnings();
     assertThat(c).generatedSourceFile("test.MixedBatch").contentsAsUtf8String().contains("public INDArray getKotlinStyle()");
     assertThat(c).generatedSourceFile("test.MixedProvider").contentsAsUtf8String()
-        .contains("out6.put(at6, v6, 0, 8)");
+        .contains("out6.put(row * 8, v6, 0, 8)");
   }
 
   @Test

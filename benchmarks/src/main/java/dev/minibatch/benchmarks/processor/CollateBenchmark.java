@@ -26,10 +26,13 @@ import org.openjdk.jmh.annotations.TearDown;
 import org.openjdk.jmh.annotations.Warmup;
 
 /**
- * One batch of 256 samples, three ways: the generated provider in steady state (an epoch of 16
- * batches over 4096 samples; each op is the next batch, a new epoch every 16 ops), a hand-written
- * copy loop over the same samples in the same order into a preallocated INDArray through the same
- * kind of NIO view (the lower bound), and the per-sample ND4J approach ({@code Nd4j.create} per
+ * One batch of 256 samples, four ways: the generated provider in steady state (an epoch of 16
+ * batches over 4096 samples; each op is the next batch, a new epoch every 16 ops); a hand-written
+ * copy loop doing the same job — the same samples in the same order, copied through NIO views into
+ * the native memory of preallocated INDArrays, the sample indices recorded, and two buffer sets
+ * used in turn so the previous batch stays valid while the next is filled, as the provider
+ * guarantees ({@code handWritten}); the same loop into one buffer set, without indices (the lower
+ * bound, {@code handWrittenOneBuffer}); and the per-sample ND4J approach ({@code Nd4j.create} per
  * sample, then concat). Time per batch.
  */
 @State(Scope.Thread)
@@ -49,14 +52,17 @@ public class CollateBenchmark {
   List<TenFields> ten;
   Flat784Provider flatProvider;
   TenFieldsProvider tenProvider;
-  INDArray handPixels;
-  INDArray handLabels;
-  FloatBuffer handPixelView;
-  IntBuffer handLabelView;
-  INDArray[] handTen;
-  FloatBuffer[] handTenFloat;
-  LongBuffer handTenId;
-  IntBuffer handTenLabel;
+  /** Hand-written: two buffer sets used in turn; index [slot]. */
+  INDArray[] handPixels = new INDArray[2];
+  INDArray[] handLabels = new INDArray[2];
+  FloatBuffer[] handPixelView = new FloatBuffer[2];
+  IntBuffer[] handLabelView = new IntBuffer[2];
+  long[][] handIndices = new long[2][BATCH];
+  INDArray[][] handTen = new INDArray[2][];
+  FloatBuffer[][] handTenFloat = new FloatBuffer[2][];
+  LongBuffer[] handTenId = new LongBuffer[2];
+  IntBuffer[] handTenLabel = new IntBuffer[2];
+  int slot;
 
   @Setup(Level.Trial)
   public void setUp() {
@@ -74,21 +80,23 @@ public class CollateBenchmark {
     }
     flatProvider = Flat784Provider.create(b -> b.samples(flat).batchSize(BATCH));
     tenProvider = TenFieldsProvider.create(b -> b.samples(ten).batchSize(BATCH));
-    handPixels = Nd4j.create(DataType.FLOAT, BATCH, 784);
-    handLabels = Nd4j.create(DataType.INT, BATCH);
-    handPixelView = view(handPixels).asFloatBuffer();
-    handLabelView = view(handLabels).asIntBuffer();
     long[][] shapes = {{BATCH}, {BATCH}, {BATCH}, {BATCH}, {BATCH, 4}, {BATCH, 4}, {BATCH, 8}, {BATCH, 2, 2}};
-    handTen = new INDArray[10];
-    handTenFloat = new FloatBuffer[8];
-    for (int i = 0; i < 8; i++) {
-      handTen[i] = Nd4j.create(DataType.FLOAT, shapes[i]);
-      handTenFloat[i] = view(handTen[i]).asFloatBuffer();
+    for (int k = 0; k < 2; k++) {
+      handPixels[k] = Nd4j.create(DataType.FLOAT, BATCH, 784);
+      handLabels[k] = Nd4j.create(DataType.INT, BATCH);
+      handPixelView[k] = view(handPixels[k]).asFloatBuffer();
+      handLabelView[k] = view(handLabels[k]).asIntBuffer();
+      handTen[k] = new INDArray[10];
+      handTenFloat[k] = new FloatBuffer[8];
+      for (int i = 0; i < 8; i++) {
+        handTen[k][i] = Nd4j.create(DataType.FLOAT, shapes[i]);
+        handTenFloat[k][i] = view(handTen[k][i]).asFloatBuffer();
+      }
+      handTen[k][8] = Nd4j.create(DataType.LONG, BATCH);
+      handTen[k][9] = Nd4j.create(DataType.INT, BATCH);
+      handTenId[k] = view(handTen[k][8]).asLongBuffer();
+      handTenLabel[k] = view(handTen[k][9]).asIntBuffer();
     }
-    handTen[8] = Nd4j.create(DataType.LONG, BATCH);
-    handTen[9] = Nd4j.create(DataType.INT, BATCH);
-    handTenId = view(handTen[8]).asLongBuffer();
-    handTenLabel = view(handTen[9]).asIntBuffer();
   }
 
   private static float[] vec(Random r, int n) {
@@ -124,15 +132,39 @@ public class CollateBenchmark {
     return flatIt.next().getPixels();
   }
 
+  private int nextSlot() {
+    int k = slot;
+    slot ^= 1;
+    return k;
+  }
+
   @Benchmark
   public INDArray flat784_handWritten() {
     int base = nextBase();
+    int k = nextSlot();
+    FloatBuffer pixels = handPixelView[k];
+    IntBuffer labels = handLabelView[k];
+    long[] idx = handIndices[k];
     for (int i = 0; i < BATCH; i++) {
       Flat784 s = flat.get(base + i);
-      handPixelView.put(i * 784, s.pixels(), 0, 784);
-      handLabelView.put(i, s.label());
+      pixels.put(i * 784, s.pixels(), 0, 784);
+      labels.put(i, s.label());
+      idx[i] = base + i;
     }
-    return handPixels;
+    return handPixels[k];
+  }
+
+  @Benchmark
+  public INDArray flat784_handWrittenOneBuffer() {
+    int base = nextBase();
+    FloatBuffer pixels = handPixelView[0];
+    IntBuffer labels = handLabelView[0];
+    for (int i = 0; i < BATCH; i++) {
+      Flat784 s = flat.get(base + i);
+      pixels.put(i * 784, s.pixels(), 0, 784);
+      labels.put(i, s.label());
+    }
+    return handPixels[0];
   }
 
   @Benchmark
@@ -159,8 +191,23 @@ public class CollateBenchmark {
 
   @Benchmark
   public INDArray tenFields_handWritten() {
-    FloatBuffer[] f = handTenFloat;
     int base = nextBase();
+    int k = nextSlot();
+    tenRows(base, handTenFloat[k], handTenId[k], handTenLabel[k]);
+    long[] idx = handIndices[k];
+    for (int i = 0; i < BATCH; i++) {
+      idx[i] = base + i;
+    }
+    return handTen[k][4];
+  }
+
+  @Benchmark
+  public INDArray tenFields_handWrittenOneBuffer() {
+    tenRows(nextBase(), handTenFloat[0], handTenId[0], handTenLabel[0]);
+    return handTen[0][4];
+  }
+
+  private void tenRows(int base, FloatBuffer[] f, LongBuffer id, IntBuffer label) {
     for (int i = 0; i < BATCH; i++) {
       TenFields s = ten.get(base + i);
       f[0].put(i, s.a());
@@ -172,10 +219,9 @@ public class CollateBenchmark {
       f[6].put(i * 8, s.g(), 0, 8);
       f[7].put(i * 4, s.h()[0], 0, 2);
       f[7].put(i * 4 + 2, s.h()[1], 0, 2);
-      handTenId.put(i, s.id());
-      handTenLabel.put(i, s.label());
+      id.put(i, s.id());
+      label.put(i, s.label());
     }
-    return handTen[4];
   }
 
   @Benchmark

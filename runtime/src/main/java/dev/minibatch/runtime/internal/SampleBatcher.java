@@ -22,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  * List}) is scheduled by {@link SampleScheduler} exactly as {@link
  * dev.minibatch.runtime.ArrayDataProvider} is — every {@link LastBatch} policy, shuffle, shards,
  * resumable state; a streaming source (any {@link Iterable}) is read in order, one pass per epoch.
- * Samples are collated by the generated {@link Collator} into a ring of two {@link BatchBuffers}
+ * Samples are collated, one call per batch, by the generated {@link Collator} into a ring of two {@link BatchBuffers}
  * slots, so a batch is valid until the iterator has moved two batches on.
  *
  * @param <S> the sample type
@@ -41,7 +41,10 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   private final BatchBuffers<B> buffers;
   private final Collator<S> collator;
   private final double[] padValues;
+  /** The scheduler's indices of the current batch (List sources); wrap positions (streaming). */
   private final int[] indexBuffer;
+  /** 0, 1, 2, ...: the positions of a streaming batch's samples in {@code rowSamples}. */
+  private final int[] identity;
   private final List<BatchBuffers.Slot<B>> slots = new ArrayList<>(SLOTS);
   private final List<CollateTarget> targets = new ArrayList<>(SLOTS);
   /** Streaming ROLL_OVER: samples carried into the next epoch, with their indices. */
@@ -90,6 +93,10 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     }
     this.buffers = new BatchBuffers<>(layout, SLOTS, batches);
     this.indexBuffer = new int[batchSize];
+    this.identity = new int[batchSize];
+    for (int i = 0; i < batchSize; i++) {
+      identity[i] = i;
+    }
   }
 
   /** An engine over a random-access source. */
@@ -232,23 +239,19 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       BatchBuffers.Slot<B> slot = buffers.next();
       CollateTarget t = target(slot);
       long[] idx = slot.sampleIndices();
-      List<? extends S> src = list;
-      int constantFrom = rows;
+      // Rows filled with a constant are the batch's last ones (EpochPlan); the rest are samples.
+      int samples = rows;
       for (int r = 0; r < rows; r++) {
         int i = indexBuffer[r];
         if (i == EpochPlan.CONSTANT_PAD) {
-          constantFrom = Math.min(constantFrom, r);
-          continue;
+          samples = r;
+          break;
         }
-        S s = src.get(i);
-        if (s == null) {
-          throw Collate.nullSample(i);
-        }
-        collator.collate(s, i, t, r);
         idx[r] = i;
       }
-      if (constantFrom < rows) {
-        padConstant(slot, constantFrom, rows);
+      collator.collate(list, indexBuffer, idx, 0, samples, t);
+      if (samples < rows) {
+        padConstant(slot, samples, rows);
       }
       return slot.publish(rows, pad);
     }
@@ -266,8 +269,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     private final int numParts = sampling.numParts();
     private final int partIndex = sampling.partIndex();
     private final List<S> first = new ArrayList<>();
-    private final List<S> rowSamples = new ArrayList<>();
-    private final List<Long> firstIndex = new ArrayList<>();
+    private final long[] firstIndex = new long[batchSize];
+    private final List<S> rowSamples = new ArrayList<>(batchSize);
     private final List<S> carriedIn;
     private final long[] carriedInIndex;
     private int carriedPos;
@@ -348,16 +351,16 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
         if (s == null) {
           break;
         }
-        collator.collate(s, lastIndex, t, r);
+        rowSamples.add(s);
         idx[r] = lastIndex;
         if (first.size() < batchSize) {
+          firstIndex[first.size()] = lastIndex;
           first.add(s);
-          firstIndex.add(lastIndex);
-        }
-        if (sampling.lastBatch() == LastBatch.ROLL_OVER) {
-          rowSamples.add(s);
         }
         r++;
+      }
+      if (r > 0) {
+        collator.collate(rowSamples, identity, idx, 0, r, t);
       }
       if (r == batchSize) {
         return slot.publish(r, 0);
@@ -379,11 +382,12 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
           padConstant(slot, r, batchSize);
           return slot.publish(batchSize, batchSize - r);
         case PAD_WRAP:
+          int[] wrap = indexBuffer; // unused by streaming sources otherwise
           for (int k = r; k < batchSize; k++) {
-            int f = (k - r) % first.size();
-            collator.collate(first.get(f), firstIndex.get(f), t, k);
-            idx[k] = firstIndex.get(f);
+            wrap[k] = (k - r) % first.size();
+            idx[k] = firstIndex[wrap[k]];
           }
+          collator.collate(first, wrap, idx, r, batchSize, t);
           return slot.publish(batchSize, batchSize - r);
         default:
           throw new AssertionError(sampling.lastBatch());
