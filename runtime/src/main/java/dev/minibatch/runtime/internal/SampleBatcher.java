@@ -8,6 +8,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.sampling.EpochPlan;
+import dev.minibatch.runtime.sampling.PlannedEpoch;
 import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -137,7 +138,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   public BatchIterator<B> iterator() {
     checkOpen();
     if (scheduler != null) {
-      return new ListEpoch(scheduler.beginEpoch());
+      return new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, this::fillPlanned);
     }
     return new StreamEpoch(++streamGeneration);
   }
@@ -213,53 +214,29 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     }
   }
 
-  /** One epoch over a List, planned by the scheduler. */
-  private final class ListEpoch implements BatchIterator<B> {
-    private final EpochPlan plan;
-
-    ListEpoch(EpochPlan plan) {
-      this.plan = plan;
-    }
-
-    @Override
-    public boolean hasNext() {
-      checkOpen();
-      return plan.hasNext();
-    }
-
-    @Override
-    public B next() {
-      if (!hasNext()) {
-        throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
+  /** Fills batch {@code j} of a List source's planned epoch. */
+  private B fillPlanned(EpochPlan plan, int j) {
+    int rows = plan.rows(j);
+    int pad = plan.pad(j);
+    plan.indices(j, indexBuffer);
+    BatchBuffers.Slot<B> slot = buffers.next();
+    CollateTarget t = target(slot);
+    long[] idx = slot.sampleIndices();
+    // Rows filled with a constant are the batch's last ones (EpochPlan); the rest are samples.
+    int samples = rows;
+    for (int r = 0; r < rows; r++) {
+      int i = indexBuffer[r];
+      if (i == EpochPlan.CONSTANT_PAD) {
+        samples = r;
+        break;
       }
-      int j = plan.next();
-      int rows = plan.rows(j);
-      int pad = plan.pad(j);
-      plan.indices(j, indexBuffer);
-      BatchBuffers.Slot<B> slot = buffers.next();
-      CollateTarget t = target(slot);
-      long[] idx = slot.sampleIndices();
-      // Rows filled with a constant are the batch's last ones (EpochPlan); the rest are samples.
-      int samples = rows;
-      for (int r = 0; r < rows; r++) {
-        int i = indexBuffer[r];
-        if (i == EpochPlan.CONSTANT_PAD) {
-          samples = r;
-          break;
-        }
-        idx[r] = i;
-      }
-      collator.collate(list, indexBuffer, idx, 0, samples, t);
-      if (samples < rows) {
-        padConstant(slot, samples, rows);
-      }
-      return slot.publish(rows, pad);
+      idx[r] = i;
     }
-
-    @Override
-    public void close() {
-      // The buffers belong to the provider.
+    collator.collate(list, indexBuffer, idx, 0, samples, t);
+    if (samples < rows) {
+      padConstant(slot, samples, rows);
     }
+    return slot.publish(rows, pad);
   }
 
   /** One pass over an Iterable. */

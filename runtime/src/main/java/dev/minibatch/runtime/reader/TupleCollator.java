@@ -32,7 +32,18 @@ final class TupleCollator implements Collator<Tuple> {
   }
 
   @Override
-  public void collate(Tuple sample, long sampleIndex, CollateTarget target, int row) {
+  public void collate(List<? extends Tuple> samples, int[] positions, long[] sampleIndices, int from, int to,
+      CollateTarget target) {
+    for (int r = from; r < to; r++) {
+      Tuple t = samples.get(positions[r]);
+      if (t == null) {
+        throw Collate.nullSample(sampleIndices[r]);
+      }
+      collateOne(t, sampleIndices[r], target, r);
+    }
+  }
+
+  private void collateOne(Tuple sample, long sampleIndex, CollateTarget target, int row) {
     for (int i = 0; i < feeds.length; i++) {
       FeedingProvider.Feed f = feeds[i];
       if (f.column >= sample.size()) {
