@@ -9,7 +9,7 @@ package dev.minibatch.runtime.pipeline;
  */
 final class ChunkPacer {
   /** The hand-off delay accepted for gathering a chunk. */
-  static final long TARGET_NANOS = 20_000;
+  static final long TARGET_NANOS = 200_000;
 
   private final int maxChunk;
   /** Moving average of the nanoseconds an item costs; starts high so the first item goes at once. */
