@@ -27,7 +27,7 @@ public final class MnistTrainer {
    * @param epoch from 1
    * @param samples training digits seen
    * @param seconds wall time of the epoch's training
-   * @param loss mean training loss
+   * @param loss mean cross-entropy on the held-out digits afterwards
    * @param heldOutAccuracy fraction of held-out digits classified correctly afterwards
    */
   public record EpochReport(int epoch, int samples, double seconds, double loss, double heldOutAccuracy) {
@@ -72,14 +72,14 @@ public final class MnistTrainer {
     // With a worker, the next batch is collated on a background thread while SameDiff trains.
     BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train);
     MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
-    LossMeter loss = new LossMeter();
     try {
       for (int epoch = 1; epoch <= options.epochs(); epoch++) {
         long t0 = System.nanoTime();
-        sd.fit(batches, 1, loss);
+        sd.fit(batches, 1);
         double seconds = (System.nanoTime() - t0) / 1e9;
         int seen = (train.numSamples() / train.batchSize()) * train.batchSize();
-        EpochReport r = new EpochReport(epoch, seen, seconds, loss.takeMean(), accuracy(sd, test));
+        Evaluation e = evaluate(sd, test);
+        EpochReport r = new EpochReport(epoch, seen, seconds, e.loss(), e.accuracy());
         reports.add(r);
         progress.accept(r);
       }
@@ -92,21 +92,41 @@ public final class MnistTrainer {
     return reports;
   }
 
-  /** The fraction of {@code test}'s digits whose largest logit is their label. */
-  static double accuracy(SameDiff sd, MnistDigitProvider test) {
+  /**
+   * How the network does on held-out digits.
+   *
+   * @param loss mean softmax cross-entropy
+   * @param accuracy fraction whose largest logit is their label
+   */
+  record Evaluation(double loss, double accuracy) {}
+
+  /** Mean cross-entropy and accuracy of the network on {@code test}'s real (unpadded) digits. */
+  static Evaluation evaluate(SameDiff sd, MnistDigitProvider test) {
     long correct = 0;
     long total = 0;
+    double lossSum = 0;
     for (MnistDigitBatch b : test) {
       INDArray logits = sd.batchOutput().input("image", b.getImage()).output(MnistMlp.LOGITS).outputSingle();
       INDArray predicted = logits.argMax(1);
       INDArray labels = b.getLabel();
       for (int r = 0; r < b.countSamples(); r++) {
-        if (predicted.getLong(r) == labels.getLong(r)) {
+        int label = labels.getInt(r);
+        if (predicted.getLong(r) == label) {
           correct++;
         }
+        // log-sum-exp of the row minus the true class's logit, shifted by the row's max for stability
+        double max = Double.NEGATIVE_INFINITY;
+        for (int c = 0; c < 10; c++) {
+          max = Math.max(max, logits.getDouble(r, c));
+        }
+        double sum = 0;
+        for (int c = 0; c < 10; c++) {
+          sum += Math.exp(logits.getDouble(r, c) - max);
+        }
+        lossSum += max + Math.log(sum) - logits.getDouble(r, label);
         total++;
       }
     }
-    return (double) correct / total;
+    return new Evaluation(lossSum / total, (double) correct / total);
   }
 }

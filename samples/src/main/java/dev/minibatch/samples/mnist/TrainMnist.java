@@ -26,7 +26,7 @@ public final class TrainMnist {
     System.out.printf("MLP 784-256-10, Adam 1e-3, batch %d, %d epochs, seed %d, %d loader worker(s)%n",
         options.batchSize(), options.epochs(), options.seed(), options.workers());
     List<MnistTrainer.EpochReport> reports = MnistTrainer.train(data, options, r -> System.out.printf(
-        "epoch %2d: %6d samples in %5.2f s (%7.0f samples/s), loss %.4f, held-out accuracy %.2f%%%n",
+        "epoch %2d: %6d samples in %5.2f s (%7.0f samples/s); held out: loss %.4f, accuracy %.2f%%%n",
         r.epoch(), r.samples(), r.seconds(), r.samplesPerSecond(), r.loss(), 100 * r.heldOutAccuracy()));
     MnistTrainer.EpochReport last = reports.get(reports.size() - 1);
     System.out.printf("held-out accuracy after %d epochs: %.2f%% (%d digits); total %.1f s%n", last.epoch(),
