@@ -1,10 +1,7 @@
 package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.internal.ThreadCleaner;
-import java.lang.ref.Cleaner;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -18,24 +15,17 @@ import org.jspecify.annotations.Nullable;
  * holding the chunk the consumer needs next never waits for tokens, so the scheme cannot deadlock;
  * the consumer is woken only when the chunk it needs arrives, so nothing spins.
  */
-final class ParallelMapStage<T, R> implements PipelineIterator<R> {
+final class ParallelMapStage<T, R> extends ChunkedStage<R> {
   private final State state;
   private final StageCounters counters;
   private final PipelineIterator<? extends T> source;
-  private final Workers workers;
-  private final Cleaner.Cleanable cleanable;
-  private @Nullable Object[] local = new Object[0];
-  private int position;
-  private int size;
-  private boolean done;
 
   private ParallelMapStage(State state, StageCounters counters, PipelineIterator<? extends T> source,
       Workers workers) {
+    super(workers, new Shutdown(state, workers, counters));
     this.state = state;
     this.counters = counters;
     this.source = source;
-    this.workers = workers;
-    this.cleanable = ThreadCleaner.register(this, new Shutdown(state, workers, counters));
   }
 
   static <T, R> ParallelMapStage<T, R> start(PipelineIterator<? extends T> source, ParallelOptions options,
@@ -56,47 +46,13 @@ final class ParallelMapStage<T, R> implements PipelineIterator<R> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (position < size) {
-      return true;
-    }
-    if (done) {
-      return false;
-    }
-    Result chunk;
-    try {
-      chunk = state.take(counters);
-    } catch (RuntimeException e) {
-      close();
-      throw e;
-    }
+  boolean takeChunk() {
+    Result chunk = state.take(counters);
     if (chunk == null) {
-      workers.join();
-      close();
       return false;
     }
-    local = chunk.items;
-    position = 0;
-    size = chunk.size;
+    serve(chunk.items, chunk.size);
     return true;
-  }
-
-  @Override
-  public R next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    @SuppressWarnings("unchecked")
-    R item = (R) local[position];
-    local[position++] = null;
-    return item;
-  }
-
-  @Override
-  public void close() {
-    done = true;
-    position = size = 0;
-    cleanable.clean();
   }
 
   @Override

@@ -1,34 +1,24 @@
 package dev.minibatch.runtime.pipeline;
 
 import dev.minibatch.runtime.internal.ThreadCleaner;
-import java.lang.ref.Cleaner;
-import java.util.NoSuchElementException;
 import java.util.function.Supplier;
-import org.jspecify.annotations.Nullable;
 
 /**
  * One producer thread running a {@link Generator} into a bounded {@link Channel}; this object is
  * the consumer's end. The thread never references this object, so an iterator dropped by its user
  * becomes unreachable and the {@link ThreadCleaner} stops the thread.
  */
-final class ProducerStage<T> implements PipelineIterator<T> {
+final class ProducerStage<T> extends ChunkedStage<T> {
   private final Channel channel;
   private final StageCounters counters;
   private final Supplier<PipelineStats> upstream;
-  private final Cleaner.Cleanable cleanable;
-  private final Workers workers;
-  private @Nullable Object[] local = new Object[0];
-  private int position;
-  private int size;
-  private boolean done;
 
   private ProducerStage(Channel channel, StageCounters counters, Supplier<PipelineStats> upstream,
       Workers workers) {
+    super(workers, new Shutdown(channel, workers, counters));
     this.channel = channel;
     this.counters = counters;
     this.upstream = upstream;
-    this.workers = workers;
-    this.cleanable = ThreadCleaner.register(this, new Shutdown(channel, workers, counters));
   }
 
   /**
@@ -75,48 +65,13 @@ final class ProducerStage<T> implements PipelineIterator<T> {
   }
 
   @Override
-  public boolean hasNext() {
-    if (position < size) {
-      return true;
-    }
-    if (done) {
-      return false;
-    }
-    Channel.Chunk chunk;
-    try {
-      chunk = channel.take(counters);
-    } catch (RuntimeException e) {
-      close();
-      throw e;
-    }
+  boolean takeChunk() {
+    Channel.Chunk chunk = channel.take(counters);
     if (chunk == null) {
-      // The producer has finished: let it close its sources undisturbed before we return.
-      workers.join();
-      close();
       return false;
     }
-    local = chunk.items();
-    position = 0;
-    size = chunk.size();
+    serve(chunk.items(), chunk.size());
     return true;
-  }
-
-  @Override
-  public T next() {
-    if (!hasNext()) {
-      throw new NoSuchElementException();
-    }
-    @SuppressWarnings("unchecked")
-    T item = (T) local[position];
-    local[position++] = null;
-    return item;
-  }
-
-  @Override
-  public void close() {
-    done = true;
-    position = size = 0;
-    cleanable.clean();
   }
 
   @Override
