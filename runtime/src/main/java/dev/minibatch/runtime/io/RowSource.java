@@ -179,27 +179,53 @@ public abstract class RowSource {
       java.nio.Buffer view = view(target);
       int n = rowLength;
       byte[] b = bytes;
+      // Decode a row into a heap scratch array, then one bulk put: an element-wise put into a
+      // view buffer costs a bounds check and a byte-order step per element.
       if (dtype == DType.FLOAT32) {
         FloatBuffer dst = (FloatBuffer) view;
         float[] t = table;
+        float[] row = floatScratch(n);
         for (int r = 0; r < count; r++) {
           int src = offset + checkRow(indices[r]) * n;
-          int at = (dstRow + r) * n;
           for (int k = 0; k < n; k++) {
-            dst.put(at + k, t[b[src + k] & 0xff]);
+            row[k] = t[b[src + k] & 0xff];
           }
+          dst.put((dstRow + r) * n, row, 0, n);
         }
       } else {
         IntBuffer dst = (IntBuffer) view;
         int[] t = ints;
+        int[] row = intScratch(n);
         for (int r = 0; r < count; r++) {
           int src = offset + checkRow(indices[r]) * n;
-          int at = (dstRow + r) * n;
           for (int k = 0; k < n; k++) {
-            dst.put(at + k, t[b[src + k] & 0xff]);
+            row[k] = t[b[src + k] & 0xff];
           }
+          dst.put((dstRow + r) * n, row, 0, n);
         }
       }
+    }
+
+    /** One scratch row per thread (reader threads may fill rows of a batch at once). */
+    private final ThreadLocal<float[]> floatRows = new ThreadLocal<>();
+    private final ThreadLocal<int[]> intRows = new ThreadLocal<>();
+
+    private float[] floatScratch(int n) {
+      float[] a = floatRows.get();
+      if (a == null || a.length < n) {
+        a = new float[n];
+        floatRows.set(a);
+      }
+      return a;
+    }
+
+    private int[] intScratch(int n) {
+      int[] a = intRows.get();
+      if (a == null || a.length < n) {
+        a = new int[n];
+        intRows.set(a);
+      }
+      return a;
     }
 
     private int checkRow(int index) {
