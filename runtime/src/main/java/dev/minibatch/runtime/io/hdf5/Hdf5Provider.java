@@ -42,7 +42,12 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * sampling setting; or, when the entries give class probabilities ({@link Builder#add(Path, List,
  * String, double)}), drawn by class probability ({@link ClassSampler}: deterministic for a seed,
  * {@link Builder#wrapExamples(boolean)}, {@link Builder#epochLength(int)}), with {@code shuffle}
- * permuting the samples within each class, and lastBatch PARTIAL or DISCARD.
+ * permuting the samples within each class. Each epoch's drawn order is then sharded and cut into
+ * batches exactly as the shared scheduler cuts its epochs: part {@code p} of {@code k} is the
+ * draws {@code [floor(p*n/k), floor((p+1)*n/k))} (an explicit seed is required, so every part
+ * draws the same order), and every last-batch policy applies to the part's draws (PAD_WRAP wraps
+ * to the part's first draws, PAD_CONSTANT pads with sample index -1, ROLL_OVER carries the
+ * leftover draws to the front of the next epoch and needs at least one batch of draws per part).
  *
  * <p>Data Provider Core's Readers and functions: {@link Builder#readers(int)} threads write each
  * batch's rows straight into a ring of {@link Builder#buffers(int)} preallocated batch buffers,
@@ -429,6 +434,10 @@ public final class Hdf5Provider extends FileProvider {
       EpochOrder order = null;
       if (probability != null) {
         Long s = sampling.seed();
+        if (s == null && sampling.numParts() > 1) {
+          throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
+              + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
+        }
         long seed = s != null ? s : java.util.concurrent.ThreadLocalRandom.current().nextLong();
         order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
       }
