@@ -438,6 +438,36 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return new DrawnEpoch(plan, carried, previous, current, s.batchSize());
   }
 
+  /**
+   * The sample indices of this provider's part of epoch {@code epoch}'s drawn order, in order,
+   * before the last-batch policy: the draws {@code [floor(p*n/k), floor((p+1)*n/k))} (or the even
+   * shard), cut by the same scheduler code as the batches. Independent of the batch iteration.
+   *
+   * @throws IllegalStateException if this provider does not draw its samples
+   */
+  protected final int[] drawnPart(int epoch) {
+    EpochOrder o = order;
+    SampleScheduler s = drawScheduler;
+    if (o == null || s == null) {
+      throw new IllegalStateException("this " + getClass().getSimpleName() + " visits its samples in source order, it does "
+          + "not draw them (no class probabilities given)");
+    }
+    Sampling t = s.sampling();
+    // One batch holding the whole part, nothing padded or carried: the part's positions in order.
+    SampleScheduler whole = new SampleScheduler(o.length(), new Sampling(0, LastBatch.PARTIAL, false, o.seed(),
+        t.numParts(), t.partIndex(), t.evenShards(), t.padding(), t.dataPadding(), t.labelPadding()));
+    whole.restoreState(new IterationState(o.seed(), epoch, 0, new int[0], whole.saveState().settings()));
+    EpochPlan plan = whole.beginEpoch();
+    int[] positions = new int[plan.rows(0)];
+    plan.indices(0, positions);
+    int[] d = new int[o.length()];
+    o.fill(epoch, d);
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = d[positions[i]];
+    }
+    return positions;
+  }
+
   /** The drawn order of {@code epoch}, from a cache of the last two epochs' orders. */
   private synchronized int[] draws(int epoch) {
     if (drawsA != null && drawsEpochA == epoch) {

@@ -131,6 +131,26 @@ public final class Hdf5Provider extends FileProvider {
     return "file " + part.file() + ", datasets " + part.datasets() + ", row " + part.rows()[index - partStarts[partOf(index)]];
   }
 
+  /**
+   * The drawn samples as a {@link dev.minibatch.runtime.reader.Reader}: pass {@code e} of the
+   * returned reader (its {@code e}-th {@code iterator()} call, from 0) yields this provider's part
+   * of epoch {@code e}'s drawn order, sample by sample — the samples of the batches of epoch
+   * {@code e} before the last-batch policy (no padding, nothing carried). Each reader counts its
+   * own passes; the provider's batch iteration does not move it, nor it the batches.
+   *
+   * @throws IllegalStateException if no entry gives a class probability (then {@link #reader()}
+   *     is the samples' order)
+   */
+  public dev.minibatch.runtime.reader.Reader<Sample> drawnReader() {
+    drawnPart(0);
+    java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
+    return () -> {
+      int[] indices = drawnPart(passes.getAndIncrement());
+      return dev.minibatch.runtime.pipeline.PipelineIterator.of(java.util.Arrays.stream(indices).mapToObj(this::sample)
+          .iterator());
+    };
+  }
+
   /** Class-probability draws as the provider's epoch order. */
   private static final class Drawn implements EpochOrder {
     private final ClassSampler sampler;

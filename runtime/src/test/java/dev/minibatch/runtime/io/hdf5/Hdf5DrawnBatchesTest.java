@@ -213,4 +213,24 @@ class Hdf5DrawnBatchesTest {
     assertEquals("class-probability draws with numParts = 2 need an explicit seed: every part must draw the same order "
         + "for the parts to be disjoint", e.getMessage());
   }
+
+  @Test
+  void theDrawnReaderYieldsEachPassesEpochOfThePartsDraws() {
+    try (Hdf5Provider p = spec().shard(3, 1).batchSize(2).build()) {
+      dev.minibatch.runtime.reader.Reader<dev.minibatch.runtime.io.Sample> r = p.drawnReader();
+      for (int e = 0; e < 2; e++) {
+        List<dev.minibatch.runtime.io.Sample> samples = r.toList();
+        int[] expected = range(draws(e), 4, 9);
+        assertEquals(expected.length, samples.size());
+        for (int i = 0; i < expected.length; i++) {
+          assertEquals(expected[i], samples.get(i).index());
+          assertEquals(15.0 * (expected[i] % 7), samples.get(i).get("int/int32").getDouble(0, 0), 0.0);
+        }
+      }
+    }
+    try (Hdf5Provider p = Hdf5Provider.builder().add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a").build()) {
+      IllegalStateException e = assertThrows(IllegalStateException.class, p::drawnReader);
+      assertTrue(e.getMessage().contains("does not draw them"), e.getMessage());
+    }
+  }
 }
