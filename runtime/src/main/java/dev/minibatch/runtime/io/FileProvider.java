@@ -49,10 +49,13 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
   private final BatchBuffers<NamedBatch> buffers;
   private final int[] indexBuffer;
   private final @Nullable EpochOrder order;
-  private int @Nullable [] drawn;
-  private int drawEpoch;
-  private int drawPosition;
-  private long drawGeneration;
+  /** With an order: the scheduler over positions in each epoch's drawn order. */
+  private final @Nullable SampleScheduler drawScheduler;
+  /** The draws of the last two epochs computed, by epoch (arrays are never written once made). */
+  private int drawsEpochA = Integer.MIN_VALUE;
+  private int @Nullable [] drawsA;
+  private int drawsEpochB = Integer.MIN_VALUE;
+  private int @Nullable [] drawsB;
   private volatile boolean closed;
   private @Nullable Readers readers;
   private @Nullable List<BatchBuffers.Slot<NamedBatch>> readerSlots;
@@ -120,24 +123,19 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
 
   /**
    * As {@link #FileProvider(Map, Map, Sampling)}, with batches cut from {@code order}'s draws
-   * instead of the shared scheduler's epochs when it is not null. Then only the last-batch
-   * policies PARTIAL and DISCARD apply, and sharding is not offered.
+   * instead of the shared scheduler's epochs when it is not null. The draws go through the same
+   * {@link SampleScheduler} cutting as every other provider: a scheduler over the positions {@code
+   * [0, order.length())} of each epoch's drawn order, unshuffled (the order is already random),
+   * sharded into the contiguous parts {@code [floor(p*n/k), floor((p+1)*n/k))} of those positions
+   * and cut by the last-batch policy; positions are then mapped to sample indices. So PAD_WRAP
+   * wraps to the start of the part's draws, PAD_CONSTANT pads with sample index -1, and ROLL_OVER
+   * carries the leftover draws of one epoch to the front of the next.
    *
-   * @throws IllegalArgumentException as the other constructor, and for another last-batch policy
-   *     or several parts together with an order
+   * @throws IllegalArgumentException as the other constructor; with an order, also for ROLL_OVER
+   *     when a part has fewer draws than a batch (the carried draws would span several epochs)
    */
   protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
       @Nullable EpochOrder order) {
-    if (order != null) {
-      if (sampling.lastBatch() != LastBatch.PARTIAL && sampling.lastBatch() != LastBatch.DISCARD) {
-        throw new IllegalArgumentException("batches drawn by class probability support lastBatch PARTIAL or DISCARD, not "
-            + sampling.lastBatch());
-      }
-      if (sampling.numParts() != 1) {
-        throw new IllegalArgumentException("batches drawn by class probability cannot be sharded yet (numParts "
-            + sampling.numParts() + ")");
-      }
-    }
     this.order = order;
     if (data.isEmpty()) {
       throw new IllegalArgumentException("empty data: add at least one data array");
@@ -172,8 +170,23 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
         throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are " + names);
       }
     }
-    this.scheduler = new SampleScheduler(n, sampling);
-    int batch = scheduler.batchSize();
+    if (order != null) {
+      // The data scheduler only counts samples; the draw scheduler plans the epochs.
+      this.scheduler = new SampleScheduler(n, new Sampling(sampling.batchSize(), sampling.lastBatch(), false, order.seed(), 1, 0,
+          false, sampling.padding(), sampling.dataPadding(), sampling.labelPadding()));
+      this.drawScheduler = new SampleScheduler(order.length(), new Sampling(sampling.batchSize(), sampling.lastBatch(), false,
+          order.seed(), sampling.numParts(), sampling.partIndex(), sampling.evenShards(), sampling.padding(),
+          sampling.dataPadding(), sampling.labelPadding()));
+      if (sampling.lastBatch() == LastBatch.ROLL_OVER && drawScheduler.partSize() < drawScheduler.batchSize()) {
+        throw new IllegalArgumentException("lastBatch ROLL_OVER with class-probability draws needs at least one batch of draws "
+            + "per part: part " + sampling.partIndex() + " of " + sampling.numParts() + " has " + drawScheduler.partSize()
+            + " draws per epoch, the batch size is " + drawScheduler.batchSize());
+      }
+    } else {
+      this.scheduler = new SampleScheduler(n, sampling);
+      this.drawScheduler = null;
+    }
+    int batch = active().batchSize();
     this.sources = all.toArray(new RowSource[0]);
     this.padValues = new double[sources.length];
     List<DataDesc> dataDescs = new ArrayList<>();
@@ -197,7 +210,12 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
 
   @Override
   public int batchSize() {
-    return scheduler.batchSize();
+    return active().batchSize();
+  }
+
+  /** The scheduler that plans the epochs: the draw scheduler with an order, else the data's. */
+  private SampleScheduler active() {
+    return drawScheduler != null ? drawScheduler : scheduler;
   }
 
   @Override
@@ -234,7 +252,13 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     if (readers != null) {
       return parallelEpoch(true);
     }
-    BatchIterator<NamedBatch> it = order == null ? new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, this::fill) : drawnEpoch();
+    BatchIterator<NamedBatch> it;
+    if (order == null) {
+      it = new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, (plan, j) -> fill(plan, j, null));
+    } else {
+      DrawnEpoch d = beginDrawn();
+      it = new PlannedEpoch<>(d.plan(), this::checkOpen, (plan, j) -> fill(plan, j, d));
+    }
     Consumer<? super NamedBatch> d = delivery;
     return d == null ? it : new BatchIterator<>() {
       @Override
@@ -290,16 +314,22 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       }
       readerSlots = slots;
     }
-    ParallelEpoch.Cursor cursor = order == null ? planCursor(scheduler.beginEpoch()) : drawnCursor();
+    ParallelEpoch.Cursor cursor;
+    if (order == null) {
+      cursor = planCursor(scheduler.beginEpoch(), null);
+    } else {
+      DrawnEpoch d = beginDrawn();
+      cursor = planCursor(d.plan(), d);
+    }
     long seed = order != null ? order.seed() : scheduler.seed();
-    ParallelEpoch.Job job = new ParallelEpoch.Job(r.stage(), cursor, readerSlots, sources, padValues, scheduler.batchSize(),
+    ParallelEpoch.Job job = new ParallelEpoch.Job(r.stage(), cursor, readerSlots, sources, padValues, active().batchSize(),
         r.threads(), seed, r.process(), this::sample, r.origin());
     ParallelEpoch e = new ParallelEpoch(job, autoRelease, this::checkOpen, delivery);
     parallel = e.handle();
     return e;
   }
 
-  private ParallelEpoch.Cursor planCursor(EpochPlan plan) {
+  private ParallelEpoch.Cursor planCursor(EpochPlan plan, @Nullable DrawnEpoch drawnEpoch) {
     boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
     return new ParallelEpoch.Cursor() {
       @Override
@@ -335,6 +365,9 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       @Override
       public void indices(int j, int[] out) {
         plan.indices(j, out);
+        if (drawnEpoch != null) {
+          drawnEpoch.map(j, out, plan.rows(j));
+        }
       }
 
       @Override
@@ -349,160 +382,108 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     };
   }
 
-  /** The drawn order's epoch as a cursor, with the same state bookkeeping as {@link #drawnEpoch()}. */
-  private synchronized ParallelEpoch.Cursor drawnCursor() {
-    EpochOrder o = java.util.Objects.requireNonNull(order);
-    int length = o.length();
-    if (drawn == null || drawn.length < length) {
-      drawn = new int[length];
-    }
-    int[] stream = drawn;
-    int epoch = drawEpoch;
-    o.fill(epoch, stream);
-    int batch = scheduler.batchSize();
-    boolean discard = scheduler.sampling().lastBatch() == LastBatch.DISCARD;
-    int batches = discard ? length / batch : (length + batch - 1) / batch;
-    long generation = ++drawGeneration;
-    int start = drawPosition;
-    drawPosition = 0;
-    drawEpoch++;
-    return new ParallelEpoch.Cursor() {
-      @Override
-      public int epoch() {
-        return epoch;
-      }
-
-      @Override
-      public int first() {
-        return start;
-      }
-
-      @Override
-      public int batchCount() {
-        return batches;
-      }
-
-      @Override
-      public int rows(int j) {
-        return Math.min(batch, length - j * batch);
-      }
-
-      @Override
-      public int pad(int j) {
-        return 0;
-      }
-
-      @Override
-      public int copied(int j) {
-        return rows(j);
-      }
-
-      @Override
-      public void indices(int j, int[] out) {
-        System.arraycopy(stream, j * batch, out, 0, rows(j));
-      }
-
-      @Override
-      public void delivered(int j) {
-        synchronized (FileProvider.this) {
-          int next = j + 1;
-          drawEpoch = next < batches ? epoch : epoch + 1;
-          drawPosition = next < batches ? next : 0;
-        }
-      }
-
-      @Override
-      public void check() {
-        synchronized (FileProvider.this) {
-          if (generation != drawGeneration) {
-            throw new IllegalStateException("a newer epoch of this provider has started; this iterator is superseded");
-          }
-        }
-      }
-    };
-  }
-
   @Override
   public IterationState saveState() {
-    if (order == null) {
+    if (drawScheduler == null) {
       return scheduler.saveState();
     }
-    synchronized (this) {
-      return new IterationState(order.seed(), drawEpoch, drawPosition, new int[0], DRAWN);
-    }
+    IterationState s = drawScheduler.saveState();
+    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), DRAWN + s.settings());
   }
 
   @Override
   public void restoreState(IterationState state) {
     checkOpen();
-    if (order == null) {
+    if (drawScheduler == null) {
       scheduler.restoreState(state);
       return;
     }
-    if (!DRAWN.equals(state.settings()) || state.seed() != order.seed()) {
-      throw new IllegalArgumentException("state " + state + " was not saved by a provider drawing with seed " + order.seed());
+    EpochOrder o = java.util.Objects.requireNonNull(order);
+    if (!state.settings().startsWith(DRAWN) || state.seed() != o.seed()) {
+      throw new IllegalArgumentException("state " + state + " was not saved by a provider drawing with seed " + o.seed());
     }
-    synchronized (this) {
-      drawEpoch = state.epoch();
-      drawPosition = state.position();
-      drawGeneration++;
+    drawScheduler.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
+        state.settings().substring(DRAWN.length())));
+  }
+
+  private static final String DRAWN = "draws=class-probability,";
+
+  /**
+   * One epoch of draws: the draw scheduler's plan over positions, and the drawn orders its
+   * positions refer to: the first {@code carried} entries of the plan's stream (ROLL_OVER's
+   * carried draws) are positions in the previous epoch's order, the rest in this epoch's.
+   */
+  private record DrawnEpoch(EpochPlan plan, int carried, int @Nullable [] previous, int[] current, int batchSize) {
+    /** Maps the positions of batch {@code j}, {@code out[0, rows)}, to sample indices in place. */
+    void map(int j, int[] out, int rows) {
+      int base = j * batchSize;
+      for (int r = 0; r < rows; r++) {
+        int pos = out[r];
+        if (pos != EpochPlan.CONSTANT_PAD) {
+          out[r] = (base + r < carried ? java.util.Objects.requireNonNull(previous) : current)[pos];
+        }
+      }
     }
   }
 
-  private static final String DRAWN = "class-probability draws";
+  /** Starts the next drawn epoch (or resumes the restored one), superseding any in progress. */
+  private synchronized DrawnEpoch beginDrawn() {
+    SampleScheduler s = java.util.Objects.requireNonNull(drawScheduler);
+    s.supersede();
+    IterationState next = s.saveState();
+    int carried = next.carried().length;
+    int[] previous = carried > 0 ? draws(next.epoch() - 1) : null;
+    int[] current = draws(next.epoch());
+    EpochPlan plan = s.beginEpoch();
+    return new DrawnEpoch(plan, carried, previous, current, s.batchSize());
+  }
 
-  /** An epoch cut from the order's draws; resumes at a restored position. */
-  private synchronized BatchIterator<NamedBatch> drawnEpoch() {
-    EpochOrder o = java.util.Objects.requireNonNull(order);
-    int length = o.length();
-    if (drawn == null || drawn.length < length) {
-      drawn = new int[length];
+  /**
+   * The sample indices of this provider's part of epoch {@code epoch}'s drawn order, in order,
+   * before the last-batch policy: the draws {@code [floor(p*n/k), floor((p+1)*n/k))} (or the even
+   * shard), cut by the same scheduler code as the batches. Independent of the batch iteration.
+   *
+   * @throws IllegalStateException if this provider does not draw its samples
+   */
+  protected final int[] drawnPart(int epoch) {
+    EpochOrder o = order;
+    SampleScheduler s = drawScheduler;
+    if (o == null || s == null) {
+      throw new IllegalStateException("this " + getClass().getSimpleName() + " visits its samples in source order, it does "
+          + "not draw them (no class probabilities given)");
     }
-    int[] stream = drawn;
-    int epoch = drawEpoch;
-    o.fill(epoch, stream);
-    int batch = scheduler.batchSize();
-    boolean discard = scheduler.sampling().lastBatch() == LastBatch.DISCARD;
-    int batches = discard ? length / batch : (length + batch - 1) / batch;
-    long generation = ++drawGeneration;
-    int start = drawPosition;
-    drawPosition = 0;
-    drawEpoch++;
-    return new BatchIterator<>() {
-      private int next = start;
+    Sampling t = s.sampling();
+    // One batch holding the whole part, nothing padded or carried: the part's positions in order.
+    SampleScheduler whole = new SampleScheduler(o.length(), new Sampling(0, LastBatch.PARTIAL, false, o.seed(),
+        t.numParts(), t.partIndex(), t.evenShards(), t.padding(), t.dataPadding(), t.labelPadding()));
+    whole.restoreState(new IterationState(o.seed(), epoch, 0, new int[0], whole.saveState().settings()));
+    EpochPlan plan = whole.beginEpoch();
+    int[] positions = new int[plan.rows(0)];
+    plan.indices(0, positions);
+    int[] d = new int[o.length()];
+    o.fill(epoch, d);
+    for (int i = 0; i < positions.length; i++) {
+      positions[i] = d[positions[i]];
+    }
+    return positions;
+  }
 
-      @Override
-      public boolean hasNext() {
-        checkOpen();
-        synchronized (FileProvider.this) {
-          if (generation != drawGeneration) {
-            throw new IllegalStateException("a newer epoch of this provider has started; this iterator is superseded");
-          }
-        }
-        return next < batches;
-      }
-
-      @Override
-      public NamedBatch next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException("epoch " + epoch + " is over");
-        }
-        int from = next * batch;
-        int rows = Math.min(batch, length - from);
-        System.arraycopy(stream, from, indexBuffer, 0, rows);
-        next++;
-        synchronized (FileProvider.this) {
-          drawEpoch = next < batches ? epoch : epoch + 1;
-          drawPosition = next < batches ? next : 0;
-        }
-        return fillRows(rows, 0, rows);
-      }
-
-      @Override
-      public void close() {
-        // Nothing to release: the buffers belong to the provider.
-      }
-    };
+  /** The drawn order of {@code epoch}, from a cache of the last two epochs' orders. */
+  private synchronized int[] draws(int epoch) {
+    if (drawsA != null && drawsEpochA == epoch) {
+      return drawsA;
+    }
+    if (drawsB != null && drawsEpochB == epoch) {
+      return drawsB;
+    }
+    EpochOrder o = java.util.Objects.requireNonNull(order);
+    int[] d = new int[o.length()];
+    o.fill(epoch, d);
+    drawsEpochB = drawsEpochA;
+    drawsB = drawsA;
+    drawsEpochA = epoch;
+    drawsA = d;
+    return d;
   }
 
   /**
@@ -510,14 +491,14 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
    * iteration in progress (as {@link ArrayDataProvider#reset()}).
    */
   public void reset() {
-    scheduler.reset();
+    active().reset();
   }
 
   @Override
   public void close() {
     if (!closed) {
       closed = true;
-      scheduler.supersede();
+      active().supersede();
       ParallelEpoch.Handle p;
       synchronized (this) {
         p = parallel;
@@ -542,10 +523,13 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     }
   }
 
-  private NamedBatch fill(EpochPlan plan, int j) {
+  private NamedBatch fill(EpochPlan plan, int j, @Nullable DrawnEpoch drawnEpoch) {
     int rows = plan.rows(j);
     int pad = plan.pad(j);
     plan.indices(j, indexBuffer);
+    if (drawnEpoch != null) {
+      drawnEpoch.map(j, indexBuffer, rows);
+    }
     boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
     return fillRows(rows, pad, constantPad ? rows - pad : rows);
   }
@@ -571,14 +555,17 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return scheduler.numSamples();
   }
 
-  /** The number of samples this provider's part visits per epoch (before padding). */
+  /**
+   * The number of samples this provider's part visits per epoch (before padding); with drawn
+   * epochs, the number of draws in this part.
+   */
   public int partSize() {
-    return scheduler.partSize();
+    return active().partSize();
   }
 
-  /** The shuffle seed in use. */
+  /** The shuffle seed in use (with drawn epochs, the draws' seed). */
   public long seed() {
-    return scheduler.seed();
+    return active().seed();
   }
 
   /**

@@ -42,7 +42,12 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  * sampling setting; or, when the entries give class probabilities ({@link Builder#add(Path, List,
  * String, double)}), drawn by class probability ({@link ClassSampler}: deterministic for a seed,
  * {@link Builder#wrapExamples(boolean)}, {@link Builder#epochLength(int)}), with {@code shuffle}
- * permuting the samples within each class, and lastBatch PARTIAL or DISCARD.
+ * permuting the samples within each class. Each epoch's drawn order is then sharded and cut into
+ * batches exactly as the shared scheduler cuts its epochs: part {@code p} of {@code k} is the
+ * draws {@code [floor(p*n/k), floor((p+1)*n/k))} (an explicit seed is required, so every part
+ * draws the same order), and every last-batch policy applies to the part's draws (PAD_WRAP wraps
+ * to the part's first draws, PAD_CONSTANT pads with sample index -1, ROLL_OVER carries the
+ * leftover draws to the front of the next epoch and needs at least one batch of draws per part).
  *
  * <p>Data Provider Core's Readers and functions: {@link Builder#readers(int)} threads write each
  * batch's rows straight into a ring of {@link Builder#buffers(int)} preallocated batch buffers,
@@ -124,6 +129,26 @@ public final class Hdf5Provider extends FileProvider {
     }
     Part part = parts[partOf(index)];
     return "file " + part.file() + ", datasets " + part.datasets() + ", row " + part.rows()[index - partStarts[partOf(index)]];
+  }
+
+  /**
+   * The drawn samples as a {@link dev.minibatch.runtime.reader.Reader}: pass {@code e} of the
+   * returned reader (its {@code e}-th {@code iterator()} call, from 0) yields this provider's part
+   * of epoch {@code e}'s drawn order, sample by sample — the samples of the batches of epoch
+   * {@code e} before the last-batch policy (no padding, nothing carried). Each reader counts its
+   * own passes; the provider's batch iteration does not move it, nor it the batches.
+   *
+   * @throws IllegalStateException if no entry gives a class probability (then {@link #reader()}
+   *     is the samples' order)
+   */
+  public dev.minibatch.runtime.reader.Reader<Sample> drawnReader() {
+    drawnPart(0);
+    java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
+    return () -> {
+      int[] indices = drawnPart(passes.getAndIncrement());
+      return dev.minibatch.runtime.pipeline.PipelineIterator.of(java.util.Arrays.stream(indices).mapToObj(this::sample)
+          .iterator());
+    };
   }
 
   /** Class-probability draws as the provider's epoch order. */
@@ -429,6 +454,10 @@ public final class Hdf5Provider extends FileProvider {
       EpochOrder order = null;
       if (probability != null) {
         Long s = sampling.seed();
+        if (s == null && sampling.numParts() > 1) {
+          throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
+              + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
+        }
         long seed = s != null ? s : java.util.concurrent.ThreadLocalRandom.current().nextLong();
         order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
       }

@@ -114,9 +114,7 @@ class Hdf5ProviderTest {
       q.restoreState(dev.minibatch.runtime.IterationState.decode(state.encode()));
       assertArrayEquals(third, q.iterator().next().sampleIndices());
     }
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> spec.get().shard(2, 0).build());
-    assertTrue(e.getMessage().contains("cannot be sharded"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> Hdf5Provider.builder()
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Hdf5Provider.builder()
         .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a", 1)
         .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b").build());
     assertTrue(e.getMessage().contains("has no sampling probability"), e.getMessage());
