@@ -72,6 +72,20 @@ class PrefetchingProviderTest {
   }
 
   @Test
+  void stopEndsTheThreadButLeavesTheLentProviderOpen() {
+    try (ArrayDataProvider inner = source(500)) {
+      PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(inner);
+      BatchIterator<NamedBatch> it = p.iterator();
+      it.next();
+      p.stop();
+      assertEquals(0, prefetchThreads());
+      assertThrows(IllegalStateException.class, it::hasNext);
+      // The wrapped provider still works on its own.
+      assertEquals(72, ArrayDataProviderTest.epoch(inner).size()); // ceil(500 / 7)
+    }
+  }
+
+  @Test
   void aFailureOnTheBackgroundThreadReachesTheConsumerWithItsCause() {
     ArrayDataProvider inner = source(50);
     RuntimeException boom = new IllegalArgumentException("sample 17 is broken");
