@@ -5,15 +5,13 @@ import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.nd4j.HostArrays;
-import dev.minibatch.runtime.pipeline.SampleContext;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.pipeline.SeededContext;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.lang.ref.Cleaner;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
-import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
@@ -294,7 +292,7 @@ final class ParallelEpoch implements BatchIterator<NamedBatch> {
       int n = job.readers();
       int slotCount = job.slots().size();
       int[] idx = new int[job.batchSize()];
-      Context context = new Context(job.seed(), cursor.epoch());
+      SeededContext context = new SeededContext(job.seed(), cursor.epoch());
       for (int j = cursor.first(); j < cursor.batchCount(); j++) {
         lock.lock();
         try {
@@ -330,7 +328,7 @@ final class ParallelEpoch implements BatchIterator<NamedBatch> {
       }
     }
 
-    private void fill(Cursor cursor, int j, int from, int to, int[] idx, Context context) {
+    private void fill(Cursor cursor, int j, int from, int to, int[] idx, SeededContext context) {
       BatchBuffers.Slot<NamedBatch> slot = job.slots().get(j % job.slots().size());
       int copied = cursor.copied(j);
       cursor.indices(j, idx);
@@ -431,40 +429,4 @@ final class ParallelEpoch implements BatchIterator<NamedBatch> {
   }
 
   /** A reader's reusable context: position in the epoch and a generator made only when asked for. */
-  private static final class Context implements SampleContext {
-    private final long seed;
-    private final int epoch;
-    private long index;
-    private @Nullable SplittableRandom random;
-
-    Context(long seed, int epoch) {
-      this.seed = seed;
-      this.epoch = epoch;
-    }
-
-    void at(long position) {
-      index = position;
-      random = null;
-    }
-
-    @Override
-    public long index() {
-      return index;
-    }
-
-    @Override
-    public int epoch() {
-      return epoch;
-    }
-
-    @Override
-    public SplittableRandom random() {
-      SplittableRandom r = random;
-      if (r == null) {
-        r = new SplittableRandom(Seeds.derive(seed, epoch, index));
-        random = r;
-      }
-      return r;
-    }
-  }
 }

@@ -39,7 +39,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
     int maxChunk = ChunkPacer.maxChunkFor(capacity, options.workers());
     for (int w = 0; w < options.workers(); w++) {
       Worker<T, R> worker = new Worker<>(options.name(), state, counters, source, mapper,
-          new Context(seed, epoch), new ChunkPacer(maxChunk));
+          new SeededContext(seed, epoch), new ChunkPacer(maxChunk));
       workers.start(worker);
     }
     return stage;
@@ -245,42 +245,6 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
   }
 
   /** The per-worker {@link SampleContext}, reused from sample to sample. */
-  private static final class Context implements SampleContext {
-    private final long seed;
-    private final int epoch;
-    private long index;
-    private @Nullable SplittableRandom random;
-
-    Context(long seed, int epoch) {
-      this.seed = seed;
-      this.epoch = epoch;
-    }
-
-    void at(long index) {
-      this.index = index;
-      this.random = null;
-    }
-
-    @Override
-    public long index() {
-      return index;
-    }
-
-    @Override
-    public int epoch() {
-      return epoch;
-    }
-
-    @Override
-    public SplittableRandom random() {
-      SplittableRandom r = random;
-      if (r == null) {
-        r = new SplittableRandom(Seeds.derive(seed, epoch, index));
-        random = r;
-      }
-      return r;
-    }
-  }
 
   /** One worker's loop: take tokens, pull a chunk, map it, deposit it. */
   private static final class Worker<T, R> implements Runnable {
@@ -289,11 +253,11 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
     private final StageCounters counters;
     private final PipelineIterator<? extends T> source;
     private final ContextMapper<? super T, ? extends R> mapper;
-    private final Context context;
+    private final SeededContext context;
     private final ChunkPacer pacer;
 
     Worker(String name, State state, StageCounters counters, PipelineIterator<? extends T> source,
-        ContextMapper<? super T, ? extends R> mapper, Context context, ChunkPacer pacer) {
+        ContextMapper<? super T, ? extends R> mapper, SeededContext context, ChunkPacer pacer) {
       this.name = name;
       this.state = state;
       this.counters = counters;
