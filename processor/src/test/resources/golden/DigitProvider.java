@@ -10,8 +10,8 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
-import dev.minibatch.runtime.internal.Collate;
-import dev.minibatch.runtime.internal.CollateTarget;
+import dev.minibatch.runtime.engine.Collate;
+import dev.minibatch.runtime.engine.CollateTarget;
 import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
@@ -39,7 +39,8 @@ import org.jspecify.annotations.Nullable;
 )
 public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable {
   /**
-   * The batch size declared by {@code @DataProvider} (0: none, set it on the builder).
+   * The batch size declared by {@code @DataProvider}; 0: none declared, so {@code build()} fails
+   * unless the builder sets one.
    */
   public static final int DEFAULT_BATCH_SIZE = 32;
 

@@ -25,8 +25,11 @@ import java.lang.annotation.Target;
 @Target(ElementType.TYPE)
 public @interface DataProvider {
   /**
-   * The default batch size of the generated provider; 0 means "set it on the builder". A negative
-   * value is a compile error.
+   * The default batch size of the generated provider's builder. 0 (the default) declares none: the
+   * builder must then be given one with {@code batchSize(n)}, and {@code build()} fails with an
+   * {@link IllegalStateException} saying so when it is not. A negative value is a compile error.
+   * (On the builder, an explicit {@code batchSize(0)} means the whole shard as one batch, MXNet.jl's
+   * {@code batch_size = 0}; see {@code ProviderBuilder.batchSize}.)
    */
   int batchSize() default 0;
 }

@@ -15,10 +15,19 @@ public enum LastBatch {
   PAD_CONSTANT,
   /**
    * Pad the last batch by wrapping to the start of the epoch's order, tiling when the pad exceeds
-   * the data (MXNet NDArrayIter {@code 'pad'}, CSVIter {@code round_batch}): {@code [0,1,2] [3,4,5]
-   * [6,7,8] [9,0,1]} with {@code pad() == 2}.
+   * the data; every epoch starts again from its first sample (MXNet NDArrayIter {@code 'pad'},
+   * MXNet.jl's wrapping): {@code [0,1,2] [3,4,5] [6,7,8] [9,0,1]} with {@code pad() == 2}, and
+   * the next epoch is the same.
    */
   PAD_WRAP,
+  /**
+   * Pad the last batch with the first samples of the next epoch's order, and start the next epoch
+   * after them, so the padding rows are not seen twice in a row (MXNet CSVIter and ImageRecordIter
+   * {@code round_batch = true}): epoch 1 {@code [0,1,2] [3,4,5] [6,7,8] [9,0,1]} with {@code pad()
+   * == 2}, epoch 2 {@code [2,3,4] [5,6,7] [8,9,0]} with {@code pad() == 1}, epoch 3 {@code [1,2,3]
+   * [4,5,6] [7,8,9]}. Needs at least one batch of samples per shard.
+   */
+  PAD_CONTINUE,
   /** Drop the incomplete last batch: {@code [0,1,2] [3,4,5] [6,7,8]}. */
   DISCARD,
   /**

@@ -1,7 +1,7 @@
 package dev.minibatch.benchmarks;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.NamedBatch;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;

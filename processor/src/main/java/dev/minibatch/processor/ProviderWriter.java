@@ -40,7 +40,8 @@ final class ProviderWriter {
             + "}\n}</pre>\n", d.provider(), d.provider(), d.batch());
 
     t.addField(FieldSpec.builder(int.class, "DEFAULT_BATCH_SIZE", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
-        .addJavadoc("The batch size declared by {@code @DataProvider} (0: none, set it on the builder).\n")
+        .addJavadoc("The batch size declared by {@code @DataProvider}; 0: none declared, so {@code build()} fails\n"
+            + "unless the builder sets one.\n")
         .initializer("$L", d.batchSize())
         .build());
     for (FieldDescriptor f : d.fields()) {
@@ -139,6 +140,11 @@ final class ProviderWriter {
   }
 
   private static TypeSpec builderType(SampleDescriptor d, ClassName builder, TypeName list, TypeName iterable) {
+    MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE);
+    if (d.batchSize() > 0) {
+      // Only a declared size is a default: an undeclared one must be set on the builder.
+      constructor.addStatement("batchSize(DEFAULT_BATCH_SIZE)");
+    }
     TypeName nullableList = list.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
     TypeName nullableIterable = iterable.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
     return TypeSpec.classBuilder(builder)
@@ -147,10 +153,7 @@ final class ProviderWriter {
         .addJavadoc("Builds {@link $T}s: the sample source plus the settings every provider shares.\n", d.provider())
         .addField(nullableList, "list", Modifier.PRIVATE)
         .addField(nullableIterable, "stream", Modifier.PRIVATE)
-        .addMethod(MethodSpec.constructorBuilder()
-            .addModifiers(Modifier.PRIVATE)
-            .addStatement("batchSize(DEFAULT_BATCH_SIZE)")
-            .build())
+        .addMethod(constructor.build())
         .addMethod(MethodSpec.methodBuilder("samples")
             .addModifiers(Modifier.PUBLIC)
             .returns(builder)

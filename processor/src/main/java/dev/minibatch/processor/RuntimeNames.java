@@ -8,6 +8,7 @@ final class RuntimeNames {
 
   static final String RT = "dev.minibatch.runtime";
   static final String INTERNAL = RT + ".internal";
+  static final String ENGINE = RT + ".engine";
 
   static final ClassName ABSTRACT_BATCH = ClassName.get(RT, "AbstractBatch");
   static final ClassName BATCH_LAYOUT = ClassName.get(RT, "BatchLayout");
@@ -17,8 +18,8 @@ final class RuntimeNames {
   static final ClassName RESUMABLE = ClassName.get(RT, "Resumable");
   static final ClassName ITERATION_STATE = ClassName.get(RT, "IterationState");
   static final ClassName SAMPLE_BATCHER = ClassName.get(INTERNAL, "SampleBatcher");
-  static final ClassName COLLATE_TARGET = ClassName.get(INTERNAL, "CollateTarget");
-  static final ClassName COLLATE = ClassName.get(INTERNAL, "Collate");
+  static final ClassName COLLATE_TARGET = ClassName.get(ENGINE, "CollateTarget");
+  static final ClassName COLLATE = ClassName.get(ENGINE, "Collate");
 
   static final ClassName DATA_DESC = ClassName.get("dev.minibatch", "DataDesc");
   static final ClassName DTYPE = ClassName.get("dev.minibatch", "DType");

@@ -1,6 +1,5 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.nd4j.Placement;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;

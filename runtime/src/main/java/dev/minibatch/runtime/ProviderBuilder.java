@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param <S> the concrete builder, returned by every setter
  */
 public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
-  private int batchSize;
+  /** Unset until {@link #batchSize(int)}: building without a batch size is an error. */
+  private int batchSize = -1;
   private LastBatch lastBatch = LastBatch.PARTIAL;
   private boolean shuffle;
   private @Nullable Long seed;
@@ -34,8 +35,15 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
     return (S) this;
   }
 
-  /** Rows per batch; 0 (the default) makes the whole part one batch. */
+  /**
+   * Rows per batch, {@code >= 1}; or 0 for the whole shard as one batch (MXNet.jl's {@code
+   * batch_size = 0}; random-access providers only). Required: a builder without a batch size (and
+   * no default declared by the provider) fails at {@code build()}.
+   */
   public S batchSize(int batchSize) {
+    if (batchSize < 0) {
+      throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
+    }
     this.batchSize = batchSize;
     return self();
   }
@@ -102,8 +110,16 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
     return self();
   }
 
-  /** The settings as set so far, checked. */
+  /**
+   * The settings as set so far, checked.
+   *
+   * @throws IllegalStateException if no batch size was set
+   */
   protected final Sampling sampling() {
+    if (batchSize < 0) {
+      throw new IllegalStateException("no batch size: call batchSize(n) on the builder (n >= 1, or 0 for the whole shard "
+          + "as one batch), or declare one with @DataProvider(batchSize = n)");
+    }
     return new Sampling(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards,
         padding, dataPadding, labelPadding);
   }

@@ -10,7 +10,7 @@ import org.jspecify.annotations.Nullable;
  * The sampling settings every random-access provider shares: batch size, last-batch policy and
  * padding values, shuffle and seed, and sharding. Immutable; made by a {@link ProviderBuilder}.
  *
- * @param batchSize rows per batch; 0 means the whole part as one batch
+ * @param batchSize rows per batch; 0 means the whole shard as one batch
  * @param lastBatch what happens to the leftover samples
  * @param shuffle whether every epoch uses a new permutation
  * @param seed the shuffle seed; null means a random seed chosen when the provider is built
@@ -37,7 +37,7 @@ public record Sampling(
   /** Checks the settings that do not depend on the data. */
   public Sampling {
     if (batchSize < 0) {
-      throw new IllegalArgumentException("batch size must be >= 0 (0 = the whole data set as one batch), got " + batchSize);
+      throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
     }
     if (numParts < 1) {
       throw new IllegalArgumentException("numParts must be >= 1, got " + numParts);
@@ -52,7 +52,7 @@ public record Sampling(
     padding = Collections.unmodifiableMap(new LinkedHashMap<>(padding));
   }
 
-  /** The defaults: batch size 0, PARTIAL, no shuffle, one part, padding 0. */
+  /** Batch size 0 (the whole shard as one batch), PARTIAL, no shuffle, one part, padding 0. */
   public static Sampling defaults() {
     return new Sampling(0, LastBatch.PARTIAL, false, null, 1, 0, false, Map.of(), 0, 0);
   }

@@ -1,5 +1,7 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.array.ArrayDataProvider;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -45,7 +47,7 @@ class ArrayDataProviderTest {
   }
 
   static ArrayDataProvider provider(int n, Consumer<ArrayDataProvider.Builder> settings) {
-    return ArrayDataProvider.create(b -> settings.accept(b.data(data(n)).label(labels(n))));
+    return ArrayDataProvider.create(b -> settings.accept(b.data(data(n)).label(labels(n)).batchSize(0)));
   }
 
   /** The sample ids of each batch of one epoch; checks data/label agreement and sampleIndex. */
@@ -328,13 +330,13 @@ class ArrayDataProviderTest {
   @Test
   void errorsSayWhatIsWrong() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> ArrayDataProvider.builder().data(data(10)).label(labels(9)).build());
+        () -> ArrayDataProvider.builder().data(data(10)).label(labels(9)).batchSize(0).build());
     assertEquals("sample counts differ: data 'data' [10, 2] has 10 samples (axis 0) but label 'softmax_label' [9] has 9",
         e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.batchSize(-1)));
-    assertEquals("batch size must be >= 0 (0 = the whole data set as one batch), got -1", e.getMessage());
+    assertEquals("batch size must be >= 1 (or 0 for the whole shard as one batch), got -1", e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
-        () -> ArrayDataProvider.builder().data(Nd4j.create(DataType.FLOAT, 0, 3)).build());
+        () -> ArrayDataProvider.builder().data(Nd4j.create(DataType.FLOAT, 0, 3)).batchSize(0).build());
     assertEquals("empty data: data 'data' [0, 3] has 0 samples", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().batchSize(2).build());
     assertEquals("empty data: add at least one data array", e.getMessage());
@@ -345,11 +347,11 @@ class ArrayDataProviderTest {
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.shuffle(true).shard(2, 0)));
     assertTrue(e.getMessage().startsWith("shuffle with numParts = 2 needs an explicit seed"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.padding("lable", 1)));
-    assertEquals("padding set for 'lable', which is not provided; names are [data, softmax_label]", e.getMessage());
+    assertEquals("ArrayDataProvider: padding set for 'lable', which is not provided; names are [data, softmax_label]", e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> ArrayDataProvider.builder().data("x", data(3)).label("x", labels(3)));
     assertTrue(e.getMessage().startsWith("the name 'x' is already used by data 'x'"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().label(labels(3)).build());
+    e = assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().label(labels(3)).batchSize(0).build());
     assertEquals("only labels were given; add at least one data array", e.getMessage());
   }
 }

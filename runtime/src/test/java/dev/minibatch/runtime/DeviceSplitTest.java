@@ -1,5 +1,7 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.array.ArrayDataProvider;
+
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.Device;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;

@@ -1,10 +1,9 @@
 /**
  * NOT API. Support code called only by the classes the minibatch annotation processor generates
- * ({@code <Sample>Provider}, {@code <Sample>Batch}). Everything here may change in any release
- * without notice; applications must not use it directly. It lives in the runtime (not in the
- * generated code) so the iteration semantics are written once and shared with {@link
- * dev.minibatch.runtime.ArrayDataProvider}: both sit on {@link
- * dev.minibatch.runtime.sampling.SampleScheduler} and {@link dev.minibatch.runtime.BatchBuffers}.
+ * ({@code <Sample>Provider}, {@code <Sample>Batch}); nothing else in the runtime uses it. Everything
+ * here may change in any release without notice; applications must not use it directly. The
+ * iteration itself is the runtime's {@link dev.minibatch.runtime.engine} — the same engine as
+ * {@code ArrayDataProvider} and the file providers — so the semantics are written once.
  */
 @NullMarked
 package dev.minibatch.runtime.internal;

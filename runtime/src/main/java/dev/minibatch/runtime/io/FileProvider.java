@@ -1,10 +1,7 @@
 package dev.minibatch.runtime.io;
 
 import dev.minibatch.DataDesc;
-import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
-import dev.minibatch.runtime.ArrayDataProvider;
-import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
@@ -12,11 +9,14 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.EpochDraws;
+import dev.minibatch.runtime.engine.ReaderThreads;
+import dev.minibatch.runtime.engine.RowSource;
+import dev.minibatch.runtime.engine.RowWriter;
+import dev.minibatch.runtime.pipeline.Multicast;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
-import dev.minibatch.runtime.sampling.EpochPlan;
-import dev.minibatch.runtime.sampling.PlannedEpoch;
-import dev.minibatch.runtime.sampling.SampleScheduler;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -25,43 +25,27 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
-import dev.minibatch.runtime.pipeline.Multicast;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * The base of the file providers: the file's samples are loaded once into {@link RowSource}s whose
- * axis 0 is the sample axis, and batches are filled with the runtime's shared {@link
- * SampleScheduler} (last-batch policies, shuffle and seed, sharding, resumable state) into a ring
- * of two reused {@link BatchBuffers} — the same machinery and semantics as {@link
- * ArrayDataProvider}. A batch stays valid until the iterator has moved two batches on ({@link
- * dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()} offers the same data one sample
- * at a time.
+ * axis 0 is the sample axis, and batches come from the runtime's batching engine ({@link
+ * BatchEngine}: last-batch policies, shuffle and seed, sharding, resumable state, reader threads)
+ * — the same engine and semantics as {@code ArrayDataProvider}. A batch stays valid until the
+ * iterator moves on ({@link dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()}
+ * offers the same data one sample at a time.
  */
 public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumable {
-  private static final int SLOTS = 2;
-
+  private final String name = getClass().getSimpleName();
   private final List<String> names = new ArrayList<>();
   private final RowSource[] sources;
-  private final double[] padValues;
-  private final SampleScheduler scheduler;
-  private final BatchLayout layout;
-  private final BatchBuffers<NamedBatch> buffers;
-  private final int[] indexBuffer;
-  private final @Nullable EpochOrder order;
-  /** With an order: the scheduler over positions in each epoch's drawn order. */
-  private final @Nullable SampleScheduler drawScheduler;
-  /** The draws of the last two epochs computed, by epoch (arrays are never written once made). */
-  private int drawsEpochA = Integer.MIN_VALUE;
-  private int @Nullable [] drawsA;
-  private int drawsEpochB = Integer.MIN_VALUE;
-  private int @Nullable [] drawsB;
-  private volatile boolean closed;
+  private final BatchLayout sampleLayout;
+  private final Sampling sampling;
+  private final @Nullable EpochDraws draws;
   private @Nullable Readers readers;
-  private @Nullable List<BatchBuffers.Slot<NamedBatch>> readerSlots;
-  private final List<BatchBuffers<NamedBatch>> readerBuffers = new ArrayList<>();
-  private ParallelEpoch.@Nullable Handle parallel;
   private @Nullable Consumer<? super NamedBatch> delivery;
+  private @Nullable BatchEngine<NamedBatch> engine;
 
   /**
    * Reader threads that fill the batches (Data Provider Core's Readers).
@@ -77,37 +61,18 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       IntFunction<String> origin) {
     /** Checks the counts. */
     public Readers {
-      if (threads < 1) {
-        throw new IllegalArgumentException("readers must be >= 1, got " + threads);
-      }
-      if (slots < 2) {
-        throw new IllegalArgumentException("the ring needs at least 2 batch buffers, got " + slots);
-      }
+      new ReaderThreads(stage, threads, slots);
     }
-  }
-
-  /**
-   * An epoch order that replaces the shared scheduler's, for providers that draw their samples
-   * themselves (class-probability sampling). It must be a pure function of the epoch number.
-   */
-  protected interface EpochOrder {
-    /** Draws per epoch. */
-    int length();
-
-    /** The seed the order was made with. */
-    long seed();
-
-    /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
-    void fill(int epoch, int[] out);
   }
 
   /**
    * A provider over {@code data} and {@code labels} (name → array, in order) with {@code sampling}.
    *
-   * @throws IllegalArgumentException as {@link ArrayDataProvider.Builder#build()}
+   * @throws IllegalArgumentException for no data, arrays whose sample counts differ, an invalid
+   *     batch size or shard, or padding for an unknown name
    */
   protected FileProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
-    this(wrap(data), wrap(labels), sampling);
+    this(wrap(data), wrap(labels), sampling, null);
   }
 
   /**
@@ -122,30 +87,25 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
   }
 
   /**
-   * As {@link #FileProvider(Map, Map, Sampling)}, with batches cut from {@code order}'s draws
-   * instead of the shared scheduler's epochs when it is not null. The draws go through the same
-   * {@link SampleScheduler} cutting as every other provider: a scheduler over the positions {@code
-   * [0, order.length())} of each epoch's drawn order, unshuffled (the order is already random),
-   * sharded into the contiguous parts {@code [floor(p*n/k), floor((p+1)*n/k))} of those positions
-   * and cut by the last-batch policy; positions are then mapped to sample indices. So PAD_WRAP
-   * wraps to the start of the part's draws, PAD_CONSTANT pads with sample index -1, and ROLL_OVER
-   * carries the leftover draws of one epoch to the front of the next.
+   * As {@link #FileProvider(Map, Map, Sampling)}, with epochs that visit {@code draws} instead of
+   * the (shuffled) samples when it is not null; the engine shards the draws and cuts them into
+   * batches like any other order.
    *
-   * @throws IllegalArgumentException as the other constructor; with an order, also for ROLL_OVER
-   *     when a part has fewer draws than a batch (the carried draws would span several epochs)
+   * @throws IllegalArgumentException as the other constructor; with draws, also for ROLL_OVER when
+   *     a part has fewer draws than a batch (the carried draws would span several epochs)
    */
   protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
-      @Nullable EpochOrder order) {
-    this.order = order;
+      @Nullable EpochDraws draws) {
     if (data.isEmpty()) {
       throw new IllegalArgumentException("empty data: add at least one data array");
     }
     List<RowSource> all = new ArrayList<>();
-    List<Role> roles = new ArrayList<>();
+    List<DataDesc> dataDescs = new ArrayList<>();
+    List<DataDesc> labelDescs = new ArrayList<>();
     data.forEach((k, v) -> {
       names.add(k);
       all.add(v);
-      roles.add(Role.DATA);
+      dataDescs.add(DataDesc.of(k, 1, v.sampleShape(), v.dtype(), Role.DATA));
     });
     labels.forEach((k, v) -> {
       if (names.contains(k)) {
@@ -153,7 +113,7 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
       }
       names.add(k);
       all.add(v);
-      roles.add(Role.LABEL);
+      labelDescs.add(DataDesc.of(k, 1, v.sampleShape(), v.dtype(), Role.LABEL));
     });
     int n = all.get(0).rows();
     for (int i = 1; i < all.size(); i++) {
@@ -165,41 +125,13 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     if (n == 0) {
       throw new IllegalArgumentException("empty data: '" + names.get(0) + "' has 0 samples");
     }
-    for (String name : sampling.padding().keySet()) {
-      if (!names.contains(name)) {
-        throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are " + names);
-      }
-    }
-    if (order != null) {
-      // The data scheduler only counts samples; the draw scheduler plans the epochs.
-      this.scheduler = new SampleScheduler(n, new Sampling(sampling.batchSize(), sampling.lastBatch(), false, order.seed(), 1, 0,
-          false, sampling.padding(), sampling.dataPadding(), sampling.labelPadding()));
-      this.drawScheduler = new SampleScheduler(order.length(), new Sampling(sampling.batchSize(), sampling.lastBatch(), false,
-          order.seed(), sampling.numParts(), sampling.partIndex(), sampling.evenShards(), sampling.padding(),
-          sampling.dataPadding(), sampling.labelPadding()));
-      if (sampling.lastBatch() == LastBatch.ROLL_OVER && drawScheduler.partSize() < drawScheduler.batchSize()) {
-        throw new IllegalArgumentException("lastBatch ROLL_OVER with class-probability draws needs at least one batch of draws "
-            + "per part: part " + sampling.partIndex() + " of " + sampling.numParts() + " has " + drawScheduler.partSize()
-            + " draws per epoch, the batch size is " + drawScheduler.batchSize());
-      }
-    } else {
-      this.scheduler = new SampleScheduler(n, sampling);
-      this.drawScheduler = null;
-    }
-    int batch = active().batchSize();
     this.sources = all.toArray(new RowSource[0]);
-    this.padValues = new double[sources.length];
-    List<DataDesc> dataDescs = new ArrayList<>();
-    List<DataDesc> labelDescs = new ArrayList<>();
-    for (int i = 0; i < sources.length; i++) {
-      RowSource s = sources[i];
-      Role role = roles.get(i);
-      (role == Role.DATA ? dataDescs : labelDescs).add(DataDesc.of(names.get(i), batch, s.sampleShape(), s.dtype(), role));
-      padValues[i] = sampling.paddingFor(names.get(i), role == Role.LABEL);
-    }
-    this.layout = BatchLayout.of(dataDescs, labelDescs);
-    this.buffers = new BatchBuffers<>(layout, SLOTS, NamedBatch::new);
-    this.indexBuffer = new int[batch];
+    this.sampleLayout = BatchLayout.of(dataDescs, labelDescs);
+    this.sampling = sampling;
+    this.draws = draws;
+    // Check the settings now (the engine itself is built on first use, after the subclass chose
+    // its readers and delivery).
+    engine();
   }
 
   private static Map<String, RowSource> wrap(Map<String, INDArray> arrays) {
@@ -208,76 +140,96 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return out;
   }
 
-  @Override
-  public int batchSize() {
-    return active().batchSize();
-  }
-
-  /** The scheduler that plans the epochs: the draw scheduler with an order, else the data's. */
-  private SampleScheduler active() {
-    return drawScheduler != null ? drawScheduler : scheduler;
-  }
-
-  @Override
-  public List<DataDesc> provideData() {
-    return layout.data();
-  }
-
-  @Override
-  public List<DataDesc> provideLabel() {
-    return layout.label();
-  }
-
-  /** The names and shapes of the batch arrays. */
-  public BatchLayout layout() {
-    return layout;
-  }
-
   /**
    * Fill batches on reader threads from now on (call from a subclass constructor). Each epoch
    * starts its readers and stops them at its end, on close, or when a newer epoch starts.
    */
-  protected final void useReaders(Readers settings) {
+  protected final synchronized void useReaders(Readers settings) {
     this.readers = settings;
+    rebuild();
   }
 
   /** Hand every batch to {@code delivery} on the consumer's thread before the iterator returns it. */
-  protected final void useDelivery(Consumer<? super NamedBatch> delivery) {
+  protected final synchronized void useDelivery(Consumer<? super NamedBatch> delivery) {
     this.delivery = delivery;
+    rebuild();
+  }
+
+  private void rebuild() {
+    BatchEngine<NamedBatch> e = engine;
+    if (e != null) {
+      e.close();
+      engine = null;
+    }
+  }
+
+  private synchronized BatchEngine<NamedBatch> engine() {
+    BatchEngine<NamedBatch> e = engine;
+    if (e == null) {
+      Readers r = readers;
+      e = BatchEngine.<NamedBatch>builder(name, sources[0].rows(), sampling)
+          .layout(this::layout)
+          .batches(NamedBatch::new)
+          .rows(r == null ? RowSource.writer(sources) : readerRows(r))
+          .draws(draws)
+          .readers(r == null ? null : new ReaderThreads(r.stage(), r.threads(), r.slots()))
+          .delivery(delivery)
+          .build();
+      engine = e;
+    }
+    return e;
+  }
+
+  /** The rows as reader threads write them: copies, or the process function, failures naming the sample's origin. */
+  private RowWriter readerRows(Readers r) {
+    SampleProcessor process = r.process();
+    RowWriter copy = RowSource.writer(sources);
+    RowWriter rows = process == null ? copy : new ProcessedRows(process, this::sample, this::seed);
+    return (indices, from, to, slot) -> {
+      try {
+        rows.write(indices, from, to, slot);
+      } catch (SampleFailure f) {
+        throw f.named(r.stage(), r.origin());
+      } catch (RuntimeException e) {
+        int sample = indices[from];
+        throw new SampleFailure("read", sample, "copying rows into the batch failed", e).named(r.stage(), r.origin());
+      }
+    };
+  }
+
+  private BatchLayout layout(int batchSize) {
+    List<DataDesc> data = new ArrayList<>();
+    List<DataDesc> label = new ArrayList<>();
+    for (DataDesc d : sampleLayout.all()) {
+      (d.role() == Role.DATA ? data : label).add(DataDesc.of(d.name(), batchSize, d.shape().dropFirst(), d.dtype(),
+          d.role()));
+    }
+    return BatchLayout.of(data, label);
+  }
+
+  @Override
+  public int batchSize() {
+    return engine().batchSize();
+  }
+
+  @Override
+  public List<DataDesc> provideData() {
+    return engine().layout().data();
+  }
+
+  @Override
+  public List<DataDesc> provideLabel() {
+    return engine().layout().label();
+  }
+
+  /** The names and shapes of the batch arrays. */
+  public BatchLayout layout() {
+    return engine().layout();
   }
 
   @Override
   public BatchIterator<NamedBatch> iterator() {
-    checkOpen();
-    if (readers != null) {
-      return parallelEpoch(true);
-    }
-    BatchIterator<NamedBatch> it;
-    if (order == null) {
-      it = new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, (plan, j) -> fill(plan, j, null));
-    } else {
-      DrawnEpoch d = beginDrawn();
-      it = new PlannedEpoch<>(d.plan(), this::checkOpen, (plan, j) -> fill(plan, j, d));
-    }
-    Consumer<? super NamedBatch> d = delivery;
-    return d == null ? it : new BatchIterator<>() {
-      @Override
-      public boolean hasNext() {
-        return it.hasNext();
-      }
-
-      @Override
-      public NamedBatch next() {
-        NamedBatch b = it.next();
-        d.accept(b);
-        return b;
-      }
-
-      @Override
-      public void close() {
-        it.close();
-      }
-    };
+    return engine().iterator();
   }
 
   /**
@@ -288,271 +240,45 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
    * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
    */
   public Multicast<NamedBatch> multicast(int consumers) {
-    checkOpen();
-    Readers r = readers;
-    if (r == null) {
-      return Multicast.<NamedBatch>builder().consumers(consumers).window(1).build(iterator());
-    }
-    ParallelEpoch epoch = parallelEpoch(false);
-    return Multicast.<NamedBatch>builder().consumers(consumers).window(r.slots() - 1)
-        .onRelease(b -> epoch.releaseOldest()).build(epoch);
-  }
-
-  private synchronized ParallelEpoch parallelEpoch(boolean autoRelease) {
-    Readers r = java.util.Objects.requireNonNull(readers);
-    if (parallel != null) {
-      // The previous epoch's readers write into the same buffers: stop them first.
-      parallel.close();
-      parallel = null;
-    }
-    if (readerSlots == null) {
-      List<BatchBuffers.Slot<NamedBatch>> slots = new ArrayList<>();
-      for (int s = 0; s < r.slots(); s++) {
-        BatchBuffers<NamedBatch> b = new BatchBuffers<>(layout, 1, NamedBatch::new);
-        readerBuffers.add(b);
-        slots.add(b.next());
-      }
-      readerSlots = slots;
-    }
-    ParallelEpoch.Cursor cursor;
-    if (order == null) {
-      cursor = planCursor(scheduler.beginEpoch(), null);
-    } else {
-      DrawnEpoch d = beginDrawn();
-      cursor = planCursor(d.plan(), d);
-    }
-    long seed = order != null ? order.seed() : scheduler.seed();
-    ParallelEpoch.Job job = new ParallelEpoch.Job(r.stage(), cursor, readerSlots, sources, padValues, active().batchSize(),
-        r.threads(), seed, r.process(), this::sample, r.origin());
-    ParallelEpoch e = new ParallelEpoch(job, autoRelease, this::checkOpen, delivery);
-    parallel = e.handle();
-    return e;
-  }
-
-  private ParallelEpoch.Cursor planCursor(EpochPlan plan, @Nullable DrawnEpoch drawnEpoch) {
-    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
-    return new ParallelEpoch.Cursor() {
-      @Override
-      public int epoch() {
-        return plan.epoch();
-      }
-
-      @Override
-      public int first() {
-        return plan.position();
-      }
-
-      @Override
-      public int batchCount() {
-        return plan.batchCount();
-      }
-
-      @Override
-      public int rows(int j) {
-        return plan.rows(j);
-      }
-
-      @Override
-      public int pad(int j) {
-        return plan.pad(j);
-      }
-
-      @Override
-      public int copied(int j) {
-        return constantPad ? plan.rows(j) - plan.pad(j) : plan.rows(j);
-      }
-
-      @Override
-      public void indices(int j, int[] out) {
-        plan.indices(j, out);
-        if (drawnEpoch != null) {
-          drawnEpoch.map(j, out, plan.rows(j));
-        }
-      }
-
-      @Override
-      public void delivered(int j) {
-        plan.next();
-      }
-
-      @Override
-      public void check() {
-        plan.hasNext();
-      }
-    };
+    return engine().multicast(consumers);
   }
 
   @Override
   public IterationState saveState() {
-    if (drawScheduler == null) {
-      return scheduler.saveState();
-    }
-    IterationState s = drawScheduler.saveState();
-    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), DRAWN + s.settings());
+    return engine().saveState();
   }
 
   @Override
   public void restoreState(IterationState state) {
-    checkOpen();
-    if (drawScheduler == null) {
-      scheduler.restoreState(state);
-      return;
-    }
-    EpochOrder o = java.util.Objects.requireNonNull(order);
-    if (!state.settings().startsWith(DRAWN) || state.seed() != o.seed()) {
-      throw new IllegalArgumentException("state " + state + " was not saved by a provider drawing with seed " + o.seed());
-    }
-    drawScheduler.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
-        state.settings().substring(DRAWN.length())));
-  }
-
-  private static final String DRAWN = "draws=class-probability,";
-
-  /**
-   * One epoch of draws: the draw scheduler's plan over positions, and the drawn orders its
-   * positions refer to: the first {@code carried} entries of the plan's stream (ROLL_OVER's
-   * carried draws) are positions in the previous epoch's order, the rest in this epoch's.
-   */
-  private record DrawnEpoch(EpochPlan plan, int carried, int @Nullable [] previous, int[] current, int batchSize) {
-    /** Maps the positions of batch {@code j}, {@code out[0, rows)}, to sample indices in place. */
-    void map(int j, int[] out, int rows) {
-      int base = j * batchSize;
-      for (int r = 0; r < rows; r++) {
-        int pos = out[r];
-        if (pos != EpochPlan.CONSTANT_PAD) {
-          out[r] = (base + r < carried ? java.util.Objects.requireNonNull(previous) : current)[pos];
-        }
-      }
-    }
-  }
-
-  /** Starts the next drawn epoch (or resumes the restored one), superseding any in progress. */
-  private synchronized DrawnEpoch beginDrawn() {
-    SampleScheduler s = java.util.Objects.requireNonNull(drawScheduler);
-    s.supersede();
-    IterationState next = s.saveState();
-    int carried = next.carried().length;
-    int[] previous = carried > 0 ? draws(next.epoch() - 1) : null;
-    int[] current = draws(next.epoch());
-    EpochPlan plan = s.beginEpoch();
-    return new DrawnEpoch(plan, carried, previous, current, s.batchSize());
+    engine().restoreState(state);
   }
 
   /**
    * The sample indices of this provider's part of epoch {@code epoch}'s drawn order, in order,
-   * before the last-batch policy: the draws {@code [floor(p*n/k), floor((p+1)*n/k))} (or the even
-   * shard), cut by the same scheduler code as the batches. Independent of the batch iteration.
+   * before the last-batch policy. Independent of the batch iteration.
    *
    * @throws IllegalStateException if this provider does not draw its samples
    */
   protected final int[] drawnPart(int epoch) {
-    EpochOrder o = order;
-    SampleScheduler s = drawScheduler;
-    if (o == null || s == null) {
-      throw new IllegalStateException("this " + getClass().getSimpleName() + " visits its samples in source order, it does "
-          + "not draw them (no class probabilities given)");
-    }
-    Sampling t = s.sampling();
-    // One batch holding the whole part, nothing padded or carried: the part's positions in order.
-    SampleScheduler whole = new SampleScheduler(o.length(), new Sampling(0, LastBatch.PARTIAL, false, o.seed(),
-        t.numParts(), t.partIndex(), t.evenShards(), t.padding(), t.dataPadding(), t.labelPadding()));
-    whole.restoreState(new IterationState(o.seed(), epoch, 0, new int[0], whole.saveState().settings()));
-    EpochPlan plan = whole.beginEpoch();
-    int[] positions = new int[plan.rows(0)];
-    plan.indices(0, positions);
-    int[] d = new int[o.length()];
-    o.fill(epoch, d);
-    for (int i = 0; i < positions.length; i++) {
-      positions[i] = d[positions[i]];
-    }
-    return positions;
-  }
-
-  /** The drawn order of {@code epoch}, from a cache of the last two epochs' orders. */
-  private synchronized int[] draws(int epoch) {
-    if (drawsA != null && drawsEpochA == epoch) {
-      return drawsA;
-    }
-    if (drawsB != null && drawsEpochB == epoch) {
-      return drawsB;
-    }
-    EpochOrder o = java.util.Objects.requireNonNull(order);
-    int[] d = new int[o.length()];
-    o.fill(epoch, d);
-    drawsEpochB = drawsEpochA;
-    drawsB = drawsA;
-    drawsEpochA = epoch;
-    drawsA = d;
-    return d;
+    return engine().drawnPart(epoch);
   }
 
   /**
    * Forgets samples carried over by {@link dev.minibatch.LastBatch#ROLL_OVER} and ends the
-   * iteration in progress (as {@link ArrayDataProvider#reset()}).
+   * iteration in progress (as {@code ArrayDataProvider.reset()}).
    */
   public void reset() {
-    active().reset();
+    engine().reset();
   }
 
   @Override
   public void close() {
-    if (!closed) {
-      closed = true;
-      active().supersede();
-      ParallelEpoch.Handle p;
-      synchronized (this) {
-        p = parallel;
-        parallel = null;
-      }
-      boolean readersStopped = true;
-      if (p != null) {
-        p.close();
-        readersStopped = p.stopped();
-      }
-      buffers.close();
-      if (readersStopped) {
-        // A reader stuck in user code could still write: then the garbage collector frees them.
-        readerBuffers.forEach(BatchBuffers::close);
-      }
-    }
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("this " + getClass().getSimpleName() + " is closed");
-    }
-  }
-
-  private NamedBatch fill(EpochPlan plan, int j, @Nullable DrawnEpoch drawnEpoch) {
-    int rows = plan.rows(j);
-    int pad = plan.pad(j);
-    plan.indices(j, indexBuffer);
-    if (drawnEpoch != null) {
-      drawnEpoch.map(j, indexBuffer, rows);
-    }
-    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
-    return fillRows(rows, pad, constantPad ? rows - pad : rows);
-  }
-
-  /** Fills a slot with the samples {@code indexBuffer[0, copied)} and publishes {@code rows} rows. */
-  private NamedBatch fillRows(int rows, int pad, int copied) {
-    BatchBuffers.Slot<NamedBatch> slot = buffers.next();
-    for (int i = 0; i < sources.length; i++) {
-      sources[i].copy(indexBuffer, copied, slot, i);
-      if (copied < rows) {
-        slot.fill(i, copied, rows, padValues[i]);
-      }
-    }
-    long[] idx = slot.sampleIndices();
-    for (int r = 0; r < rows; r++) {
-      idx[r] = indexBuffer[r];
-    }
-    return slot.publish(rows, pad);
+    engine().close();
   }
 
   /** The number of samples in the file(s), all parts. */
   public int numSamples() {
-    return scheduler.numSamples();
+    return sources[0].rows();
   }
 
   /**
@@ -560,12 +286,12 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
    * epochs, the number of draws in this part.
    */
   public int partSize() {
-    return active().partSize();
+    return engine().partSize();
   }
 
   /** The shuffle seed in use (with drawn epochs, the draws' seed). */
   public long seed() {
-    return active().seed();
+    return engine().seed();
   }
 
   /**

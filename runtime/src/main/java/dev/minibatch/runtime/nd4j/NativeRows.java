@@ -108,39 +108,39 @@ public final class NativeRows {
   }
 
   /**
-   * Copies rows {@code indices[0, count)} of {@code src} to rows {@code dstRow, dstRow + 1, …} of
-   * {@code dst}, one bulk copy per run of consecutive indices (so an in-order batch is a single
-   * copy).
+   * For every row {@code r} in {@code [from, to)}: copies row {@code indices[r]} of {@code src} to
+   * row {@code r} of {@code dst}, one bulk copy per run of consecutive indices (so an in-order batch
+   * is a single copy). Threads may gather disjoint row ranges of one {@code dst} at once.
    *
    * @throws IndexOutOfBoundsException naming the bad index
    */
-  public static void gather(NativeRows src, int[] indices, int count, NativeRows dst, int dstRow) {
+  public static void gather(NativeRows src, int[] indices, int from, int to, NativeRows dst) {
     if (src.rowBytes != dst.rowBytes) {
       throw new IllegalArgumentException("row sizes differ: " + src.rowBytes + " vs " + dst.rowBytes + " bytes");
     }
     boolean oneSegment = src.segments.length == 1 && dst.segments.length == 1;
     int touchedSum = 0;
-    int i = 0;
-    while (i < count) {
+    int i = from;
+    while (i < to) {
       int start = indices[i];
       if (start < 0 || start >= src.rows) {
         throw new IndexOutOfBoundsException("sample index " + start + " outside [0, " + src.rows + ")");
       }
       int run = 1;
-      while (i + run < count && indices[i + run] == start + run && start + run < src.rows) {
+      while (i + run < to && indices[i + run] == start + run && start + run < src.rows) {
         run++;
       }
       if (oneSegment) {
         // The common case (arrays under 2 GiB): no segment arithmetic per run.
         int rb = src.rowBytes;
-        if (i + run < count) {
+        if (i + run < to) {
           // Touch the next run's first bytes now, so its cache miss overlaps this copy: rows
           // drawn at random are each a miss the hardware prefetcher cannot foresee.
           touchedSum += src.segments[0].get(indices[i + run] * rb);
         }
-        dst.segments[0].put((dstRow + i) * rb, src.segments[0], start * rb, run * rb);
+        dst.segments[0].put(i * rb, src.segments[0], start * rb, run * rb);
       } else {
-        copy(src, start, dst, dstRow + i, run);
+        copy(src, start, dst, i, run);
       }
       i += run;
     }

@@ -29,6 +29,9 @@ final class Channel {
   private final Condition notFull = lock.newCondition();
   private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
   private final int capacity;
+  private final boolean synchronous;
+  private long putCount;
+  private long takenCount;
   private int items;
   private int producersLeft;
   private volatile boolean closed;
@@ -39,8 +42,17 @@ final class Channel {
    * @param producers how many producers must {@link #finish()} before the consumer sees the end
    */
   Channel(int capacity, int producers) {
+    this(capacity, producers, false);
+  }
+
+  /**
+   * @param synchronous if true, {@link #put} returns only once the consumer has taken the chunk (a
+   *     hand-off: the producer never runs more than one item ahead of what the consumer holds)
+   */
+  Channel(int capacity, int producers, boolean synchronous) {
     this.capacity = capacity <= 0 ? Integer.MAX_VALUE : capacity;
     this.producersLeft = producers;
+    this.synchronous = synchronous;
   }
 
   int capacity() {
@@ -79,6 +91,18 @@ final class Channel {
       chunks.add(new Chunk(chunk, size));
       items += size;
       notEmpty.signal();
+      if (synchronous) {
+        long ticket = ++putCount;
+        while (!closed && failure == null && takenCount < ticket) {
+          if (blockedSince == 0) {
+            blockedSince = System.nanoTime();
+          }
+          notFull.await();
+        }
+        if (closed || failure != null) {
+          throw new Stopped();
+        }
+      }
       return blockedSince == 0 ? 0 : System.nanoTime() - blockedSince;
     } finally {
       lock.unlock();
@@ -127,7 +151,8 @@ final class Channel {
           Chunk c = chunks.poll();
           if (c != null) {
             items -= c.size();
-            notFull.signal();
+            takenCount++;
+            notFull.signalAll();
             return c;
           }
           if (producersLeft <= 0 || closed) {

@@ -1,6 +1,5 @@
 package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.internal.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;

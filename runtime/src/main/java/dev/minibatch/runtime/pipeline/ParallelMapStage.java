@@ -2,7 +2,6 @@ package dev.minibatch.runtime.pipeline;
 
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.SplittableRandom;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
@@ -35,7 +34,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
     StageCounters counters = new StageCounters(options.name(), options.workers(), capacity, () -> state.queued);
     Workers workers = new Workers(options.name());
     ParallelMapStage<T, R> stage = new ParallelMapStage<>(state, counters, source, workers);
-    long seed = options.seed() != null ? options.seed() : new SplittableRandom().nextLong();
+    long seed = options.seed() != null ? options.seed() : Seeds.unseeded();
     int maxChunk = ChunkPacer.maxChunkFor(capacity, options.workers());
     for (int w = 0; w < options.workers(); w++) {
       Worker<T, R> worker = new Worker<>(options.name(), state, counters, source, mapper,

@@ -1,6 +1,5 @@
 package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.internal.ThreadCleaner;
 import java.util.function.Supplier;
 
 /**
@@ -30,7 +29,20 @@ final class ProducerStage<T> extends ChunkedStage<T> {
    */
   static <T> ProducerStage<T> start(String name, int capacity, Generator<T> body, Runnable onExit,
       Supplier<PipelineStats> upstream) {
-    Channel channel = new Channel(capacity, 1);
+    return start(name, new Channel(capacity, 1), body, onExit, upstream);
+  }
+
+  /**
+   * Starts {@code body} on a new thread that hands each item over and waits until the consumer has
+   * taken it: the producer prepares item {@code k + 1} while the consumer holds item {@code k}, and
+   * never more (prefetching into a ring of two reused buffers).
+   */
+  static <T> ProducerStage<T> handOff(String name, Generator<T> body, Runnable onExit, Supplier<PipelineStats> upstream) {
+    return start(name, new Channel(1, 1, true), body, onExit, upstream);
+  }
+
+  private static <T> ProducerStage<T> start(String name, Channel channel, Generator<T> body, Runnable onExit,
+      Supplier<PipelineStats> upstream) {
     StageCounters counters = new StageCounters(name, 1, channel.capacity(), channel::depth);
     Workers workers = new Workers(name);
     ProducerStage<T> stage = new ProducerStage<>(channel, counters, upstream, workers);

@@ -1,10 +1,17 @@
 package dev.minibatch.runtime.pipeline;
 
+import java.util.SplittableRandom;
+
 /**
- * Derives independent seeds from a base seed and coordinates such as (epoch, index), so random
- * draws depend on what is drawn for, never on which thread draws it or in which order.
+ * The one seed derivation of the runtime: shuffles, class draws, parallel maps and reader threads
+ * all derive their random streams from a base seed and coordinates such as (epoch) or (epoch,
+ * index), so random draws depend on what is drawn for, never on which thread draws it or in which
+ * order. {@link #unseeded()} is the one fallback when the user gives no seed.
  */
 public final class Seeds {
+  /** Seeds for unseeded providers; itself seeded from the JVM's entropy source. */
+  private static final SplittableRandom FALLBACK = new SplittableRandom();
+
   private Seeds() {}
 
   /** A seed determined by {@code seed} and the coordinates, well mixed (SplitMix64's finaliser). */
@@ -14,6 +21,22 @@ public final class Seeds {
       h = mix(h ^ mix(c + 0x9E3779B97F4A7C15L));
     }
     return h;
+  }
+
+  /** {@link #derive(long, long...)} of one coordinate, without the varargs array. */
+  public static long derive(long seed, long coordinate) {
+    return mix(mix(seed) ^ mix(coordinate + 0x9E3779B97F4A7C15L));
+  }
+
+  /**
+   * The seed of a provider or reader built without one: drawn once, when it is built, from a
+   * generator seeded by the JVM's entropy source, so two unseeded providers differ and one provider
+   * is consistent with itself. Its {@code seed()} reports it, so a run can still be repeated.
+   */
+  public static long unseeded() {
+    synchronized (FALLBACK) {
+      return FALLBACK.nextLong();
+    }
   }
 
   private static long mix(long z) {

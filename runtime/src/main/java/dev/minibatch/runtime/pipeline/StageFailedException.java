@@ -47,7 +47,7 @@ public final class StageFailedException extends RuntimeException {
    * {@code failure} as it should reach a consumer: a failure of an earlier stage passes through
    * unchanged (it already names its stage); anything else is wrapped as a failure of {@code stage}.
    */
-  static StageFailedException of(String stage, long sampleIndex, Throwable failure) {
+  public static StageFailedException of(String stage, long sampleIndex, Throwable failure) {
     if (failure instanceof StageFailedException) {
       return (StageFailedException) failure;
     }
@@ -55,7 +55,7 @@ public final class StageFailedException extends RuntimeException {
   }
 
   /** A copy thrown on the consumer's thread, so its stack trace shows where the consumer was. */
-  StageFailedException rethrownHere() {
+  public StageFailedException rethrownHere() {
     StageFailedException e = new StageFailedException(stage, sampleIndex, getCause());
     return e;
   }

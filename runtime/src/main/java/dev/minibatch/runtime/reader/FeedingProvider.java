@@ -8,7 +8,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.internal.SampleBatcher;
+import dev.minibatch.runtime.engine.StreamEngine;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
@@ -42,13 +42,15 @@ import org.jspecify.annotations.Nullable;
  * <p>Streaming: each epoch is one pass of the reader, in the reader's order (shuffle the reader for
  * a random order); every {@link dev.minibatch.LastBatch} policy and sharding by {@code numParts}
  * / {@code partIndex} (every {@code numParts}-th sample) apply. Batches live in a ring of two
- * reused buffers: a batch is valid until the iterator has moved two batches on.
+ * reused buffers: a batch is valid until the iterator moves on. Runs on the runtime's streaming
+ * engine: closing the provider, or starting a new epoch, closes the pass in progress and so stops
+ * the reader's threads at once.
  */
 public final class FeedingProvider implements BatchProvider<NamedBatch> {
-  private final SampleBatcher<Tuple, NamedBatch> batcher;
+  private final StreamEngine<Tuple, NamedBatch> engine;
 
-  private FeedingProvider(SampleBatcher<Tuple, NamedBatch> batcher) {
-    this.batcher = batcher;
+  private FeedingProvider(StreamEngine<Tuple, NamedBatch> engine) {
+    this.engine = engine;
   }
 
   /** A builder reading {@code reader}. */
@@ -58,27 +60,27 @@ public final class FeedingProvider implements BatchProvider<NamedBatch> {
 
   @Override
   public int batchSize() {
-    return batcher.batchSize();
+    return engine.batchSize();
   }
 
   @Override
   public List<DataDesc> provideData() {
-    return batcher.layout().data();
+    return engine.layout().data();
   }
 
   @Override
   public List<DataDesc> provideLabel() {
-    return batcher.layout().label();
+    return engine.layout().label();
   }
 
   @Override
   public BatchIterator<NamedBatch> iterator() {
-    return batcher.iterator();
+    return engine.iterator();
   }
 
   @Override
   public void close() {
-    batcher.close();
+    engine.close();
   }
 
   /** Settings of a {@link FeedingProvider}: the feeding map plus the shared provider settings. */
@@ -151,9 +153,9 @@ public final class FeedingProvider implements BatchProvider<NamedBatch> {
       resolved.stream().filter(f -> f.role == Role.DATA).forEach(ordered::add);
       resolved.stream().filter(f -> f.role == Role.LABEL).forEach(ordered::add);
       TupleCollator collator = new TupleCollator(ordered);
-      SampleBatcher<Tuple, NamedBatch> batcher = SampleBatcher.streaming("FeedingProvider", reader, sampling(),
+      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader, sampling(),
           batchSize -> layout(ordered, batchSize), NamedBatch::new, collator);
-      return new FeedingProvider(batcher);
+      return new FeedingProvider(engine);
     }
 
     private List<Feed> resolve() {

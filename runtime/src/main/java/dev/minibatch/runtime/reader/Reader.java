@@ -4,11 +4,11 @@ import dev.minibatch.runtime.pipeline.ContextMapper;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
-import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -75,9 +75,9 @@ public interface Reader<T> extends Iterable<T> {
     return new ShuffledReader<>(this, bufferSize, seed);
   }
 
-  /** {@link #shuffle(int, long)} with a seed drawn now. */
+  /** {@link #shuffle(int, long)} with a seed drawn now ({@link Seeds#unseeded()}). */
   default Reader<T> shuffle(int bufferSize) {
-    return shuffle(bufferSize, new SplittableRandom().nextLong());
+    return shuffle(bufferSize, Seeds.unseeded());
   }
 
   /**

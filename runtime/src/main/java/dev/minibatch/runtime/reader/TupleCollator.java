@@ -1,9 +1,10 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.Collate;
-import dev.minibatch.runtime.internal.CollateTarget;
-import dev.minibatch.runtime.internal.Collator;
+import dev.minibatch.runtime.engine.BatchSlot;
+import dev.minibatch.runtime.engine.Collate;
+import dev.minibatch.runtime.engine.CollateTarget;
+import dev.minibatch.runtime.engine.SampleWriter;
 import dev.minibatch.shape.Shape;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -13,7 +14,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * element type matches the batch's go in with one bulk copy per innermost row; other combinations
  * convert element by element.
  */
-final class TupleCollator implements Collator<Tuple> {
+final class TupleCollator implements SampleWriter<Tuple> {
   private final FeedingProvider.Feed[] feeds;
   private final Shape[] shapes;
   private final DType[] dtypes;
@@ -32,8 +33,9 @@ final class TupleCollator implements Collator<Tuple> {
   }
 
   @Override
-  public void collate(List<? extends Tuple> samples, int[] positions, long[] sampleIndices, int from, int to,
-      CollateTarget target) {
+  public void write(List<? extends Tuple> samples, int[] positions, int from, int to, BatchSlot<?> slot) {
+    long[] sampleIndices = slot.sampleIndices();
+    CollateTarget target = CollateTarget.of(slot);
     for (int r = from; r < to; r++) {
       Tuple t = samples.get(positions[r]);
       if (t == null) {

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import org.junit.jupiter.api.Test;
 import org.nd4j.autodiff.samediff.SDVariable;
 import org.nd4j.autodiff.samediff.SameDiff;
@@ -63,7 +63,7 @@ class InteropTest {
       assertEquals(16, it.batch());
       assertArrayEquals(new long[] {16, 2}, it.next().getFeatures().shape());
     }
-    try (ArrayDataProvider p = ArrayDataProvider.builder().data("a", Nd4j.zeros(4, 2)).data("b", Nd4j.zeros(4)).build()) {
+    try (ArrayDataProvider p = ArrayDataProvider.builder().data("a", Nd4j.zeros(4, 2)).data("b", Nd4j.zeros(4)).batchSize(0).build()) {
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderIterators.dataSet(p));
       assertEquals("a DataSetIterator needs exactly one data and one label array; this provider has data [a, b] and labels []; "
           + "use multiDataSet(provider)", e.getMessage());

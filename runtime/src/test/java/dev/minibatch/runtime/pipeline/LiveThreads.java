@@ -11,7 +11,7 @@ public final class LiveThreads {
   /** The live worker threads of the pipeline engine. */
   public static Set<Thread> workers() {
     return Thread.getAllStackTraces().keySet().stream()
-        .filter(t -> t.getName().startsWith("minibatch-worker-") && t.isAlive())
+        .filter(t -> t.getName().startsWith("minibatch-") && !t.getName().equals("minibatch-cleaner") && t.isAlive())
         .collect(Collectors.toSet());
   }
 

@@ -94,7 +94,7 @@ class PaddleDecoratorTest {
     });
     try (PipelineIterator<Integer> it = counted.buffered(size).iterator()) {
       assertEquals(0, it.next());
-      Thread producer = LiveWorker.named("minibatch-worker-buffered-");
+      Thread producer = LiveWorker.named("minibatch-buffered-");
       LiveWorker.awaitBlocked(producer);
       // One item with the consumer, `size` queued, at most one chunk (size/2) gathered plus the
       // item in the producer's hand.

@@ -1,6 +1,6 @@
 package dev.minibatch.samples.iris;
 
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;

@@ -16,7 +16,7 @@ class CharSequencesTest {
       .mapToObj(i -> String.valueOf((char) ('a' + i % 26))).reduce("", String::concat);
 
   private static long generatorThreads() {
-    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("minibatch-worker-")).count();
+    return Thread.getAllStackTraces().keySet().stream().filter(t -> t.getName().startsWith("minibatch-") && !t.getName().equals("minibatch-cleaner")).count();
   }
 
   @Test
@@ -42,7 +42,7 @@ class CharSequencesTest {
     }
     assertEquals(List.of(TEXT.substring(0, 32), TEXT.substring(16, 48), TEXT.substring(32, 64), TEXT.substring(48, 80)), inputs);
     assertEquals(List.of(TEXT.substring(1, 33), TEXT.substring(17, 49), TEXT.substring(33, 65), TEXT.substring(49, 81)), labels);
-    assertEquals(before, generatorThreads(), () -> "the generator thread outlived its epoch: " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("minibatch-worker-")).toList());
+    assertEquals(before, generatorThreads(), () -> "the generator thread outlived its epoch: " + Thread.getAllStackTraces().keySet().stream().map(Thread::getName).filter(n -> n.startsWith("minibatch-") && !n.equals("minibatch-cleaner")).toList());
   }
 
   @Test

@@ -4,15 +4,12 @@ import dev.minibatch.DType;
 import dev.minibatch.runtime.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.NumericArray;
+import dev.minibatch.runtime.pipeline.Workers;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -132,45 +129,41 @@ public final class CsvParser {
       }
       bounds[i] = Math.max(p, bounds[i - 1]);
     }
-    ExecutorService pool = Executors.newFixedThreadPool(chunks, r -> {
-      Thread t = new Thread(r, "minibatch-csv-parse");
-      t.setDaemon(true);
-      return t;
-    });
-    try {
-      List<Future<ChunkParser.Result>> futures = new ArrayList<>();
-      for (int i = 0; i < chunks; i++) {
-        int from = bounds[i];
-        int to = bounds[i + 1];
-        boolean first = i == 0;
-        boolean last = i == chunks - 1;
-        futures.add(pool.submit(() -> new ChunkParser(file, bytes, format, fields, labelColumn)
-            .parse(from, to, first ? skip : 0, last)));
-      }
-      List<Part> parts = new ArrayList<>();
-      for (Future<ChunkParser.Result> f : futures) {
-        ChunkParser.Result r;
+    ChunkParser.Result[] results = new ChunkParser.Result[chunks];
+    Throwable[] failures = new Throwable[chunks];
+    Workers workers = new Workers("csv-parse");
+    for (int i = 0; i < chunks; i++) {
+      int chunk = i;
+      workers.start(() -> {
         try {
-          r = f.get();
-        } catch (ExecutionException e) {
-          Throwable cause = e.getCause();
-          if (cause instanceof RuntimeException) {
-            throw (RuntimeException) cause;
-          }
-          throw new IllegalStateException("parsing " + file + " failed", cause);
+          results[chunk] = new ChunkParser(file, bytes, format, fields, labelColumn)
+              .parse(bounds[chunk], bounds[chunk + 1], chunk == 0 ? skip : 0, chunk == chunks - 1);
+        } catch (Throwable t) {
+          failures[chunk] = t;
         }
-        if (r.endedInsideQuotes()) {
-          return null;
-        }
-        parts.add(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
-      }
-      return parts;
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while parsing " + file, e);
-    } finally {
-      pool.shutdownNow();
+      });
     }
+    // Thread.join orders the workers' writes before the reads below.
+    workers.awaitAll();
+    List<Part> parts = new ArrayList<>();
+    for (int i = 0; i < chunks; i++) {
+      Throwable t = failures[i];
+      if (t instanceof RuntimeException e) {
+        throw e;
+      }
+      if (t instanceof Error e) {
+        throw e;
+      }
+      if (t != null) {
+        throw new IllegalStateException("parsing " + file + " failed", t);
+      }
+      ChunkParser.Result r = results[i];
+      if (r.endedInsideQuotes()) {
+        return null;
+      }
+      parts.add(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
+    }
+    return parts;
   }
 
   /** The rows of one chunk or file, with its class names numbered locally. */

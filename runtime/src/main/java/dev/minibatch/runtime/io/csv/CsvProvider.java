@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.pipeline.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -122,7 +123,7 @@ public final class ClassSampler {
     if (out.length < epochLength) {
       throw new IllegalArgumentException("need room for " + epochLength + " indices, got " + out.length);
     }
-    SplittableRandom draws = new SplittableRandom(mix(seed, epoch, -1));
+    SplittableRandom draws = new SplittableRandom(Seeds.derive(seed, epoch, -1));
     int k = counts.length;
     int[][] order = new int[k][];
     for (int c = 0; c < k; c++) {
@@ -183,7 +184,7 @@ public final class ClassSampler {
       o[i] = i;
     }
     if (shuffle) {
-      SplittableRandom r = new SplittableRandom(mix(seed, epoch, c));
+      SplittableRandom r = new SplittableRandom(Seeds.derive(seed, epoch, c));
       for (int i = o.length - 1; i > 0; i--) {
         int j = r.nextInt(i + 1);
         int t = o[i];
@@ -192,12 +193,5 @@ public final class ClassSampler {
       }
     }
     return o;
-  }
-
-  private static long mix(long seed, int epoch, int stream) {
-    long z = seed * 0x9E3779B97F4A7C15L + epoch * 0xBF58476D1CE4E5B9L + (stream + 1L) * 0x94D049BB133111EBL;
-    z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
-    z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;
-    return z ^ (z >>> 31);
   }
 }

@@ -3,8 +3,9 @@ package dev.minibatch.runtime.io.hdf5;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.engine.EpochDraws;
 import dev.minibatch.runtime.io.FileProvider;
-import dev.minibatch.runtime.io.RowSource;
+import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.io.Sample;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.NamedBatch;
@@ -64,7 +65,7 @@ public final class Hdf5Provider extends FileProvider {
   private final int[] partStarts;
 
   private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
-      @Nullable EpochOrder order, List<Part> parts, Builder b) {
+      @Nullable EpochDraws order, List<Part> parts, Builder b) {
     super(data, labels, sampling, order);
     this.classNames = List.copyOf(classNames);
     this.parts = parts.toArray(new Part[0]);
@@ -152,7 +153,7 @@ public final class Hdf5Provider extends FileProvider {
   }
 
   /** Class-probability draws as the provider's epoch order. */
-  private static final class Drawn implements EpochOrder {
+  private static final class Drawn implements EpochDraws {
     private final ClassSampler sampler;
     private final long seed;
 
@@ -451,14 +452,14 @@ public final class Hdf5Provider extends FileProvider {
       }
       Map<String, RowSource> label = new LinkedHashMap<>();
       label.put(labelName, RowSource.of(Nd4j.create(labels, oneHot ? new long[] {n, classes.size()} : new long[] {n}, 'c')));
-      EpochOrder order = null;
+      EpochDraws order = null;
       if (probability != null) {
         Long s = sampling.seed();
         if (s == null && sampling.numParts() > 1) {
           throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
               + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
         }
-        long seed = s != null ? s : java.util.concurrent.ThreadLocalRandom.current().nextLong();
+        long seed = s != null ? s : dev.minibatch.runtime.pipeline.Seeds.unseeded();
         order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
       }
       return new Hdf5Provider(sampling, data, label, classes, order, partInfo, this);

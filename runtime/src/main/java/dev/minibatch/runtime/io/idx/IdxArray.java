@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.io.idx;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.RowSource;
+import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.nd4j.HostArrays;
 import dev.minibatch.shape.Shape;
 import java.nio.ByteBuffer;

@@ -1,12 +1,12 @@
 package dev.minibatch.runtime.io.mnist;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FileProvider;
-import dev.minibatch.runtime.io.RowSource;
+import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.io.idx.IdxArray;
 import dev.minibatch.runtime.io.idx.IdxReader;
 import dev.minibatch.shape.Shape;
@@ -61,7 +61,10 @@ public final class MnistProvider extends FileProvider {
     private String dataName = DATA_NAME;
     private String labelName = LABEL_NAME;
 
-    private Builder() {}
+    /** MNISTIter's default batch size, 128. */
+    private Builder() {
+      batchSize(128);
+    }
 
     /** The image file (MXNet {@code image}), idx3-ubyte, raw or gzip. Required. */
     public Builder image(Path image) {

@@ -81,7 +81,7 @@ class CsvProviderTest {
     }
     Files.writeString(labels, "10,11\n12,13\n");
     FileFormatException e = assertThrows(FileFormatException.class,
-        () -> CsvProvider.builder().dataFile(data).dataShape(2).labelFile(labels).labelShape(2).build());
+        () -> CsvProvider.builder().dataFile(data).dataShape(2).labelFile(labels).labelShape(2).batchSize(0).build());
     assertEquals(labels + ": has 2 label rows but " + data + " has 3 data rows; they must be equal", e.getMessage());
   }
 
@@ -94,7 +94,7 @@ class CsvProviderTest {
       assertArrayEquals(new float[] {1, 2, 3, 4}, p.iterator().next().get("data").reshape(4).toFloatVector());
     }
     FileFormatException e = assertThrows(FileFormatException.class,
-        () -> CsvProvider.builder().dataFile(d).dataShape(3).build());
+        () -> CsvProvider.builder().dataFile(d).dataShape(3).batchSize(0).build());
     assertEquals(d.resolve("a.csv") + ":1: row has 2 fields, expected 3", e.getMessage());
   }
 }

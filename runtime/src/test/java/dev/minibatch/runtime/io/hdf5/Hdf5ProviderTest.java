@@ -116,7 +116,7 @@ class Hdf5ProviderTest {
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Hdf5Provider.builder()
         .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a", 1)
-        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b").build());
+        .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b").batchSize(0).build());
     assertTrue(e.getMessage().contains("has no sampling probability"), e.getMessage());
   }
 
@@ -125,7 +125,7 @@ class Hdf5ProviderTest {
     FileFormatException e = assertThrows(FileFormatException.class, () -> Hdf5Provider.builder()
         .add(Hdf5ReaderTest.CHUNKED, List.of("float/float32"), "a")
         .add(Hdf5ReaderTest.COMPRESSED, List.of("float/float32"), "b")
-        .build());
+        .batchSize(0).build());
     assertTrue(e.getMessage().startsWith(Hdf5ReaderTest.COMPRESSED + ": dataset 'float/float32' has samples of shape [5]"),
         e.getMessage());
   }

@@ -170,9 +170,9 @@ class MnistProviderTest {
   void imageAndLabelCountsMustAgreeAndMagicNumbersAreChecked() {
     Path trainLabels = TestFiles.resource("mnist/train-labels-idx1-ubyte.gz");
     FileFormatException e = assertThrows(FileFormatException.class,
-        () -> MnistProvider.builder().image(IMAGES).label(trainLabels).build());
+        () -> MnistProvider.builder().image(IMAGES).label(trainLabels).batchSize(0).build());
     assertTrue(e.getMessage().contains("holds 60000 labels but " + IMAGES + " holds 10000 images"), e.getMessage());
-    e = assertThrows(FileFormatException.class, () -> MnistProvider.builder().image(LABELS).label(LABELS).build());
+    e = assertThrows(FileFormatException.class, () -> MnistProvider.builder().image(LABELS).label(LABELS).batchSize(0).build());
     assertTrue(e.getMessage().contains("expected 2051"), e.getMessage());
   }
 }

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal;
+package dev.minibatch.runtime.engine;
 
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shape.ShapeCheck;
@@ -9,8 +9,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
- * NOT API: the cold paths of generated collate code, kept out of it so the generated methods stay
- * small enough to inline: shape-mismatch errors and INDArray members.
+ * The cold paths of collate code (generated, or the feeding provider's), kept out of it so the
+ * collate methods stay small enough to inline: shape-mismatch errors and INDArray members. Called
+ * by generated code: its shape may change in any release.
  */
 public final class Collate {
   private Collate() {}

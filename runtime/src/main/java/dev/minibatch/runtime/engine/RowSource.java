@@ -1,7 +1,6 @@
-package dev.minibatch.runtime.io;
+package dev.minibatch.runtime.engine;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.BatchBuffers;
 import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.nd4j.HostArrays;
 import dev.minibatch.runtime.nd4j.NativeRows;
@@ -11,8 +10,9 @@ import java.nio.IntBuffer;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * One named array of a {@link FileProvider} as its batches read it: the number of samples, the
- * shape and element type of one sample, and how the rows of a batch reach the batch buffer. Two
+ * One named array of samples addressed by index, as the engine's batches read it: the number of
+ * samples, the shape and element type of one sample, and how rows reach the batch buffer. {@link
+ * #writer(RowSource...)} turns one source per layout name into the engine's {@link RowWriter}. Two
  * kinds:
  *
  * <ul>
@@ -59,21 +59,36 @@ public abstract class RowSource {
   public abstract DType dtype();
 
   /**
-   * Copies the samples {@code indices[0, count)} to rows {@code 0, 1, …} of array {@code i} of
-   * {@code slot}.
+   * The writer of a batch whose array {@code i} comes from {@code sources[i]}.
+   *
+   * @throws IllegalArgumentException if there are no sources or their sample counts differ
    */
-  final void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i) {
-    copy(indices, count, slot, i, 0);
+  public static RowWriter writer(RowSource... sources) {
+    if (sources.length == 0) {
+      throw new IllegalArgumentException("no row sources");
+    }
+    RowSource[] s = sources.clone();
+    for (RowSource r : s) {
+      if (r.rows() != s[0].rows()) {
+        throw new IllegalArgumentException("row sources differ in sample count: " + s[0].rows() + " and " + r.rows());
+      }
+    }
+    return (indices, from, to, slot) -> {
+      for (int i = 0; i < s.length; i++) {
+        s[i].copy(indices, from, to, slot, i);
+      }
+    };
   }
 
   /**
-   * Copies the samples {@code indices[0, count)} to rows {@code dstRow, dstRow + 1, …} of array
-   * {@code i} of {@code slot}. Threads may copy disjoint rows of one slot at the same time.
+   * For every row {@code r} in {@code [from, to)}: copies sample {@code indices[r]} to row {@code r}
+   * of array {@code i} of {@code slot}. Threads may copy disjoint rows of one slot at the same time.
    */
-  abstract void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow);
+  abstract void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i);
 
   /** Sample {@code i} without the batch axis: a view where the rows are an array, else a new array. */
-  abstract INDArray row(int i);
+  public abstract INDArray row(int i);
+
 
   /** A loaded dense array. */
   private static final class ArrayRows extends RowSource {
@@ -111,12 +126,12 @@ public abstract class RowSource {
     }
 
     @Override
-    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow) {
-      NativeRows.gather(rows, indices, count, slot.rows(i), dstRow);
+    void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i) {
+      NativeRows.gather(rows, indices, from, to, slot.rows(i));
     }
 
     @Override
-    INDArray row(int i) {
+    public INDArray row(int i) {
       return array.slice(i, 0);
     }
   }
@@ -174,7 +189,7 @@ public abstract class RowSource {
     }
 
     @Override
-    void copy(int[] indices, int count, BatchBuffers.Slot<?> slot, int i, int dstRow) {
+    void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i) {
       INDArray target = slot.array(i);
       java.nio.Buffer view = view(target);
       int n = rowLength;
@@ -185,23 +200,23 @@ public abstract class RowSource {
         FloatBuffer dst = (FloatBuffer) view;
         float[] t = table;
         float[] row = floatScratch(n);
-        for (int r = 0; r < count; r++) {
+        for (int r = from; r < to; r++) {
           int src = offset + checkRow(indices[r]) * n;
           for (int k = 0; k < n; k++) {
             row[k] = t[b[src + k] & 0xff];
           }
-          dst.put((dstRow + r) * n, row, 0, n);
+          dst.put(r * n, row, 0, n);
         }
       } else {
         IntBuffer dst = (IntBuffer) view;
         int[] t = ints;
         int[] row = intScratch(n);
-        for (int r = 0; r < count; r++) {
+        for (int r = from; r < to; r++) {
           int src = offset + checkRow(indices[r]) * n;
           for (int k = 0; k < n; k++) {
             row[k] = t[b[src + k] & 0xff];
           }
-          dst.put((dstRow + r) * n, row, 0, n);
+          dst.put(r * n, row, 0, n);
         }
       }
     }
@@ -250,7 +265,7 @@ public abstract class RowSource {
     }
 
     @Override
-    INDArray row(int i) {
+    public INDArray row(int i) {
       INDArray out = HostArrays.allocate(dtype, sampleShape.toLongArray());
       java.nio.ByteBuffer bb = HostArrays.window(out, 0, rowLength);
       int src = offset + checkRow(i) * rowLength;

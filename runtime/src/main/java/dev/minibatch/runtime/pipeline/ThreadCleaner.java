@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal;
+package dev.minibatch.runtime.pipeline;
 
 import java.lang.ref.Cleaner;
 

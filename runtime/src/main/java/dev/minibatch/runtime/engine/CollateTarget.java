@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal;
+package dev.minibatch.runtime.engine;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -14,17 +14,29 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * NOT API: typed NIO views of the host memory of one set of full-size batch buffers (one per
- * provided name, in layout order), made once per buffer slot, so generated collate code writes with
- * absolute bulk {@code put}s: no allocation, no JNI call, no boxing per sample. Views use the
- * platform's byte order, like ND4J's buffers.
+ * Typed NIO views of the host memory of one {@link BatchSlot}'s arrays (one per provided name, in
+ * layout order), made once per slot ({@link #of(BatchSlot)}), so collate code — generated, or the
+ * feeding provider's — writes with absolute bulk {@code put}s: no allocation, no JNI call, no
+ * boxing per sample. Views use the platform's byte order, like ND4J's buffers. Called by generated
+ * code: its shape may change in any release.
  */
 public final class CollateTarget {
   private final INDArray[] arrays;
   private final ByteBuffer[] bytes;
   private final Object[] typed;
 
-  CollateTarget(INDArray[] arrays) {
+  /** The views of {@code slot}'s arrays, made on first use and kept with the slot. */
+  public static CollateTarget of(BatchSlot<?> slot) {
+    return slot.attachment(CollateTarget.class, s -> {
+      INDArray[] arrays = new INDArray[s.arrays()];
+      for (int i = 0; i < arrays.length; i++) {
+        arrays[i] = s.array(i);
+      }
+      return new CollateTarget(arrays);
+    });
+  }
+
+  private CollateTarget(INDArray[] arrays) {
     this.arrays = arrays.clone();
     this.bytes = new ByteBuffer[arrays.length];
     this.typed = new Object[arrays.length];

@@ -1,11 +1,10 @@
-package dev.minibatch.runtime.nd4j;
+package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.Device;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /** Puts arrays on devices. On the CPU backend every device shares host memory. */
-public final class Placement {
+final class Placement {
   private Placement() {}
 
   /**
@@ -15,7 +14,7 @@ public final class Placement {
    * @throws IllegalStateException for a GPU device when ND4J runs on its CPU backend, or a GPU id
    *     beyond the devices ND4J sees
    */
-  public static INDArray place(INDArray array, Device device) {
+  static INDArray place(INDArray array, Device device) {
     if (device.kind() == Device.Kind.CPU) {
       return array;
     }

@@ -1,14 +1,20 @@
-package dev.minibatch.runtime;
+package dev.minibatch.runtime.array;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.BatchLayout;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.nd4j.JavaArrays;
-import dev.minibatch.runtime.nd4j.NativeRows;
-import dev.minibatch.runtime.sampling.EpochPlan;
-import dev.minibatch.runtime.sampling.PlannedEpoch;
-import dev.minibatch.runtime.sampling.SampleScheduler;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -31,9 +37,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * }
  * }</pre>
  *
- * <p>Batches are copied into a ring of two reused buffers with one bulk copy per run of consecutive
- * samples, so a batch is valid until the iterator has moved two batches on ({@link Batch#copy()}
- * keeps one).
+ * <p>A front end of the runtime's batching engine ({@link BatchEngine}): batches are copied into a
+ * ring of two reused buffers with one bulk copy per run of consecutive samples, so a batch is valid
+ * until the iterator moves on ({@link dev.minibatch.runtime.Batch#copy()} keeps one). One iteration
+ * at a time: a second thread starting an iteration while one is unfinished gets an {@link
+ * IllegalStateException}, never batches with wrong rows.
  */
 public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resumable {
   /** The name of a single unnamed data array (MXNet's default). */
@@ -41,19 +49,9 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
   /** The name of a single unnamed label array (MXNet's default). */
   public static final String DEFAULT_LABEL_NAME = "softmax_label";
 
-  private static final int SLOTS = 2;
+  private final BatchEngine<NamedBatch> engine;
 
-  private final BatchLayout layout;
-  private final INDArray[] sources;
-  private final NativeRows[] sourceRows;
-  private final double[] padValues;
-  private final SampleScheduler scheduler;
-  private final BatchBuffers<NamedBatch> buffers;
-  private final int[] indexBuffer;
-  private volatile boolean closed;
-
-  private ArrayDataProvider(Builder b) {
-    Sampling sampling = b.sampling();
+  private ArrayDataProvider(Builder b, Sampling sampling) {
     if (b.arrays.isEmpty()) {
       throw new IllegalArgumentException("empty data: add at least one data array");
     }
@@ -79,31 +77,26 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
     if (n > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(first.describe() + " has " + n + " samples; at most " + Integer.MAX_VALUE + " are supported");
     }
-    for (String name : sampling.padding().keySet()) {
-      if (arrays.stream().noneMatch(a -> a.name.equals(name))) {
-        throw new IllegalArgumentException("padding set for '" + name + "', which is not provided; names are "
-            + arrays.stream().map(a -> a.name).toList());
-      }
+    RowSource[] sources = new RowSource[arrays.size()];
+    for (int i = 0; i < sources.length; i++) {
+      sources[i] = RowSource.of(arrays.get(i).array);
     }
-    this.scheduler = new SampleScheduler((int) n, sampling);
-    int batch = scheduler.batchSize();
+    this.engine = BatchEngine.<NamedBatch>builder("ArrayDataProvider", (int) n, sampling)
+        .layout(batch -> layout(arrays, batch))
+        .batches(NamedBatch::new)
+        .rows(RowSource.writer(sources))
+        .build();
+  }
+
+  private static BatchLayout layout(List<Named> arrays, int batch) {
     List<DataDesc> data = new ArrayList<>();
     List<DataDesc> label = new ArrayList<>();
-    this.sources = new INDArray[arrays.size()];
-    this.sourceRows = new NativeRows[arrays.size()];
-    this.padValues = new double[arrays.size()];
-    for (int i = 0; i < arrays.size(); i++) {
-      Named a = arrays.get(i);
-      sources[i] = NativeRows.dense(a.array);
-      sourceRows[i] = NativeRows.of(sources[i]);
+    for (Named a : arrays) {
       Shape sample = Shape.of(a.array.shape()).dropFirst();
       DataDesc d = DataDesc.of(a.name, batch, sample, DTypes.fromNd4j(a.array.dataType()), a.role);
       (a.role == Role.DATA ? data : label).add(d);
-      padValues[i] = sampling.paddingFor(a.name, a.role == Role.LABEL);
     }
-    this.layout = BatchLayout.of(data, label);
-    this.buffers = new BatchBuffers<>(layout, SLOTS, NamedBatch::new);
-    this.indexBuffer = new int[batch];
+    return BatchLayout.of(data, label);
   }
 
   /** A builder. */
@@ -120,54 +113,52 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
 
   @Override
   public int batchSize() {
-    return scheduler.batchSize();
+    return engine.batchSize();
   }
 
   /** The number of samples in the arrays (all parts). */
   public int numSamples() {
-    return scheduler.numSamples();
+    return engine.numSamples();
   }
 
   /** The number of samples this provider's part visits per epoch (before padding). */
   public int partSize() {
-    return scheduler.partSize();
+    return engine.partSize();
   }
 
   @Override
   public List<DataDesc> provideData() {
-    return layout.data();
+    return engine.layout().data();
   }
 
   @Override
   public List<DataDesc> provideLabel() {
-    return layout.label();
+    return engine.layout().label();
   }
 
   /** The names and shapes of the batch arrays. */
   public BatchLayout layout() {
-    return layout;
+    return engine.layout();
   }
 
   /** The shuffle seed in use. */
   public long seed() {
-    return scheduler.seed();
+    return engine.seed();
   }
 
   @Override
   public BatchIterator<NamedBatch> iterator() {
-    checkOpen();
-    return new PlannedEpoch<>(scheduler.beginEpoch(), this::checkOpen, this::fill);
+    return engine.iterator();
   }
 
   @Override
   public IterationState saveState() {
-    return scheduler.saveState();
+    return engine.saveState();
   }
 
   @Override
   public void restoreState(IterationState state) {
-    checkOpen();
-    scheduler.restoreState(state);
+    engine.restoreState(state);
   }
 
   /**
@@ -175,42 +166,12 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
    * and ends the iteration in progress.
    */
   public void reset() {
-    scheduler.reset();
+    engine.reset();
   }
 
   @Override
   public void close() {
-    if (!closed) {
-      closed = true;
-      scheduler.supersede();
-      buffers.close();
-    }
-  }
-
-  private void checkOpen() {
-    if (closed) {
-      throw new IllegalStateException("this ArrayDataProvider is closed");
-    }
-  }
-
-  private NamedBatch fill(EpochPlan plan, int j) {
-    int rows = plan.rows(j);
-    int pad = plan.pad(j);
-    plan.indices(j, indexBuffer);
-    boolean constantPad = scheduler.sampling().lastBatch() == LastBatch.PAD_CONSTANT;
-    int copied = constantPad ? rows - pad : rows;
-    BatchBuffers.Slot<NamedBatch> slot = buffers.next();
-    for (int i = 0; i < sources.length; i++) {
-      NativeRows.gather(sourceRows[i], indexBuffer, copied, slot.rows(i), 0);
-      if (copied < rows) {
-        slot.fill(i, copied, rows, padValues[i]);
-      }
-    }
-    long[] idx = slot.sampleIndices();
-    for (int r = 0; r < rows; r++) {
-      idx[r] = indexBuffer[r];
-    }
-    return slot.publish(rows, pad);
+    engine.close();
   }
 
   private static final class Named {
@@ -289,7 +250,7 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
      *     batch size or shard, or padding for an unknown name
      */
     public ArrayDataProvider build() {
-      return new ArrayDataProvider(this);
+      return new ArrayDataProvider(this, sampling());
     }
   }
 }

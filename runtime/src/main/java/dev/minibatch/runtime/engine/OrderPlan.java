@@ -1,0 +1,29 @@
+package dev.minibatch.runtime.engine;
+
+import dev.minibatch.runtime.IterationState;
+
+/**
+ * The order plans of the engine: which sample each row of each batch of an epoch holds.
+ * Implemented by {@link SampleScheduler} (in order, shuffled, sharded) and {@link DrawnOrder}
+ * (drawn by the provider, then sharded and cut the same way). Called under the engine's write lock.
+ */
+interface OrderPlan {
+  /** Rows per full batch. */
+  int batchSize();
+
+  /** Samples (or draws) this shard visits per epoch, before padding. */
+  int partSize();
+
+  /** The seed in use. */
+  long seed();
+
+  /** The next epoch's plan, with sample indices. */
+  EpochPlan beginEpoch();
+
+  IterationState saveState();
+
+  void restoreState(IterationState state);
+
+  /** Forgets carried samples. */
+  void reset();
+}

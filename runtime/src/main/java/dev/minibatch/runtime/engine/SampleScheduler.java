@@ -1,0 +1,290 @@
+package dev.minibatch.runtime.engine;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.pipeline.Seeds;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Plans the epochs of a provider over {@code numSamples} samples addressed by index: the order
+ * plan shared by every random-access provider.
+ *
+ * <p>Per epoch: the order is the identity, or with shuffle a permutation drawn from (seed, epoch)
+ * alone (Fisher–Yates over a {@link SplittableRandom} seeded by {@link Seeds#derive}); the part
+ * {@code partIndex} of {@code numParts} is the contiguous block {@code [floor(p*n/k),
+ * floor((p+1)*n/k))} of that order (with {@code evenShards}, every part takes {@code ceil(n/k)}
+ * samples, wrapping to the order's start); then {@link LastBatchPolicy} cuts the part, after the
+ * samples carried in from the last epoch, into batches.
+ *
+ * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
+ */
+final class SampleScheduler implements OrderPlan {
+  private final int numSamples;
+  private final Sampling sampling;
+  private final int partSize;
+  private final int batchSize;
+
+  private long seed;
+  private @Nullable EpochPlan current;
+  private int nextEpoch;
+  /** ROLL_OVER: samples carried to the front of the next epoch; PAD_CONTINUE: the next epoch's samples already delivered. */
+  private int[] carry = new int[0];
+  private int resumePosition;
+  // Reused across epochs: a superseded plan is never read again (the engine's guard).
+  private int[] orderBuffer = new int[0];
+  private int[] nextOrderBuffer = new int[0];
+  private int[] partBuffer = new int[0];
+  private int[] streamBuffer = new int[0];
+
+  /**
+   * A scheduler for {@code numSamples} samples.
+   *
+   * @throws IllegalArgumentException if there are no samples, or this provider's part would be empty
+   */
+  SampleScheduler(int numSamples, Sampling sampling) {
+    if (numSamples <= 0) {
+      throw new IllegalArgumentException("no samples: a provider needs at least one sample");
+    }
+    this.numSamples = numSamples;
+    this.sampling = sampling;
+    int k = sampling.numParts();
+    int p = sampling.partIndex();
+    this.partSize = sampling.evenShards()
+        ? (int) ((numSamples + (long) k - 1) / k)
+        : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
+    if (partSize == 0) {
+      throw new IllegalArgumentException("part " + p + " of " + k + " would be empty: " + numSamples
+          + " samples cannot fill " + k + " parts; use fewer parts or evenShards(true)");
+    }
+    this.batchSize = sampling.batchSize() == 0 ? partSize : sampling.batchSize();
+    if (sampling.lastBatch() == LastBatch.PAD_CONTINUE && partSize < batchSize) {
+      // As MXNet's round_batch: the padding must come from one following epoch.
+      throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per part: part "
+          + p + " of " + k + " has " + partSize + " samples, the batch size is " + batchSize);
+    }
+    Long s = sampling.seed();
+    this.seed = s != null ? s : Seeds.unseeded();
+  }
+
+  int numSamples() {
+    return numSamples;
+  }
+
+  @Override
+  public int partSize() {
+    return partSize;
+  }
+
+  /** Rows per full batch: the configured size, or the part size when it was 0. */
+  @Override
+  public int batchSize() {
+    return batchSize;
+  }
+
+  /** The samples carried into the next epoch (ROLL_OVER: to its front; PAD_CONTINUE: already delivered). */
+  int nextCarryLength() {
+    return carry.length;
+  }
+
+  /** The epoch {@link #beginEpoch()} starts next. */
+  int nextEpoch() {
+    return nextEpoch;
+  }
+
+  Sampling sampling() {
+    return sampling;
+  }
+
+  @Override
+  public long seed() {
+    return seed;
+  }
+
+  /** Starts the next epoch (or resumes the restored one). */
+  @Override
+  public EpochPlan beginEpoch() {
+    int epoch = nextEpoch;
+    int[] carriedIn = carry;
+    LastBatch policy = sampling.lastBatch();
+    int[] part = partOrder(epoch, false);
+    // PAD_CONTINUE: the carried samples are this epoch's first ones, already delivered as padding.
+    int skip = policy == LastBatch.PAD_CONTINUE ? carriedIn.length : 0;
+    int[] head = policy == LastBatch.PAD_CONTINUE ? new int[0] : carriedIn;
+    int total = head.length + part.length - skip;
+    LastBatchPolicy.Cut cut = LastBatchPolicy.cut(policy, total, batchSize);
+    int[] stream = stream(head, part, skip, cut.pad());
+    int[] carryOut = new int[0];
+    if (cut.carry() > 0) {
+      carryOut = Arrays.copyOfRange(stream, total - cut.carry(), total);
+    }
+    if (cut.pad() > 0) {
+      switch (cut.padding()) {
+        case WRAP:
+          for (int i = 0; i < cut.pad(); i++) {
+            stream[total + i] = part[i % part.length];
+          }
+          break;
+        case CONSTANT:
+          Arrays.fill(stream, total, total + cut.pad(), EpochPlan.CONSTANT_PAD);
+          break;
+        case NEXT_EPOCH:
+          // The next epoch's order, computed now: its first samples pad this batch, and it starts after them.
+          int[] next = partOrder(epoch + 1, true);
+          for (int i = 0; i < cut.pad(); i++) {
+            stream[total + i] = next[i % next.length];
+          }
+          carryOut = Arrays.copyOf(next, cut.pad());
+          break;
+        default:
+          throw new AssertionError(cut.padding());
+      }
+    }
+    int start = Math.min(resumePosition, cut.batches());
+    current = new EpochPlan(epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start);
+    nextEpoch = epoch + 1;
+    carry = carryOut;
+    resumePosition = 0;
+    return current;
+  }
+
+  /**
+   * Where iteration stands: the epoch in progress and its delivered batches, or, between epochs,
+   * the next epoch at position 0.
+   */
+  @Override
+  public IterationState saveState() {
+    EpochPlan c = current;
+    if (c != null && c.position() < c.batchCount()) {
+      return new IterationState(seed, c.epoch(), c.position(), c.carriedIn(), fingerprint());
+    }
+    return new IterationState(seed, nextEpoch, resumePosition, carry, fingerprint());
+  }
+
+  /**
+   * Makes the next {@link #beginEpoch()} continue from {@code state}.
+   *
+   * @throws IllegalArgumentException if the state belongs to other data or settings (the message
+   *     shows both), carries sample indices out of range, or its position lies beyond its epoch
+   */
+  @Override
+  public void restoreState(IterationState state) {
+    if (!state.settings().equals(fingerprint())) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved with other data or settings:\n"
+          + "  saved:    " + state.settings() + "\n  this one: " + fingerprint());
+    }
+    int[] carried = state.carried();
+    for (int i : carried) {
+      if (i < 0 || i >= numSamples) {
+        throw new IllegalArgumentException("iteration state: carried sample " + i + " is outside [0, " + numSamples + ")");
+      }
+    }
+    if (carried.length > Math.max(batchSize, partSize)) {
+      throw new IllegalArgumentException("iteration state: " + carried.length + " carried samples; at most "
+          + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
+    }
+    if (state.epoch() == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("iteration state: epoch " + state.epoch() + " is out of range; valid epochs are [0, "
+          + (Integer.MAX_VALUE - 1) + "]");
+    }
+    long seedBefore = seed;
+    int epochBefore = nextEpoch;
+    int[] carryBefore = carry;
+    int positionBefore = resumePosition;
+    EpochPlan currentBefore = current;
+    seed = state.seed();
+    nextEpoch = state.epoch();
+    carry = carried;
+    resumePosition = 0;
+    // The batch count of the restored epoch, to check the position against.
+    int batches = beginEpoch().batchCount();
+    if (state.position() > batches) {
+      seed = seedBefore;
+      nextEpoch = epochBefore;
+      carry = carryBefore;
+      resumePosition = positionBefore;
+      current = currentBefore;
+      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
+          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
+    }
+    current = null;
+    nextEpoch = state.epoch();
+    carry = carried;
+    resumePosition = state.position();
+  }
+
+  /**
+   * Forgets the samples carried over (MXNet NDArrayIter's {@code hard_reset}); the epoch counter
+   * goes on.
+   */
+  @Override
+  public void reset() {
+    current = null;
+    carry = new int[0];
+    resumePosition = 0;
+  }
+
+  /**
+   * The order of this part's samples in {@code epoch}, before the last-batch policy; {@code
+   * second} selects the buffer for a look-ahead epoch so the current one stays intact.
+   */
+  int[] partOrder(int epoch, boolean second) {
+    int n = numSamples;
+    int[] order = second ? nextOrderBuffer : orderBuffer;
+    if (order.length != n) {
+      order = new int[n];
+      if (second) {
+        nextOrderBuffer = order;
+      } else {
+        orderBuffer = order;
+      }
+    }
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    if (sampling.shuffle()) {
+      SplittableRandom rng = new SplittableRandom(Seeds.derive(seed, epoch));
+      for (int i = n - 1; i > 0; i--) {
+        int j = rng.nextInt(i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+      }
+    }
+    int k = sampling.numParts();
+    int p = sampling.partIndex();
+    if (k == 1) {
+      return order;
+    }
+    long start = sampling.evenShards() ? (long) p * partSize : (long) p * n / k;
+    int[] part = second ? new int[partSize] : partBuffer;
+    if (part.length != partSize) {
+      part = new int[partSize];
+      partBuffer = part;
+    }
+    for (int i = 0; i < partSize; i++) {
+      part[i] = order[(int) ((start + i) % n)];
+    }
+    return part;
+  }
+
+  String fingerprint() {
+    return "samples=" + numSamples + ",batch=" + batchSize + ",lastBatch=" + sampling.lastBatch()
+        + ",shuffle=" + sampling.shuffle() + ",parts=" + sampling.numParts() + ",part=" + sampling.partIndex()
+        + ",even=" + sampling.evenShards();
+  }
+
+  /** {@code head}, then {@code part} from {@code skip} on, then room for {@code pad} more. */
+  private int[] stream(int[] head, int[] part, int skip, int pad) {
+    int need = head.length + part.length - skip + pad;
+    if (streamBuffer.length < need) {
+      streamBuffer = new int[need];
+    }
+    int[] out = streamBuffer;
+    System.arraycopy(head, 0, out, 0, head.length);
+    System.arraycopy(part, skip, out, head.length, part.length - skip);
+    return out;
+  }
+}
