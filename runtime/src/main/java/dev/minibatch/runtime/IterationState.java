@@ -25,14 +25,18 @@ public final class IterationState {
    * A state.
    *
    * @param seed the provider's shuffle seed
-   * @param epoch the epoch, from 0
+   * @param epoch the epoch, from 0, below {@code Integer.MAX_VALUE} (the next epoch must be countable)
    * @param position batches of that epoch already delivered
    * @param carried sample indices carried into that epoch (ROLL_OVER), in order
    * @param settings a fingerprint of the data size and sampling settings the state belongs to
    */
   public IterationState(long seed, int epoch, int position, int[] carried, String settings) {
-    if (epoch < 0 || position < 0) {
-      throw new IllegalArgumentException("epoch and position must be >= 0, got " + epoch + ", " + position);
+    if (epoch < 0 || epoch == Integer.MAX_VALUE) {
+      throw new IllegalArgumentException("iteration state: epoch must be in [0, " + (Integer.MAX_VALUE - 1) + "], found "
+          + epoch);
+    }
+    if (position < 0) {
+      throw new IllegalArgumentException("iteration state: position must be >= 0, found " + position);
     }
     if (settings.indexOf(';') >= 0 || settings.indexOf('\n') >= 0) {
       throw new IllegalArgumentException("settings fingerprint must not contain ';' or a line break");
@@ -88,7 +92,8 @@ public final class IterationState {
   /**
    * Reads a state written by {@link #encode()}.
    *
-   * @throws IllegalArgumentException naming the part that is not as expected
+   * @throws IllegalArgumentException naming the part that is not as expected, and for a number, the
+   *     field and its valid range
    */
   public static IterationState decode(String text) {
     String[] parts = text.trim().split(";", 6);
@@ -96,12 +101,31 @@ public final class IterationState {
       throw new IllegalArgumentException("not a minibatch iteration state (expected '" + MAGIC
           + ";seed=…;epoch=…;position=…;carried=…;settings=…'): " + text);
     }
-    long seed = Long.parseLong(field(parts[1], "seed"));
-    int epoch = Integer.parseInt(field(parts[2], "epoch"));
-    int position = Integer.parseInt(field(parts[3], "position"));
+    long seed = number(field(parts[1], "seed"), "seed", Long.MIN_VALUE, Long.MAX_VALUE);
+    int epoch = (int) number(field(parts[2], "epoch"), "epoch", 0, Integer.MAX_VALUE - 1);
+    int position = (int) number(field(parts[3], "position"), "position", 0, Integer.MAX_VALUE);
     String c = field(parts[4], "carried");
-    int[] carried = c.isEmpty() ? new int[0] : Arrays.stream(c.split(",")).mapToInt(Integer::parseInt).toArray();
+    String[] items = c.isEmpty() ? new String[0] : c.split(",", -1);
+    int[] carried = new int[items.length];
+    for (int i = 0; i < items.length; i++) {
+      carried[i] = (int) number(items[i], "carried[" + i + "]", 0, Integer.MAX_VALUE);
+    }
     return new IterationState(seed, epoch, position, carried, field(parts[5], "settings"));
+  }
+
+  /** {@code text} as a decimal integer in {@code [min, max]}, or an error naming the field and the range. */
+  private static long number(String text, String field, long min, long max) {
+    long v;
+    try {
+      v = Long.parseLong(text);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("iteration state: " + field + " must be an integer in [" + min + ", " + max
+          + "], found '" + text + "'", e);
+    }
+    if (v < min || v > max) {
+      throw new IllegalArgumentException("iteration state: " + field + " must be in [" + min + ", " + max + "], found " + v);
+    }
+    return v;
   }
 
   private static String field(String part, String key) {

@@ -1,7 +1,5 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.array.ArrayDataProvider;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -12,6 +10,7 @@ import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -353,5 +352,36 @@ class ArrayDataProviderTest {
     assertTrue(e.getMessage().startsWith("the name 'x' is already used by data 'x'"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().label(labels(3)).batchSize(0).build());
     assertEquals("only labels were given; add at least one data array", e.getMessage());
+  }
+
+  /**
+   * PAD_CONTINUE (MXNet's round_batch): the padding rows are the first samples of the next epoch's
+   * order, and that epoch starts after them. With a seed, each epoch's order is the same permutation
+   * a PARTIAL provider with that seed visits, so the expected stream is built from that.
+   */
+  @Test
+  void padContinueTakesThePaddingFromTheNextEpochsOrderWhichThenSkipsIt() {
+    List<Integer> stream = new ArrayList<>();
+    try (ArrayDataProvider plain = provider(N, b -> b.batchSize(N).shuffle(true).seed(5))) {
+      for (int e = 0; e < 4; e++) {
+        stream.addAll(epoch(plain).get(0));
+      }
+    }
+    try (ArrayDataProvider p = provider(N, b -> b.batchSize(3).shuffle(true).seed(5).lastBatch(LastBatch.PAD_CONTINUE))) {
+      // The epochs cut one continuous stream of permutations: 10 + 2 padded, then 8 + 1, then 9.
+      int at = 0;
+      int[] pads = {2, 1, 0};
+      for (int e = 0; e < 3; e++) {
+        List<List<Integer>> batches = epoch(p);
+        int rows = 0;
+        for (List<Integer> b : batches) {
+          assertEquals(stream.subList(at, at + b.size()), b, "epoch " + e);
+          at += b.size();
+          rows += b.size();
+        }
+        assertEquals(e == 0 ? 12 : 9, rows);
+        assertEquals(pads[e], (rows - (e == 0 ? 10 : e == 1 ? 8 : 9)), "padding rows of epoch " + e);
+      }
+    }
   }
 }

@@ -1,12 +1,11 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.array.ArrayDataProvider;
-
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -27,4 +27,41 @@ class IterationStateTest {
         () -> IterationState.decode("minibatch-state/1;seed=1;epok=2;position=0;carried=;settings=x"));
     assertEquals("iteration state: expected 'epoch=…', found 'epok=2'", e.getMessage());
   }
+
+  /** Issue 10, defect 6: a non-numeric seed escaped as NumberFormatException; bad epochs and positions were accepted. */
+  @Test
+  void numbersOutOfFormOrRangeNameTheFieldAndTheRange() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/1;seed=abc;epoch=2;position=0;carried=;settings=x"));
+    assertEquals("iteration state: seed must be an integer in [-9223372036854775808, 9223372036854775807], found 'abc'",
+        e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/1;seed=1;epoch=2147483647;position=0;carried=;settings=x"));
+    assertEquals("iteration state: epoch must be in [0, 2147483646], found 2147483647", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/1;seed=1;epoch=0;position=-3;carried=;settings=x"));
+    assertEquals("iteration state: position must be in [0, 2147483647], found -3", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/1;seed=1;epoch=0;position=0;carried=4,x;settings=x"));
+    assertEquals("iteration state: carried[1] must be an integer in [0, 2147483647], found 'x'", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> new IterationState(1, Integer.MAX_VALUE, 0, new int[0], "x"));
+    assertEquals("iteration state: epoch must be in [0, 2147483646], found 2147483647", e.getMessage());
+  }
+
+  @Test
+  void aPositionBeyondTheEpochIsRejectedNamingTheRange() {
+    try (dev.minibatch.runtime.array.ArrayDataProvider p = dev.minibatch.runtime.array.ArrayDataProvider.builder()
+        .data(org.nd4j.linalg.factory.Nd4j.arange(10).reshape(10, 1)).batchSize(3).build()) {
+      IterationState s = p.saveState();
+      IterationState beyond = new IterationState(s.seed(), 0, 5, new int[0], s.settings());
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> p.restoreState(beyond));
+      assertEquals("iteration state: position 5 is out of range; epoch 0 has 4 batches, so the position must be in [0, 4]",
+          e.getMessage());
+      // A valid state still restores, and the resumed epoch holds the rest.
+      p.restoreState(new IterationState(s.seed(), 0, 3, new int[0], s.settings()));
+      dev.minibatch.runtime.BatchIterator<dev.minibatch.runtime.NamedBatch> it = p.iterator();
+      assertArrayEquals(new long[] {9}, it.next().sampleIndices());
+      assertEquals(false, it.hasNext());
+    }
+  }
 }

@@ -185,10 +185,6 @@ final class SampleScheduler implements OrderPlan {
       throw new IllegalArgumentException("iteration state: " + carried.length + " carried samples; at most "
           + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
     }
-    if (state.epoch() == Integer.MAX_VALUE) {
-      throw new IllegalArgumentException("iteration state: epoch " + state.epoch() + " is out of range; valid epochs are [0, "
-          + (Integer.MAX_VALUE - 1) + "]");
-    }
     long seedBefore = seed;
     int epochBefore = nextEpoch;
     int[] carryBefore = carry;

@@ -1,11 +1,13 @@
 package dev.minibatch.runtime.pipeline;
 
 import java.lang.ref.Cleaner;
+import java.lang.ref.WeakReference;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
@@ -22,7 +24,8 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Pace: the slowest consumer sets it — a consumer can run at most {@code window} items ahead of
  * the slowest. A consumer that closes (or is dropped and collected) releases what it holds and no
- * longer counts, so it never stalls the others. The source is pulled on the consumers' threads, by
+ * longer counts, so it never stalls the others; one dropped without {@code close()} is released once the
+ * garbage collector finds it, which a consumer stalled on it asks for. The source is pulled on the consumers' threads, by
  * whichever needs the next item first; there are no threads of its own. The source is closed when
  * every consumer has closed (or reached the end).
  *
@@ -30,15 +33,19 @@ import org.jspecify.annotations.Nullable;
  */
 public final class Multicast<T> implements AutoCloseable {
   private final State<T> state;
-  private final List<PipelineIterator<T>> consumers;
+  /**
+   * Per consumer: its {@link ConsumerEnd} until it is handed out, then a weak reference to it, so a
+   * consumer its user dropped without closing can be collected and released (see {@link
+   * State#advance}).
+   */
+  private final Object[] ends;
 
   private Multicast(PipelineIterator<? extends T> source, int count, int window, Consumer<? super T> onRelease) {
     this.state = new State<>(source, count, window, onRelease);
-    List<PipelineIterator<T>> list = new ArrayList<>(count);
+    this.ends = new Object[count];
     for (int i = 0; i < count; i++) {
-      list.add(new ConsumerEnd<>(state, i));
+      ends[i] = new ConsumerEnd<>(state, i);
     }
-    this.consumers = Collections.unmodifiableList(list);
   }
 
   /** {@code consumers} readers of {@code source}, with a window of 1 and no release callback. */
@@ -53,19 +60,41 @@ public final class Multicast<T> implements AutoCloseable {
 
   /** The consumers' iterators, one per consumer; each may be used from its own thread. */
   public List<PipelineIterator<T>> consumers() {
-    return consumers;
+    List<PipelineIterator<T>> list = new ArrayList<>(ends.length);
+    for (int i = 0; i < ends.length; i++) {
+      list.add(consumer(i));
+    }
+    return Collections.unmodifiableList(list);
   }
 
-  /** Consumer {@code i}'s iterator. */
-  public PipelineIterator<T> consumer(int i) {
-    return consumers.get(i);
+  /**
+   * Consumer {@code i}'s iterator. The multicast keeps only a weak reference to it once handed out:
+   * a consumer dropped by its user without {@code close()} is released once collected, so it never
+   * stalls the others (asking for it again then gives an iterator at its end).
+   */
+  @SuppressWarnings("unchecked")
+  public synchronized PipelineIterator<T> consumer(int i) {
+    Object o = ends[i];
+    if (o instanceof ConsumerEnd) {
+      ends[i] = new WeakReference<>(o);
+      return (ConsumerEnd<T>) o;
+    }
+    ConsumerEnd<T> e = ((WeakReference<ConsumerEnd<T>>) o).get();
+    return e != null ? e : PipelineIterator.empty();
   }
 
   /** Closes every consumer (and so the source). */
   @Override
-  public void close() {
-    for (PipelineIterator<T> c : consumers) {
-      c.close();
+  public synchronized void close() {
+    for (int i = 0; i < ends.length; i++) {
+      Object o = ends[i];
+      @SuppressWarnings("unchecked")
+      ConsumerEnd<T> e = o instanceof ConsumerEnd ? (ConsumerEnd<T>) o : ((WeakReference<ConsumerEnd<T>>) o).get();
+      if (e != null) {
+        e.close();
+      } else {
+        state.leave(i);
+      }
     }
   }
 
@@ -116,6 +145,10 @@ public final class Multicast<T> implements AutoCloseable {
 
   /** Shared by the consumers; guarded by {@link #lock}. */
   private static final class State<T> {
+    /** How long a consumer waits on a full window before asking for a collection (see {@link #advance}). */
+    static final long FIRST_NUDGE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
+    static final long MAX_NUDGE_NANOS = TimeUnit.SECONDS.toNanos(60);
+
     final ReentrantLock lock = new ReentrantLock();
     final Condition changed = lock.newCondition();
     final PipelineIterator<? extends T> source;
@@ -193,6 +226,7 @@ public final class Multicast<T> implements AutoCloseable {
     boolean advance(int c) {
       lock.lock();
       long waitingSince = 0;
+      long nudge = FIRST_NUDGE_NANOS;
       try {
         release(c, next[c]);
         while (true) {
@@ -213,7 +247,13 @@ public final class Multicast<T> implements AutoCloseable {
           if (waitingSince == 0) {
             waitingSince = System.nanoTime();
           }
-          changed.await();
+          if (!changed.await(nudge, TimeUnit.NANOSECONDS) && produced - oldest >= ring.length) {
+            // Stalled on a full window: a lagging consumer may have been dropped without close().
+            // The cleaner releases it once it is collected, so ask for a collection — rarely: the
+            // interval doubles while the stall lasts (a slow but live consumer is not affected).
+            System.gc();
+            nudge = Math.min(nudge * 2, MAX_NUDGE_NANOS);
+          }
         }
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();

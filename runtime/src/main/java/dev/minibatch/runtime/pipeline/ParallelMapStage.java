@@ -307,7 +307,10 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
         boolean more = true;
         try {
           while (n < wanted && (more = source.hasNext())) {
-            items[n++] = source.next();
+            // Not items[n++] = next(): n must still count the items read if next() throws, so the
+            // failure names the failing item's index.
+            items[n] = source.next();
+            n++;
           }
         } catch (Throwable t) {
           if (!state.stopped) {

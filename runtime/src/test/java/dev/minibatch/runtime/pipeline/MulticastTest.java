@@ -158,14 +158,18 @@ class MulticastTest {
     assertEquals(0, source.violations.get());
   }
 
+  /** Parked on a condition: a stalled consumer waits in slices (it may ask for a collection between them). */
+  private static boolean parked(Thread t) {
+    return t.getState() == Thread.State.WAITING || t.getState() == Thread.State.TIMED_WAITING;
+  }
+
   /** Waits (by joining) until {@code reached} holds and {@code t} is parked. */
   private static void awaitWaiting(Thread t, java.util.function.BooleanSupplier reached) throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-    while (!(reached.getAsBoolean() && t.getState() == Thread.State.WAITING) && t.isAlive()
-        && System.nanoTime() < deadline) {
+    while (!(reached.getAsBoolean() && parked(t)) && t.isAlive() && System.nanoTime() < deadline) {
       t.join(5);
     }
-    assertEquals(Thread.State.WAITING, t.getState());
+    assertTrue(parked(t), t.getState().toString());
   }
 
   @Test
@@ -227,5 +231,27 @@ class MulticastTest {
     assertEquals(List.of(1, 2, 3), a);
     m.close();
     assertEquals(1, closes.get());
+  }
+
+  /** Issue 10, defect 3: a consumer dropped without close() once hung the others and kept the source's thread. */
+  @Test
+  void aConsumerDroppedWithoutCloseIsReleasedSoTheOthersFinishAndTheSourceStops() throws Exception {
+    java.util.Set<Thread> before = LiveThreads.workers();
+    dev.minibatch.runtime.reader.Reader<Integer> numbers = dev.minibatch.runtime.reader.Readers.range(0, 200).buffered(4);
+    Multicast<Integer> m = Multicast.<Integer>builder().consumers(2).window(2).build(numbers.iterator());
+    readTwoAndDrop(m);
+    List<Integer> all = new ArrayList<>();
+    m.consumer(0).forEachRemaining(all::add); // hung forever before the fix
+    assertEquals(200, all.size());
+    assertEquals(java.util.stream.IntStream.range(0, 200).boxed().toList(), all);
+    assertTrue(LiveThreads.awaitOnly(before, 10).isEmpty(), "the buffered worker outlived every consumer");
+  }
+
+  /** Reads as far as the window lets one consumer run ahead, then drops it without close(). */
+  private static void readTwoAndDrop(Multicast<Integer> m) {
+    PipelineIterator<Integer> dropped = m.consumer(1);
+    for (int i = 0; i < 2; i++) {
+      assertEquals(i, dropped.next());
+    }
   }
 }

@@ -55,6 +55,34 @@ class EngineBehaviourTest {
     }
   }
 
+  /** Issue 10, defect 4: a source failing at item 37 was reported as sample 38. */
+  @ParameterizedTest
+  @ValueSource(ints = {1, 3})
+  void aSourceFailureUnderXmapNamesTheFailingItem(int workers) {
+    IllegalStateException boom = new IllegalStateException("item 37 is unreadable");
+    Reader<Integer> source = () -> dev.minibatch.runtime.pipeline.PipelineIterator.of(new java.util.Iterator<Integer>() {
+      int next;
+
+      @Override
+      public boolean hasNext() {
+        return next < 100;
+      }
+
+      @Override
+      public Integer next() {
+        if (next == 37) {
+          throw boom;
+        }
+        return next++;
+      }
+    });
+    StageFailedException e = assertThrows(StageFailedException.class,
+        () -> source.xmap(workers, 8, true, x -> x).toList());
+    assertEquals(37, e.sampleIndex(), e.getMessage());
+    assertEquals("source of xmap", e.stage());
+    assertSame(boom, e.getCause());
+  }
+
   @Test
   void aSequentialMapFailingOnTheBufferedThreadKeepsItsOwnName() {
     ArithmeticException boom = new ArithmeticException("/ by zero");

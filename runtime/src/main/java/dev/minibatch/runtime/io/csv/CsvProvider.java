@@ -104,9 +104,14 @@ public final class CsvProvider extends FileProvider {
       return this;
     }
 
-    /** CSVIter's {@code round_batch}: true is {@link LastBatch#PAD_WRAP}, false {@link LastBatch#DISCARD}. */
+    /**
+     * CSVIter's {@code round_batch}. True is {@link LastBatch#PAD_CONTINUE}, as MXNet: the last batch
+     * is padded with the first rows of the next epoch, which then starts after them. False is {@link
+     * LastBatch#PAD_CONSTANT}: MXNet delivers the last batch with its {@code pad} set and whatever the
+     * buffer held in the padding rows; here those rows hold the padding constant (default 0).
+     */
     public Builder roundBatch(boolean roundBatch) {
-      return lastBatch(roundBatch ? LastBatch.PAD_WRAP : LastBatch.DISCARD);
+      return lastBatch(roundBatch ? LastBatch.PAD_CONTINUE : LastBatch.PAD_CONSTANT);
     }
 
     /** The data name; default {@code "data"}. */

@@ -97,4 +97,47 @@ class CsvProviderTest {
         () -> CsvProvider.builder().dataFile(d).dataShape(3).batchSize(0).build());
     assertEquals(d.resolve("a.csv") + ":1: row has 2 fields, expected 3", e.getMessage());
   }
+
+  /**
+   * Issue 10, defect 7: MXNet's round_batch pads the last batch with the next epoch's first rows
+   * and starts that epoch after them (iter_batchloader.h: BeforeFirst does not rewind while there is
+   * overflow); roundBatch(true) used to restart every epoch at row 0.
+   */
+  @Test
+  void roundBatchContinuesTheNextEpochAfterTheRowsItWrapped() throws IOException {
+    Path data = dir.resolve("ten.csv");
+    StringBuilder rows = new StringBuilder();
+    for (int i = 0; i < 10; i++) {
+      rows.append(i).append('\n');
+    }
+    Files.writeString(data, rows);
+    try (CsvProvider p = CsvProvider.builder().dataFile(data).dataShape(1).batchSize(3).roundBatch(true).build()) {
+      assertEquals(List.of(List.of(0, 1, 2), List.of(3, 4, 5), List.of(6, 7, 8), List.of(9, 0, 1)), epoch(p));
+      assertEquals(List.of(List.of(2, 3, 4), List.of(5, 6, 7), List.of(8, 9, 0)), epoch(p));
+      assertEquals(List.of(List.of(1, 2, 3), List.of(4, 5, 6), List.of(7, 8, 9)), epoch(p));
+    }
+    try (CsvProvider p = CsvProvider.builder().dataFile(data).dataShape(1).batchSize(3).roundBatch(false).build()) {
+      NamedBatch last = null;
+      for (NamedBatch b : p) {
+        last = b;
+      }
+      assertEquals(2, last.pad(), "round_batch = false keeps the partial batch, padded");
+      assertArrayEquals(new float[] {9, 0, 0}, last.get("data").reshape(3).toFloatVector());
+    }
+  }
+
+  /** The values of each batch's rows (the row values are the row numbers), with the pad rows last. */
+  private static List<List<Integer>> epoch(CsvProvider p) {
+    List<List<Integer>> out = new ArrayList<>();
+    for (NamedBatch b : p) {
+      List<Integer> ids = new ArrayList<>();
+      float[] v = b.get("data").reshape(b.rows()).toFloatVector();
+      for (int r = 0; r < b.rows(); r++) {
+        ids.add((int) v[r]);
+        assertEquals(ids.get(r), (int) b.sampleIndex(r), "sampleIndex agrees with the row");
+      }
+      out.add(ids);
+    }
+    return out;
+  }
 }
