@@ -12,6 +12,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.nd4j.JavaArrays;
@@ -49,6 +50,9 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
   /** The name of a single unnamed label array (MXNet's default). */
   public static final String DEFAULT_LABEL_NAME = "softmax_label";
 
+  /** Batch buffers with reader threads: readers write up to two batches ahead of the consumer. */
+  private static final int READER_SLOTS = 3;
+
   private final BatchEngine<NamedBatch> engine;
 
   private ArrayDataProvider(Builder b, Sampling sampling) {
@@ -85,6 +89,7 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
         .layout(batch -> layout(arrays, batch))
         .batches(NamedBatch::new)
         .rows(RowSource.writer(sources))
+        .readers(b.readers == 0 ? null : new ReaderThreads("array-reader", b.readers, READER_SLOTS))
         .build();
   }
 
@@ -193,8 +198,23 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
   /** Builds {@link ArrayDataProvider}s. Arrays keep their declared order within data and labels. */
   public static final class Builder extends ProviderBuilder<Builder> {
     private final List<Named> arrays = new ArrayList<>();
+    private int readers;
 
     private Builder() {}
+
+    /**
+     * Copy rows on {@code threads} reader threads (named {@code minibatch-array-reader-<n>}) instead
+     * of the consumer's thread: each writes its share of every batch's rows, up to two batches ahead
+     * of the consumer (a batch stays valid until the iterator moves on). 0 (the default) copies on
+     * the consumer's thread. The batches are the same for any number of threads.
+     */
+    public Builder readers(int threads) {
+      if (threads < 0) {
+        throw new IllegalArgumentException("readers must be >= 0 (0 = the consumer's thread), got " + threads);
+      }
+      this.readers = threads;
+      return this;
+    }
 
     /** Adds the data array named {@value #DEFAULT_DATA_NAME}. */
     public Builder data(INDArray array) {

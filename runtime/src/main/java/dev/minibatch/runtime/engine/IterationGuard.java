@@ -118,26 +118,24 @@ final class IterationGuard {
 
   /** Ends the current iteration (restore, reset): its next call throws; its threads stop now. */
   void supersede() {
-    Runnable stop;
-    synchronized (this) {
-      generation++;
-      active = false;
-      stop = stopper;
-      stopper = null;
-    }
-    if (stop != null) {
-      stop.run();
-    }
+    end(false);
   }
 
   /** Closes: stops the current iteration; returns false if already closed. */
   boolean close() {
+    return end(true);
+  }
+
+  /** Ends the current iteration, and with {@code close} the provider; false if it was already closed. */
+  private boolean end(boolean close) {
     Runnable stop;
     synchronized (this) {
-      if (closed) {
-        return false;
+      if (close) {
+        if (closed) {
+          return false;
+        }
+        closed = true;
       }
-      closed = true;
       generation++;
       active = false;
       stop = stopper;
