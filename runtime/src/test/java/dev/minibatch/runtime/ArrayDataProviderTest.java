@@ -384,4 +384,21 @@ class ArrayDataProviderTest {
       }
     }
   }
+
+  /** Reader threads each write a share of every batch: the batches equal the consumer-thread ones. */
+  @Test
+  void readerThreadsDeliverTheSameBatchesAsTheConsumersThread() {
+    for (LastBatch policy : LastBatch.values()) {
+      for (int readers : new int[] {1, 2, 3}) {
+        try (ArrayDataProvider plain = provider(23, b -> b.batchSize(4).shuffle(true).seed(9).lastBatch(policy));
+            ArrayDataProvider threaded = provider(23, b -> b.batchSize(4).shuffle(true).seed(9).lastBatch(policy)
+                .readers(readers))) {
+          for (int e = 0; e < 3; e++) {
+            assertEquals(epoch(plain), epoch(threaded), policy + ", " + readers + " readers, epoch " + e);
+          }
+        }
+      }
+    }
+    assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().readers(-1));
+  }
 }
