@@ -16,6 +16,11 @@ import org.jspecify.annotations.Nullable;
  * dropped); blank lines are skipped; spaces around a field are ignored; a field that starts with
  * the quote runs to the matching quote, may hold delimiters and line breaks, and writes a quote as
  * two; a quote inside an unquoted field is an ordinary character.
+ *
+ * <p>Longer than our usual ~400 lines on purpose: it is one byte-level state machine (record
+ * scanning, field splitting, the numeric fast path and its error reporting) whose hot loop shares
+ * its cursor state in fields; split across classes, that state would have to be passed around or
+ * re-read per field, which the CSV throughput figures in docs/performance.md would show.
  */
 final class ChunkParser {
   /** The outcome for one chunk. */
