@@ -143,6 +143,27 @@ public abstract class ProviderContract {
 
   // ---- 1, 2: last-batch policies, every batch checked ----
 
+  /** Guards every other test: a wrong row is only caught if the fixture's holds() rejects it. */
+  @Test
+  void theFixtureTellsEverySampleApart() {
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL));
+        BatchIterator<? extends Batch> it = p.iterator()) {
+      int seen = 0;
+      while (it.hasNext()) {
+        Batch b = it.next();
+        for (int r = 0; r < b.rows(); r++) {
+          long i = b.sampleIndex(r);
+          for (long j = 0; j < N; j++) {
+            assertEquals(i == j, f().holds(b, r, j), "holds(batch, " + r + ", " + j + ") for a row with sample index "
+                + i + " holding " + Batches.describe(b, r));
+          }
+          seen++;
+        }
+      }
+      assertEquals(N, seen, "rows read");
+    }
+  }
+
   @Test
   void batchSizeAndDescriptionsMatchTheBatches() {
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
