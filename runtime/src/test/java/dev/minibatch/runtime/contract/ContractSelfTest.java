@@ -101,8 +101,10 @@ class ContractSelfTest {
   }
 
   @Test
-  void aThreadThatOutlivesCloseFailsTheCloseTest() {
-    fails(new Broken(Breakage.LEAKED_THREAD)::closingMidEpochStopsEveryThread);
+  void aThreadThatOutlivesItsEpochFailsTheThreadTests() {
+    Broken c = new Broken(Breakage.LEAKED_THREAD);
+    fails(c::closingMidEpochStopsEveryThread);
+    fails(c::aNewEpochStopsThePreviousEpochsThreads);
   }
 
   /** {@link IndexedSamples} in an {@link ArrayDataProvider}, behind a decorator that breaks it. */

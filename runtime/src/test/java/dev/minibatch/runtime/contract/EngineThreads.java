@@ -39,9 +39,16 @@ final class EngineThreads {
     return await(() -> startedSince(before), seconds);
   }
 
-  /** Waits until every thread of {@code threads} has ended (see {@link #awaitOnly}); returns the live ones. */
-  static Set<Thread> awaitEnd(Set<Thread> threads, long seconds) throws InterruptedException {
-    return await(() -> threads.stream().filter(Thread::isAlive).collect(Collectors.toSet()), seconds);
+  /**
+   * Waits until at most {@code max} engine threads other than those in {@code before} are alive
+   * (see {@link #awaitOnly}); returns the live ones.
+   */
+  static Set<Thread> awaitAtMost(Set<Thread> before, int max, long seconds) throws InterruptedException {
+    Set<Thread> alive = await(() -> {
+      Set<Thread> now = startedSince(before);
+      return now.size() <= max ? Set.of() : now;
+    }, seconds);
+    return alive.isEmpty() ? startedSince(before) : alive;
   }
 
   private interface Alive {
