@@ -50,8 +50,11 @@ class ContractSelfTest {
     LEAKED_THREAD
   }
 
-  /** A contract run on a provider broken by {@code breakage}. */
-  static final class Broken extends ProviderContract {
+  /**
+   * A contract run on a provider broken by {@code breakage}. Private, so JUnit does not discover it
+   * as a test class of its own (a test filter like {@code *Contract*} would match its name).
+   */
+  private static final class Broken extends ProviderContract {
     private final Breakage breakage;
 
     Broken(Breakage breakage) {

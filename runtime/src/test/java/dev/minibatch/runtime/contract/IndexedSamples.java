@@ -28,12 +28,12 @@ public final class IndexedSamples {
     return LABEL_OFFSET + i;
   }
 
-  /** The data rows of samples {@code 0 .. n - 1}. */
+  /** The data rows of samples {@code from .. to - 1}. */
   public static float[][] data(int from, int to) {
     return IntStream.range(from, to).mapToObj(IndexedSamples::data).toArray(float[][]::new);
   }
 
-  /** The labels of samples {@code 0 .. n - 1}. */
+  /** The labels of samples {@code from .. to - 1}. */
   public static int[] labels(int from, int to) {
     return IntStream.range(from, to).map(IndexedSamples::label).toArray();
   }

@@ -81,7 +81,7 @@ public abstract class ProviderContract {
   /** Samples of the cases that need threads busy in mid-epoch or many batches. */
   static final int LARGE = 1000;
   /** Seconds to wait for threads that should end. They end in milliseconds when they do. */
-  static final long THREAD_WAIT_SECONDS = 3;
+  static final long THREAD_WAIT_SECONDS = 2;
 
   private static final List<List<Long>> PARTIAL_EPOCH =
       ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}, new int[] {9});

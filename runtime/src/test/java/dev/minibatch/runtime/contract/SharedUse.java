@@ -83,7 +83,7 @@ final class SharedUse {
     }
     users.forEach(Thread::start);
     List<String> stuck = new ArrayList<>();
-    long joinUntil = deadline + TimeUnit.SECONDS.toNanos(3);
+    long joinUntil = deadline + TimeUnit.SECONDS.toNanos(2);
     for (Thread th : users) {
       th.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(joinUntil - System.nanoTime())));
       if (th.isAlive()) {
