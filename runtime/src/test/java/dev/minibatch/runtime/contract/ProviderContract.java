@@ -489,14 +489,18 @@ public abstract class ProviderContract {
   @Test
   void aClosedProviderRefusesToIterate() {
     BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL));
-    BatchIterator<? extends Batch> it = p.iterator();
-    Batches.check(f(), it.next(), null, "batch 0");
-    p.close();
-    assertThrows(IllegalStateException.class, () -> {
-      it.hasNext();
-      it.next();
-    }, "the iterator held across close()");
-    assertThrows(IllegalStateException.class, () -> p.iterator().hasNext(), "a new iteration of the closed provider");
+    try {
+      BatchIterator<? extends Batch> it = p.iterator();
+      Batches.check(f(), it.next(), null, "batch 0");
+      p.close();
+      assertThrows(IllegalStateException.class, () -> {
+        it.hasNext();
+        it.next();
+      }, "the iterator held across close()");
+      assertThrows(IllegalStateException.class, () -> p.iterator().hasNext(), "a new iteration of the closed provider");
+    } finally {
+      p.close();
+    }
   }
 
   @Test
@@ -504,16 +508,20 @@ public abstract class ProviderContract {
     assumeCapable(Capability.THREADED);
     Set<Thread> before = EngineThreads.live();
     BatchProvider<? extends Batch> p = build(LARGE, policy(LastBatch.PARTIAL));
-    BatchIterator<? extends Batch> it = p.iterator();
-    Batches.check(f(), it.next(), null, "batch 0");
-    assertFalse(EngineThreads.startedSince(before).isEmpty(),
-        "the fixture declares THREADED but no minibatch-* thread runs in mid-epoch");
-    p.close();
-    Set<Thread> alive = EngineThreads.awaitOnly(before, THREAD_WAIT_SECONDS);
-    assertTrue(alive.isEmpty(), "threads still alive " + THREAD_WAIT_SECONDS + " s after close(): "
-        + EngineThreads.describe(alive));
-    // Also keeps the iterator reachable until here, so no cleaner could have stopped the threads.
-    assertThrows(IllegalStateException.class, it::hasNext, "the iterator held across close()");
+    try {
+      BatchIterator<? extends Batch> it = p.iterator();
+      Batches.check(f(), it.next(), null, "batch 0");
+      assertFalse(EngineThreads.startedSince(before).isEmpty(),
+          "the fixture declares THREADED but no minibatch-* thread runs in mid-epoch");
+      p.close();
+      Set<Thread> alive = EngineThreads.awaitOnly(before, THREAD_WAIT_SECONDS);
+      assertTrue(alive.isEmpty(), "threads still alive " + THREAD_WAIT_SECONDS + " s after close(): "
+          + EngineThreads.describe(alive));
+      // Also keeps the iterator reachable until here, so no cleaner could have stopped the threads.
+      assertThrows(IllegalStateException.class, it::hasNext, "the iterator held across close()");
+    } finally {
+      p.close();
+    }
   }
 
   /**
