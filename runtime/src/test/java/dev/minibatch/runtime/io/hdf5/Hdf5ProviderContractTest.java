@@ -1,0 +1,17 @@
+package dev.minibatch.runtime.io.hdf5;
+
+import dev.minibatch.runtime.contract.ProviderContract;
+import dev.minibatch.runtime.contract.ProviderFixture;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The provider contract on {@link Hdf5Provider} plain: samples in specification order, filled on the consumer's thread (see {@link Hdf5Fixture}). */
+class Hdf5ProviderContractTest extends ProviderContract {
+  @TempDir
+  Path dir;
+
+  @Override
+  protected ProviderFixture fixture() {
+    return new Hdf5Fixture(Hdf5Fixture.Mode.PLAIN, dir);
+  }
+}
