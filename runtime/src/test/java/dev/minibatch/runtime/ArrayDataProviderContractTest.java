@@ -1,5 +1,6 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.contract.IndexedSamples;
 import dev.minibatch.runtime.contract.ProviderContract;
 import dev.minibatch.runtime.contract.ProviderFixture;

@@ -1,7 +1,9 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.contract.ProviderContract;
 import dev.minibatch.runtime.contract.ProviderFixture;
+import dev.minibatch.runtime.engine.PrefetchingProvider;
 import java.util.EnumSet;
 import java.util.Set;
 import java.util.function.Consumer;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.pipeline.PrefetchingProvider;
+import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;

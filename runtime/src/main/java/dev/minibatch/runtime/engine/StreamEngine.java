@@ -5,6 +5,9 @@ import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.pipeline.StageFailedException;
+import dev.minibatch.runtime.pipeline.ThreadCleaner;
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -102,8 +105,26 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
     Pass pass = new Pass(ticket, source.iterator());
-    guard.onStop(ticket, pass::closeSource);
+    // The guard holds only the cleanable, not the pass: a pass dropped mid-epoch is collected, and
+    // the cleaner then closes its source (stopping a reader's threads).
+    guard.onStop(ticket, pass.sourceCloser::clean);
     return pass;
+  }
+
+  /** Closes a pass's source iterator; holds no reference to the pass. */
+  private record CloseSource(Iterator<?> it, String name) implements Runnable {
+    @Override
+    public void run() {
+      if (it instanceof AutoCloseable c) {
+        try {
+          c.close();
+        } catch (RuntimeException e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(name + ": closing the sample source failed", e);
+        }
+      }
+    }
   }
 
   /** Forgets the samples carried over by ROLL_OVER and ends the pass in progress. */
@@ -149,12 +170,13 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     private @Nullable S sample;
     private long batchNumber;
     private boolean done;
-    private boolean sourceClosed;
     private @Nullable B pending;
+    final Cleaner.Cleanable sourceCloser;
 
     Pass(long ticket, Iterator<? extends S> it) {
       this.ticket = ticket;
       this.it = it;
+      this.sourceCloser = ThreadCleaner.register(this, new CloseSource(it, name));
       guard.lockWriting();
       try {
         this.carriedIn = new ArrayList<>(carried);
@@ -205,9 +227,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
       }
       B b = pending;
       pending = null;
-      if (done) {
-        guard.end(ticket);
-      }
+      // The iteration stays current until the consumer moves on from its last batch (hasNext()).
       return java.util.Objects.requireNonNull(b);
     }
 
@@ -221,8 +241,17 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
         sample = carriedIn.get(carriedPos++);
         return true;
       }
-      while (it.hasNext()) {
-        S s = it.next();
+      while (true) {
+        S s;
+        try {
+          if (!it.hasNext()) {
+            break;
+          }
+          s = it.next();
+        } catch (RuntimeException e) {
+          // The source's own failure, named like every stage failure (a reader's stages name themselves).
+          throw StageFailedException.of("source", position + 1, e);
+        }
         position++;
         if (numParts == 1 || position % numParts == partIndex) {
           lastIndex = position;
@@ -298,21 +327,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
 
     /** Closes the source iterator if it holds resources (a reader's threads, an open file). Idempotent. */
     void closeSource() {
-      synchronized (this) {
-        if (sourceClosed) {
-          return;
-        }
-        sourceClosed = true;
-      }
-      if (it instanceof AutoCloseable c) {
-        try {
-          c.close();
-        } catch (RuntimeException e) {
-          throw e;
-        } catch (Exception e) {
-          throw new IllegalStateException(name + ": closing the sample source failed", e);
-        }
-      }
+      sourceCloser.clean();
     }
   }
 }

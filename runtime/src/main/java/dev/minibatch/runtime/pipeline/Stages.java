@@ -54,6 +54,23 @@ public final class Stages {
     return ParallelMapStage.start(source, options, 0, (item, context) -> mapper.apply(item));
   }
 
+  /**
+   * Runs {@code body} on a producer thread that hands each item over and waits until the consumer
+   * has taken it: the producer prepares item {@code k + 1} while the consumer holds item {@code k},
+   * and never more (prefetching into a ring of two reused buffers).
+   */
+  public static <T> PipelineIterator<T> handOff(String name, Generator<T> body) {
+    return ProducerStage.handOff(name, body, () -> {}, () -> PipelineStats.EMPTY);
+  }
+
+  /**
+   * True for the unchecked exception a generator's {@code emit} throws once its consumer has gone:
+   * a generator that catches exceptions must let it through.
+   */
+  public static boolean isStop(Throwable t) {
+    return t instanceof Channel.Stopped;
+  }
+
   private static void checkBuffer(int bufferSize) {
     if (bufferSize < 0) {
       throw new IllegalArgumentException("bufferSize must be >= 0 (0 = unbounded), got " + bufferSize);

@@ -3,7 +3,7 @@ package dev.minibatch.runtime.contract;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.DataDesc;
-import dev.minibatch.runtime.ArrayDataProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;

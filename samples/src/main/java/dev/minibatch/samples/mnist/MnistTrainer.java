@@ -2,7 +2,7 @@ package dev.minibatch.samples.mnist;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.pipeline.PrefetchingProvider;
+import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
 import java.util.ArrayList;

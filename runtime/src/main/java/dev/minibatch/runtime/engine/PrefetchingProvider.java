@@ -1,11 +1,16 @@
-package dev.minibatch.runtime.pipeline;
+package dev.minibatch.runtime.engine;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.pipeline.Generator;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.StageFailedException;
+import dev.minibatch.runtime.pipeline.Stages;
+import dev.minibatch.runtime.pipeline.ThreadCleaner;
+import java.lang.ref.Cleaner;
 import java.util.List;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Prepares the next batch on a background thread while the consumer works on the current one
@@ -16,10 +21,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>One thread per epoch ({@code minibatch-prefetch-0}, from the pipeline's thread engine),
  * started by {@link #iterator()} and stopped when the epoch ends, when the iterator or this provider
- * is closed, or when a new epoch starts; a dropped iterator's thread is stopped once it is garbage
- * collected. A failure on the background thread reaches the consumer at its next call as a {@link
- * StageFailedException} of stage {@code prefetch} (or the wrapped provider's own stage) with the
- * original as cause. {@link #close()} closes the wrapped provider.
+ * is closed, or when a new epoch starts; an iterator dropped mid-epoch has its thread stopped once
+ * it is garbage collected. The same one-iteration-at-a-time rule as every provider: a new epoch on
+ * the consumer's thread supersedes the previous one, and another thread starting one while an
+ * epoch is unfinished gets an {@link IllegalStateException}. A failure on the background thread
+ * reaches the consumer at its next call as a {@link StageFailedException} of stage {@code
+ * prefetch} (or the wrapped provider's own stage) with the original as cause. {@link #close()}
+ * closes the wrapped provider.
  *
  * @param <B> the batch type
  */
@@ -27,8 +35,7 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   private static final String STAGE = "prefetch";
 
   private final BatchProvider<B> provider;
-  private @Nullable Epoch<B> current;
-  private boolean closed;
+  private final IterationGuard guard = new IterationGuard("PrefetchingProvider");
 
   private PrefetchingProvider(BatchProvider<B> provider) {
     this.provider = provider;
@@ -60,25 +67,23 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   }
 
   @Override
-  public synchronized BatchIterator<B> iterator() {
-    if (closed) {
-      throw new IllegalStateException("this PrefetchingProvider is closed");
-    }
-    stop();
+  public BatchIterator<B> iterator() {
+    long ticket = guard.begin();
     // The wrapped provider's epoch is started on the background thread, which then owns it.
     Generator<B> pull = out -> {
       try (BatchIterator<B> source = provider.iterator()) {
         while (source.hasNext()) {
           out.emit(source.next());
         }
-      } catch (Channel.Stopped stopped) {
-        throw stopped;
       } catch (RuntimeException | Error e) {
+        if (Stages.isStop(e)) {
+          throw e;
+        }
         throw StageFailedException.of(STAGE, StageFailedException.NO_SAMPLE, e);
       }
     };
-    Epoch<B> e = new Epoch<>(ProducerStage.handOff(STAGE, pull, () -> {}, () -> PipelineStats.EMPTY));
-    current = e;
+    Epoch<B> e = new Epoch<>(Stages.handOff(STAGE, pull), guard, ticket);
+    guard.onStop(ticket, e.stopper::clean);
     return e;
   }
 
@@ -86,20 +91,13 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
    * Stops the epoch in progress and its thread, leaving the wrapped provider open (for a caller
    * that lent its provider and still owns it).
    */
-  public synchronized void stop() {
-    Epoch<B> c = current;
-    if (c != null) {
-      c.superseded = true;
-      c.close();
-      current = null;
-    }
+  public void stop() {
+    guard.supersede();
   }
 
   @Override
-  public synchronized void close() {
-    if (!closed) {
-      closed = true;
-      stop();
+  public void close() {
+    if (guard.close()) {
       provider.close();
     }
   }
@@ -107,30 +105,49 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   /** One epoch: the consumer's end of the hand-off stage. */
   private static final class Epoch<B extends Batch> implements BatchIterator<B> {
     private final PipelineIterator<B> stage;
-    volatile boolean superseded;
+    private final IterationGuard guard;
+    private final long ticket;
+    /** Stops the stage; references the stage, never this epoch, so a dropped epoch is collected. */
+    final Cleaner.Cleanable stopper;
+    private boolean ended;
 
-    Epoch(PipelineIterator<B> stage) {
+    Epoch(PipelineIterator<B> stage, IterationGuard guard, long ticket) {
       this.stage = stage;
+      this.guard = guard;
+      this.ticket = ticket;
+      this.stopper = ThreadCleaner.register(this, stage::close);
     }
 
     @Override
     public boolean hasNext() {
-      if (superseded) {
-        throw new IllegalStateException("this epoch of the PrefetchingProvider was closed or superseded by a newer "
-            + "iteration of the provider");
+      if (ended) {
+        guard.checkOpen();
+        return false;
       }
-      return stage.hasNext();
+      guard.check(ticket);
+      if (!stage.hasNext()) {
+        ended = true;
+        guard.end(ticket);
+        return false;
+      }
+      return true;
     }
 
     @Override
     public B next() {
-      hasNext();
+      if (!hasNext()) {
+        throw new java.util.NoSuchElementException("the epoch is over");
+      }
       return stage.next();
     }
 
     @Override
     public void close() {
-      stage.close();
+      if (!ended) {
+        ended = true;
+        stopper.clean();
+        guard.end(ticket);
+      }
     }
   }
 }
