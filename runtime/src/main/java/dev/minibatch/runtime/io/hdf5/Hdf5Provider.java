@@ -1,26 +1,23 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
-import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.engine.EpochDraws;
-import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.engine.RowSource;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.Sample;
 import dev.minibatch.runtime.io.SampleProcessor;
-import dev.minibatch.runtime.NamedBatch;
-import java.util.function.Consumer;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
-import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
-import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
  * Samples of HDF5 files described by a sample specification (Data Provider Core): entries of
@@ -87,7 +84,7 @@ public final class Hdf5Provider extends FileProvider {
   }
 
   /** One entry's kept samples: the file, its datasets, and the file row of each kept sample. */
-  private record Part(java.nio.file.Path file, List<String> datasets, int classIndex, long[] rows) {}
+  record Part(java.nio.file.Path file, List<String> datasets, int classIndex, long[] rows) {}
 
   /** The general process function followed by the sample's class's own, or null if there is none. */
   private @Nullable SampleProcessor processFor(@Nullable SampleProcessor general, Map<String, SampleProcessor> perClass,
@@ -189,7 +186,7 @@ public final class Hdf5Provider extends FileProvider {
   }
 
   /** One entry of a sample specification; probability is NaN when not given. */
-  private record Entry(Path file, List<String> datasets, String className, double probability) {}
+  record Entry(Path file, List<String> datasets, String className, double probability) {}
 
   /** Builds {@link Hdf5Provider}s; the sampling settings are {@link ProviderBuilder}'s. */
   public static final class Builder extends ProviderBuilder<Builder> {
@@ -355,103 +352,9 @@ public final class Hdf5Provider extends FileProvider {
      */
     public Hdf5Provider build() {
       Sampling sampling = sampling();
-      if (entries.isEmpty()) {
-        throw new IllegalArgumentException("empty sample specification: add(file, datasets, className) at least once");
-      }
-      int k = entries.get(0).datasets().size();
-      List<String> provided = names != null ? names : entries.get(0).datasets();
-      if (provided.size() != k || provided.contains(labelName)) {
-        throw new IllegalArgumentException("names " + provided + " must be " + k + " distinct names other than the label name '"
-            + labelName + "'");
-      }
-      List<String> classes = new ArrayList<>();
-      List<List<INDArray>> parts = new ArrayList<>();
-      List<Integer> partClasses = new ArrayList<>();
-      List<Part> partInfo = new ArrayList<>();
-      long[][] sampleShapes = null;
-      for (Entry e : entries) {
-        if (e.datasets().size() != k) {
-          throw new IllegalArgumentException(e.file() + ": lists " + e.datasets().size() + " datasets " + e.datasets()
-              + ", the first entry lists " + k);
-        }
-        Map<String, INDArray> arrays = Hdf5Reader.readAll(e.file(), e.datasets());
-        List<INDArray> list = new ArrayList<>(arrays.values());
-        if (sampleShapes == null) {
-          sampleShapes = new long[k][];
-          for (int i = 0; i < k; i++) {
-            sampleShapes[i] = Arrays.copyOfRange(list.get(i).shape(), 1, list.get(i).rank());
-          }
-        }
-        for (int i = 0; i < k; i++) {
-          long[] s = Arrays.copyOfRange(list.get(i).shape(), 1, list.get(i).rank());
-          if (!Arrays.equals(s, sampleShapes[i])) {
-            throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' has samples of shape "
-                + Arrays.toString(s) + ", the first entry's '" + provided.get(i) + "' has " + Arrays.toString(sampleShapes[i]));
-          }
-        }
-        int cls = classes.indexOf(e.className());
-        if (cls < 0) {
-          classes.add(e.className());
-          cls = classes.size() - 1;
-        }
-        long[] kept = select(list, provided, e.className(), e.file(), e.datasets());
-        parts.add(take(list, kept));
-        partClasses.add(cls);
-        partInfo.add(new Part(e.file(), e.datasets(), cls, kept));
-      }
-      double[] probability = probabilities(classes);
-      if (probability != null) {
-        // Draws need each class's samples together: order the entries by class, stably.
-        List<Integer> byClass = new ArrayList<>();
-        for (int p = 0; p < parts.size(); p++) {
-          byClass.add(p);
-        }
-        byClass.sort(java.util.Comparator.comparingInt(partClasses::get));
-        List<List<INDArray>> sortedParts = new ArrayList<>();
-        List<Integer> sortedClasses = new ArrayList<>();
-        List<Part> sortedInfo = new ArrayList<>();
-        for (int p : byClass) {
-          sortedParts.add(parts.get(p));
-          sortedClasses.add(partClasses.get(p));
-          sortedInfo.add(partInfo.get(p));
-        }
-        parts = sortedParts;
-        partClasses = sortedClasses;
-        partInfo = sortedInfo;
-      } else if (wrapExamples || epochLength != -1) {
-        throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
-            + "className, probability)");
-      }
-      Map<String, RowSource> data = new LinkedHashMap<>();
-      for (int i = 0; i < k; i++) {
-        List<INDArray> rows = new ArrayList<>();
-        for (List<INDArray> p : parts) {
-          if (p.get(i).size(0) > 0) {
-            rows.add(p.get(i));
-          }
-        }
-        if (rows.isEmpty()) {
-          throw new IllegalArgumentException("no samples left after skip, filter and max");
-        }
-        data.put(provided.get(i), RowSource.of(rows.size() == 1 ? rows.get(0) : Nd4j.concat(0, rows.toArray(new INDArray[0]))));
-      }
-      int n = data.values().iterator().next().rows();
-      float[] labels = new float[oneHot ? n * classes.size() : n];
-      int[] classCounts = new int[classes.size()];
-      int row = 0;
-      for (int p = 0; p < parts.size(); p++) {
-        long count = parts.get(p).get(0).size(0);
-        classCounts[partClasses.get(p)] += (int) count;
-        for (long r = 0; r < count; r++, row++) {
-          if (oneHot) {
-            labels[row * classes.size() + partClasses.get(p)] = 1f;
-          } else {
-            labels[row] = partClasses.get(p);
-          }
-        }
-      }
-      Map<String, RowSource> label = new LinkedHashMap<>();
-      label.put(labelName, RowSource.of(Nd4j.create(labels, oneHot ? new long[] {n, classes.size()} : new long[] {n}, 'c')));
+      Hdf5Specification.Selected selected = new Hdf5Specification(entries, names, labelName, oneHot, skip, max, filter,
+          filters).read();
+      double[] probability = selected.probabilities();
       EpochDraws order = null;
       if (probability != null) {
         Long s = sampling.seed();
@@ -460,78 +363,13 @@ public final class Hdf5Provider extends FileProvider {
               + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
         }
         long seed = s != null ? s : dev.minibatch.runtime.pipeline.Seeds.unseeded();
-        order = new Drawn(new ClassSampler(classCounts, probability, wrapExamples, sampling.shuffle(), seed, epochLength), seed);
+        order = new Drawn(new ClassSampler(selected.classCounts(), probability, wrapExamples, sampling.shuffle(), seed,
+            epochLength), seed);
+      } else if (wrapExamples || epochLength != -1) {
+        throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
+            + "className, probability)");
       }
-      return new Hdf5Provider(sampling, data, label, classes, order, partInfo, this);
-    }
-
-    /** The probability of each class, or null when no entry gives one. */
-    private double @Nullable [] probabilities(List<String> classes) {
-      boolean any = entries.stream().anyMatch(e -> !Double.isNaN(e.probability()));
-      if (!any) {
-        return null;
-      }
-      double[] p = new double[classes.size()];
-      java.util.Arrays.fill(p, Double.NaN);
-      for (Entry e : entries) {
-        if (Double.isNaN(e.probability())) {
-          throw new IllegalArgumentException(e.file() + ": entry of class '" + e.className() + "' has no sampling probability; "
-              + "once one entry has one, every entry needs one");
-        }
-        int c = classes.indexOf(e.className());
-        if (!Double.isNaN(p[c]) && p[c] != e.probability()) {
-          throw new IllegalArgumentException(e.file() + ": class '" + e.className() + "' has sampling probability "
-              + e.probability() + " here but " + p[c] + " in an earlier entry");
-        }
-        p[c] = e.probability();
-      }
-      return p;
-    }
-
-    /** The file rows of one entry that skip, the filters and max keep. */
-    private long[] select(List<INDArray> arrays, List<String> provided, String className, Path file, List<String> datasets) {
-      long count = arrays.get(0).size(0);
-      Predicate<Sample> perClass = filters.get(className);
-      List<Long> keep = new ArrayList<>();
-      for (long r = skip; r < count && keep.size() < max; r++) {
-        if (filter != null || perClass != null) {
-          List<INDArray> rows = new ArrayList<>();
-          for (INDArray a : arrays) {
-            rows.add(a.slice(r, 0));
-          }
-          Sample s = new Sample((int) r, provided, rows);
-          boolean accepted;
-          try {
-            accepted = (filter == null || filter.test(s)) && (perClass == null || perClass.test(s));
-          } catch (RuntimeException e) {
-            throw new dev.minibatch.runtime.io.SampleException((int) r, "file " + file + ", datasets " + datasets + ", row " + r,
-                "the filter failed", e);
-          }
-          if (!accepted) {
-            continue;
-          }
-        }
-        keep.add(r);
-      }
-      return keep.stream().mapToLong(Long::longValue).toArray();
-    }
-
-    /** The rows {@code idx} of one entry's arrays. */
-    private static List<INDArray> take(List<INDArray> arrays, long[] idx) {
-      long count = arrays.get(0).size(0);
-      List<INDArray> out = new ArrayList<>();
-      for (INDArray a : arrays) {
-        if (idx.length == count) {
-          out.add(a);
-        } else if (idx.length == 0) {
-          long[] shape = a.shape().clone();
-          shape[0] = 0;
-          out.add(Nd4j.create(a.dataType(), shape));
-        } else {
-          out.add(a.get(NDArrayIndex.indices(idx)).dup('c'));
-        }
-      }
-      return out;
+      return new Hdf5Provider(sampling, selected.data(), selected.label(), selected.classes(), order, selected.parts(), this);
     }
   }
 }
