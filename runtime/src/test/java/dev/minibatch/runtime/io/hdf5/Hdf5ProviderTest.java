@@ -129,4 +129,33 @@ class Hdf5ProviderTest {
     assertTrue(e.getMessage().startsWith(Hdf5ReaderTest.COMPRESSED + ": dataset 'float/float32' has samples of shape [5]"),
         e.getMessage());
   }
+
+  /**
+   * Issue 10, defect 5: PAD_CONSTANT padded the label rows with the data padding value. 14 samples
+   * (two entries of 7) in batches of 4: the last batch holds 2 samples and 2 constant rows, the data
+   * rows -7 and the label rows -3, on the consumer's thread and on reader threads.
+   */
+  @Test
+  void padConstantPadsDataAndLabelsWithTheirOwnConstants() {
+    for (int readers : new int[] {0, 2}) {
+      try (Hdf5Provider p = Hdf5Provider.builder()
+          .add(Hdf5ReaderTest.CHUNKED, List.of("float/float32"), "latest")
+          .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("float/float32"), "earliest")
+          .names("x").oneHot(true).batchSize(4).lastBatch(dev.minibatch.LastBatch.PAD_CONSTANT)
+          .dataPadding(-7).labelPadding(-3).readers(readers).build()) {
+        NamedBatch last = null;
+        for (NamedBatch b : p) {
+          last = b;
+        }
+        assertEquals(2, last.pad(), readers + " readers");
+        for (int r = 2; r < 4; r++) {
+          assertEquals(-7.0, last.get("x").getDouble(r, 0, 0), 0.0, readers + " readers, data row " + r);
+          assertEquals(-3.0, last.get("softmax_label").getDouble(r, 0), 0.0, readers + " readers, label row " + r);
+          assertEquals(-3.0, last.get("softmax_label").getDouble(r, 1), 0.0, readers + " readers, label row " + r);
+          assertEquals(-1, last.sampleIndex(r));
+        }
+        assertEquals(1.0, last.get("softmax_label").getDouble(0, 1), 0.0, "a real row keeps its one-hot label");
+      }
+    }
+  }
 }
