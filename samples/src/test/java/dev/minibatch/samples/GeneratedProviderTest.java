@@ -338,4 +338,26 @@ class GeneratedProviderTest {
         .flatMap(java.util.List::stream).toList(), "the same seed must give the same order");
     assertTrue(!order.equals(all), "shuffle(8) left the order sorted");
   }
+
+  /**
+   * Issue 10: a provider without a declared batch size (Point declares none) used to make the whole
+   * data set one batch silently; now build() says what to set. Digit declares 64, which the builder
+   * starts from; batchSize(0) explicitly asks for the whole data set as one batch.
+   */
+  @Test
+  void aBatchSizeMustBeDeclaredOrSet() {
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> PointProvider.builder().samples(points(N)).build());
+    assertTrue(e.getMessage().startsWith("no batch size: call batchSize(n) on the builder"), e.getMessage());
+    assertEquals(0, PointProvider.DEFAULT_BATCH_SIZE);
+    try (PointProvider whole = PointProvider.builder().samples(points(N)).batchSize(0).build()) {
+      assertEquals(N, whole.batchSize());
+    }
+    try (DigitProvider digits = DigitProvider.builder().samples(List.of()).build()) {
+      throw new AssertionError("an empty list has no batches");
+    } catch (IllegalArgumentException expected) {
+      // The declared 64 was used (no "no batch size" error); the empty source is what is wrong.
+      assertTrue(expected.getMessage().contains("no samples"), expected.getMessage());
+    }
+  }
 }
