@@ -353,11 +353,9 @@ class GeneratedProviderTest {
     try (PointProvider whole = PointProvider.builder().samples(points(N)).batchSize(0).build()) {
       assertEquals(N, whole.batchSize());
     }
-    try (DigitProvider digits = DigitProvider.builder().samples(List.of()).build()) {
-      throw new AssertionError("an empty list has no batches");
-    } catch (IllegalArgumentException expected) {
-      // The declared 64 was used (no "no batch size" error); the empty source is what is wrong.
-      assertTrue(expected.getMessage().contains("no samples"), expected.getMessage());
-    }
+    // Digit's declared 64 is used (no "no batch size" error); the empty source is what is wrong.
+    IllegalArgumentException empty = assertThrows(IllegalArgumentException.class,
+        () -> DigitProvider.builder().samples(List.of()).build());
+    assertTrue(empty.getMessage().contains("no samples"), empty.getMessage());
   }
 }
