@@ -174,10 +174,15 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     return d.part(epoch);
   }
 
-  /** Stops the iteration in progress and its threads, and frees the batch buffers. Idempotent. */
+  /**
+   * Stops the iteration in progress and its threads, and frees the batch buffers' native memory
+   * (left to the garbage collector when another thread is still iterating: it may be reading a
+   * batch). Idempotent.
+   */
   @Override
   public void close() {
-    if (!guard.close()) {
+    boolean inUse = guard.iteratedElsewhere();
+    if (!guard.close() || inUse) {
       return;
     }
     guard.lockWriting();

@@ -126,6 +126,16 @@ final class IterationGuard {
     return end(true);
   }
 
+  /**
+   * True if an unfinished iteration runs on another live thread: its consumer may still be reading
+   * the batch it holds, so a close from here must not free the buffers under it (the garbage
+   * collector frees them once the batch is dropped).
+   */
+  synchronized boolean iteratedElsewhere() {
+    Thread o = owner;
+    return active && o != null && o != Thread.currentThread() && o.isAlive();
+  }
+
   /** Ends the current iteration, and with {@code close} the provider; false if it was already closed. */
   private boolean end(boolean close) {
     Runnable stop;

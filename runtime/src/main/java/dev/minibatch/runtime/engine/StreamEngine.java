@@ -139,10 +139,15 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     }
   }
 
-  /** Stops the pass in progress (closing its source) and frees the batch buffers. Idempotent. */
+  /**
+   * Stops the pass in progress (closing its source) and frees the batch buffers' native memory
+   * (left to the garbage collector when another thread is still iterating: it may be reading a
+   * batch). Idempotent.
+   */
   @Override
   public void close() {
-    if (!guard.close()) {
+    boolean inUse = guard.iteratedElsewhere();
+    if (!guard.close() || inUse) {
       return;
     }
     guard.lockWriting();
