@@ -1,0 +1,59 @@
+package dev.minibatch.runtime.io.hdf5;
+
+import dev.minibatch.runtime.io.FileFormatException;
+import io.jhdf.exceptions.HdfFilterException;
+import java.nio.file.Path;
+import java.util.function.Supplier;
+
+/**
+ * Calls into jhdf on behalf of one file. jhdf trusts the file's structure: a corrupt one surfaces
+ * as whatever the failing step throws ({@code HdfException}, {@code ArithmeticException}, {@code
+ * BufferUnderflowException}, {@code IllegalArgumentException}, {@code
+ * ArrayIndexOutOfBoundsException}, {@code NegativeArraySizeException}, a {@code
+ * NullPointerException}, …) or, for a structure that refers back to itself (an object header
+ * continued into itself, a B-tree node that is its own child), as a {@link StackOverflowError} from
+ * its recursion. Each becomes a {@link FileFormatException} naming the file and what was being read,
+ * with jhdf's throwable as the cause.
+ */
+final class Jhdf {
+  private Jhdf() {}
+
+  /**
+   * The result of {@code call}, which reads {@code what} (e.g. "dataset 'x'") of {@code file}.
+   *
+   * @throws FileFormatException for every failure of the call; one the call throws itself passes
+   *     through unchanged
+   */
+  static <T> T call(Path file, String what, Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (FileFormatException e) {
+      throw e;
+    } catch (HdfFilterException e) {
+      throw new FileFormatException(file.toString(), what + " uses a compression filter that cannot be decoded: "
+          + e.getMessage() + ". Rewrite it with gzip (deflate) or without compression", e);
+    } catch (RuntimeException e) {
+      throw new FileFormatException(file.toString(), "cannot read " + what + ": " + describe(e), e);
+    } catch (StackOverflowError e) {
+      // jhdf follows the file's references recursively; only a reference cycle recurses this deep.
+      throw new FileFormatException(file.toString(), "cannot read " + what + ": the file's structure refers back to "
+          + "itself (a cycle of object header continuations, B-tree nodes or heap blocks)", e);
+    }
+  }
+
+  /** A throwable and its causes' messages, which jhdf uses to say where it was. */
+  private static String describe(Throwable e) {
+    StringBuilder sb = new StringBuilder();
+    int depth = 0;
+    for (Throwable t = e; t != null && depth < 4; t = t.getCause(), depth++) {
+      sb.append(depth == 0 ? "" : "; caused by ").append(t.getClass().getSimpleName());
+      if (t.getMessage() != null) {
+        sb.append(": ").append(t.getMessage());
+      }
+      if (t.getCause() == t) {
+        break;
+      }
+    }
+    return sb.toString();
+  }
+}
