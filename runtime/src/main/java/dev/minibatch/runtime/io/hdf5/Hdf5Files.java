@@ -56,10 +56,11 @@ final class Hdf5Files {
       throw new UncheckedIOException("cannot read HDF5 file " + file + ": " + e, e);
     }
     MappedByteBuffer mapped = map;
+    String what = "the HDF5 superblock and root group (to read datasets " + datasets + ")";
     if (mapped == null) {
-      return Jhdf.call(file, "the HDF5 superblock", () -> new HdfFile(file));
+      return Jhdf.call(file, what, () -> new HdfFile(file));
     }
-    return Jhdf.call(file, "the HDF5 superblock", () -> HdfFile.fromByteBuffer(mapped));
+    return Jhdf.call(file, what, () -> HdfFile.fromByteBuffer(mapped));
   }
 
   /**

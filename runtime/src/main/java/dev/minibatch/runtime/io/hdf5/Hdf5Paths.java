@@ -56,7 +56,8 @@ final class Hdf5Paths {
       }
       Group parent = (Group) node;
       String at = walked + "/" + name;
-      Node child = Jhdf.call(file, "group '" + (walked.isEmpty() ? "/" : walked) + "'", () -> parent.getChild(name));
+      Node child = Jhdf.call(file, "path '" + path + "' at group '" + (walked.isEmpty() ? "/" : walked) + "'",
+          () -> parent.getChild(name));
       if (child == null) {
         return null;
       }
