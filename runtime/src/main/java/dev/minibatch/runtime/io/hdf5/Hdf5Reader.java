@@ -7,6 +7,7 @@ import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;
 import io.jhdf.api.dataset.ChunkedDataset;
+import io.jhdf.filter.PipelineFilterWithData;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Array;
 import java.nio.file.Path;
@@ -29,10 +30,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * {@value Hdf5Paths#MAX_LINK_HOPS} soft links, so link cycles end in an error; and before a
  * dataset's data is read, its declared size is checked against what the file can hold: its bytes
  * for uncompressed data, {@value GzipContent#MAX_RATIO} times its bytes (deflate's largest
- * expansion) for filtered data. A dataset whose storage was never written (its values implied by a
+ * expansion) for each compressing filter of compressed data. A dataset whose storage was never written (its values implied by a
  * fill value) is therefore only read when it fits in the file's size.
  */
 public final class Hdf5Reader {
+  /** HDF5's filter ids of the byte shuffle and the Fletcher32 checksum. */
+  private static final int SHUFFLE = 2;
+  private static final int FLETCHER32 = 3;
+
   private Hdf5Reader() {}
 
   /** Reads one dataset ({@code path} like {@code "group/name"}). */
@@ -112,10 +117,10 @@ public final class Hdf5Reader {
     }
     long elements = checkExtents(file, what, dims, "shape");
     int elementBytes = Jhdf.call(file, what, () -> ds.getDataType().getSize());
-    boolean filtered = Jhdf.call(file, what, () -> !ds.getFilters().isEmpty());
-    long limit = filtered ? Math.multiplyExact(fileBytes, (long) GzipContent.MAX_RATIO) : fileBytes;
-    String holds = filtered ? "the " + fileBytes + "-byte file can hold compressed (deflate expands at most "
-        + GzipContent.MAX_RATIO + " times)" : "the " + fileBytes + "-byte file holds";
+    long expansion = Jhdf.call(file, what, () -> expansion(ds.getFilters()));
+    long limit = fileBytes > GzipContent.MAX_ARRAY / expansion ? GzipContent.MAX_ARRAY : fileBytes * expansion;
+    String holds = expansion > 1 ? "the " + fileBytes + "-byte file can hold compressed (its filters expand at most "
+        + expansion + " times)" : "the " + fileBytes + "-byte file holds";
     checkBytes(file, what + " declares shape " + Arrays.toString(dims), elements, elementBytes, limit, holds);
     if (ds instanceof ChunkedDataset) {
       int[] chunk = Jhdf.call(file, what, ((ChunkedDataset) ds)::getChunkDimensions);
@@ -165,6 +170,22 @@ public final class Hdf5Reader {
       throw new FileFormatException(file.toString(), what + " of " + elementBytes + "-byte elements = " + bytes
           + " bytes, more than " + holds + "; the extents are corrupt or the storage was never written");
     }
+  }
+
+  /**
+   * The most a filter pipeline can expand its input: {@value GzipContent#MAX_RATIO} (deflate's
+   * largest expansion, more than LZF's or LZ4's) for every compressing filter, 1 for the shuffles
+   * and checksums, which keep the size (Fletcher32 even adds four bytes).
+   */
+  private static long expansion(List<PipelineFilterWithData> filters) {
+    long x = 1;
+    for (PipelineFilterWithData f : filters) {
+      boolean keepsSize = f.getId() == SHUFFLE || f.getId() == FLETCHER32;
+      if (!keepsSize) {
+        x = Math.min(x * GzipContent.MAX_RATIO, GzipContent.MAX_ARRAY);
+      }
+    }
+    return x;
   }
 
   /** The datasets there are, for a message; a listing that itself fails says so instead. */
