@@ -94,14 +94,22 @@ public final class FuzzChecks {
     }
   }
 
-  /** A fresh directory for one fuzz test class's files, deleted when the JVM exits. */
+  /** A fresh directory for one fuzz test class's files, deleted with its files when the JVM exits. */
   public static Path tempDir(String prefix) {
     try {
       Path dir = Files.createTempDirectory(prefix);
-      dir.toFile().deleteOnExit();
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), prefix + "-cleanup"));
       return dir;
     } catch (IOException e) {
       throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A temporary directory left behind is harmless.
     }
   }
 }

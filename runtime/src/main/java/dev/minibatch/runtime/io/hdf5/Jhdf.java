@@ -34,6 +34,14 @@ final class Jhdf {
           + e.getMessage() + ". Rewrite it with gzip (deflate) or without compression", e);
     } catch (RuntimeException e) {
       throw new FileFormatException(file.toString(), "cannot read " + what + ": " + describe(e), e);
+    } catch (InternalError e) {
+      // Reading a mapped file that another process truncated faults (SIGBUS); the JVM reports that
+      // as this error. Anything else is the JVM's own and not the file's doing.
+      if (e.getMessage() == null || !e.getMessage().contains("unsafe memory access")) {
+        throw e;
+      }
+      throw new FileFormatException(file.toString(), "cannot read " + what + ": the file shrank while it was read "
+          + "(another program truncated or rewrote it)", e);
     } catch (StackOverflowError e) {
       // jhdf follows the file's references recursively; only a reference cycle recurses this deep.
       throw new FileFormatException(file.toString(), "cannot read " + what + ": the file's structure refers back to "
