@@ -49,19 +49,22 @@ final class Jhdf {
     }
   }
 
-  /** A throwable and its causes' messages, which jhdf uses to say where it was. */
+  /**
+   * A throwable and its causes' messages, which jhdf uses to say where it was, and what a slice or
+   * read past the end of the buffer means for the user.
+   */
   private static String describe(Throwable e) {
     StringBuilder sb = new StringBuilder();
+    boolean pastEnd = false;
     int depth = 0;
     for (Throwable t = e; t != null && depth < 4; t = t.getCause(), depth++) {
       sb.append(depth == 0 ? "" : "; caused by ").append(t.getClass().getSimpleName());
       if (t.getMessage() != null) {
         sb.append(": ").append(t.getMessage());
       }
-      if (t.getCause() == t) {
-        break;
-      }
+      pastEnd |= t instanceof java.nio.BufferUnderflowException
+          || (t instanceof IllegalArgumentException && String.valueOf(t.getMessage()).startsWith("newLimit > capacity"));
     }
-    return sb.toString();
+    return sb + (pastEnd ? " (the file refers past its end: it is truncated or an offset is corrupt)" : "");
   }
 }
