@@ -18,7 +18,10 @@ class IdxFuzzTest {
   private static final Path DIR = FuzzChecks.tempDir("idx-fuzz");
   private static final Path FILE = DIR.resolve("fuzzed.idx");
   private static final Path OTHER = DIR.resolve("other.idx");
-  /** The most samples the companion file gets; more only makes the counts differ. */
+  /**
+   * The most samples the companion file gets; more only makes the counts differ. It gets at least
+   * one, so that a defect is always the fuzzed file's (the provider reads the images first).
+   */
   private static final int MAX_COMPANION = 1 << 12;
 
   @FuzzTest(maxDuration = "5m")
@@ -28,15 +31,19 @@ class IdxFuzzTest {
       IdxArray a = IdxReader.read(FILE);
       int magic = a.type().magic(a.rank());
       if (magic == IdxReader.MNIST_IMAGES_MAGIC) {
-        FuzzChecks.write(OTHER, labels(Math.min(a.count(), MAX_COMPANION)));
+        FuzzChecks.write(OTHER, labels(companion(a.count())));
         FuzzChecks.oneEpoch(MnistProvider.builder().image(FILE).label(OTHER).batchSize(5).flat(a.count() % 2 == 0).build());
       } else if (magic == IdxReader.MNIST_LABELS_MAGIC) {
-        FuzzChecks.write(OTHER, images(Math.min(a.count(), MAX_COMPANION)));
+        FuzzChecks.write(OTHER, images(companion(a.count())));
         FuzzChecks.oneEpoch(MnistProvider.builder().image(OTHER).label(FILE).batchSize(5).build());
       } else {
         a.toDoubleArray();
       }
     });
+  }
+
+  private static int companion(int count) {
+    return Math.max(1, Math.min(count, MAX_COMPANION));
   }
 
   /** An idx1-ubyte file of {@code n} labels, all 3. */
