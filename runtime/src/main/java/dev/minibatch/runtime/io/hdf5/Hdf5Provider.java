@@ -7,6 +7,7 @@ import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.RowSource;
 import dev.minibatch.runtime.io.Sample;
 import dev.minibatch.runtime.io.SampleProcessor;
+import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.NamedBatch;
 import java.util.function.Consumer;
 import java.nio.file.Path;
@@ -386,6 +387,12 @@ public final class Hdf5Provider extends FileProvider {
           if (!Arrays.equals(s, sampleShapes[i])) {
             throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' has samples of shape "
                 + Arrays.toString(s) + ", the first entry's '" + provided.get(i) + "' has " + Arrays.toString(sampleShapes[i]));
+          }
+          // The entries' rows are concatenated into one array: their element types must agree.
+          if (!parts.isEmpty() && list.get(i).dataType() != parts.get(0).get(i).dataType()) {
+            throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' holds "
+                + DTypes.fromNd4j(list.get(i).dataType()) + " elements, the first entry's '" + provided.get(i) + "' holds "
+                + DTypes.fromNd4j(parts.get(0).get(i).dataType()));
           }
         }
         int cls = classes.indexOf(e.className());

@@ -86,6 +86,15 @@ class Hdf5HostileInputTest {
   }
 
   @Test
+  void entriesWhoseElementTypesDifferAreNamedNotLeftToNd4jsConcat() throws IOException {
+    Path other = write("other.hdf5", Files.readAllBytes(TEST_FILE));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> Hdf5Provider.builder()
+        .add(TEST_FILE, List.of("datasets_group/float/float32"), "a")
+        .add(other, List.of("datasets_group/int/int16"), "b").names("x").batchSize(4).build());
+    assertNames(e, other, "dataset 'datasets_group/int/int16' holds INT16 elements", "'x' holds FLOAT32");
+  }
+
+  @Test
   void aTruncatedFileGivesANamedErrorWithJhdfsFailureAsTheCause() throws IOException {
     Path f = write("truncated.hdf5", Arrays.copyOf(Files.readAllBytes(TEST_FILE), 2048));
     FileFormatException e = assertThrows(FileFormatException.class, () -> Hdf5Reader.read(f, "nD_Datasets/3D_float32"));
