@@ -3,6 +3,7 @@ package dev.minibatch.runtime.io.hdf5;
 import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Sample;
+import dev.minibatch.runtime.nd4j.DTypes;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -91,6 +92,12 @@ final class Hdf5Specification {
         if (!Arrays.equals(s, sampleShapes[i])) {
           throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' has samples of shape "
               + Arrays.toString(s) + ", the first entry's '" + provided.get(i) + "' has " + Arrays.toString(sampleShapes[i]));
+        }
+        // The entries' rows are concatenated into one array: their element types must agree.
+        if (!parts.isEmpty() && list.get(i).dataType() != parts.get(0).get(i).dataType()) {
+          throw new FileFormatException(e.file().toString(), "dataset '" + e.datasets().get(i) + "' holds "
+              + DTypes.fromNd4j(list.get(i).dataType()) + " elements, the first entry's '" + provided.get(i) + "' holds "
+              + DTypes.fromNd4j(parts.get(0).get(i).dataType()));
         }
       }
       int cls = classes.indexOf(e.className());

@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.idx;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.engine.RowSource;
+import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.nd4j.HostArrays;
 import dev.minibatch.shape.Shape;
 import java.nio.ByteBuffer;
@@ -136,11 +137,13 @@ public final class IdxArray {
    *
    * @throws IllegalArgumentException for another dtype or a sample shape of another size
    * @throws IllegalStateException for INT32 from a float32 or float64 file
+   * @throws FileFormatException if the file holds no samples or its samples hold no elements
    */
   public RowSource rows(Shape sampleShape, DType dtype, float scale) {
     if (dtype != DType.FLOAT32 && dtype != DType.INT32) {
       throw new IllegalArgumentException(file + ": samples decode to FLOAT32 or INT32, not " + dtype);
     }
+    checkNotEmpty();
     if (sampleShape.elementCount() != sampleSize()) {
       throw new IllegalArgumentException(file + ": sample shape " + sampleShape + " holds " + sampleShape.elementCount()
           + " elements, a sample of the file holds " + sampleSize());
@@ -193,6 +196,21 @@ public final class IdxArray {
     }
     HostArrays.hostWritten(out);
     return out;
+  }
+
+  /**
+   * Checks that the file holds at least one sample and that every axis has a positive extent: a
+   * provider cannot batch samples that are not there or hold nothing.
+   *
+   * @throws FileFormatException naming the file and the axis with extent 0
+   */
+  public void checkNotEmpty() {
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] == 0) {
+        throw new FileFormatException(file, i == 0 ? "holds no samples: the header declares extent 0 for axis 0 (header offset 4)"
+            : "axis " + i + " has extent 0 (header offset " + (4 + 4 * i) + "): a sample holds no elements");
+      }
+    }
   }
 
   /** Writes elements {@code [from, from + n)} times {@code scale} to {@code dst[0, n)}. */

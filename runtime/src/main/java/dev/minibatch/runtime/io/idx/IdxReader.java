@@ -2,12 +2,15 @@ package dev.minibatch.runtime.io.idx;
 
 import dev.minibatch.runtime.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.GzipContent;
 import java.nio.file.Path;
 
 /**
  * Reads idx files, raw or gzip (recognised by content, not by name), and checks them: the two zero
- * bytes and a known type code in the magic number, the expected magic when one is given, and that
- * the file holds exactly the bytes its header declares.
+ * bytes and a known type code in the magic number, the expected magic when one is given, extents
+ * whose element counts fit in an int, and that the file holds exactly the bytes its header
+ * declares. Every defect is a {@link FileFormatException} naming the file; memory is bounded by the
+ * file's size (see {@link #read(Path, int)}).
  */
 public final class IdxReader {
   /** The magic number of MNIST image files: uint8, rank 3. */
@@ -21,31 +24,98 @@ public final class IdxReader {
    * Reads any idx file.
    *
    * @throws FileFormatException naming the file, the expected and the found value, for a bad magic
-   *     number, an unknown type code, or a length that differs from the header's
+   *     number, an unknown type code, extents whose element count overflows, a length that differs
+   *     from the header's, or corrupt gzip data
    * @throws java.io.UncheckedIOException naming the file if it cannot be read
    */
   public static IdxArray read(Path file) {
-    return parse(file.toString(), FileBytes.readAll(file), -1);
+    return read(file, -1);
   }
 
   /**
    * Reads an idx file whose magic number must be {@code expectedMagic} (e.g. {@link
-   * #MNIST_IMAGES_MAGIC}).
+   * #MNIST_IMAGES_MAGIC}), or any magic number for -1.
+   *
+   * <p>Memory is bounded by the file: a gzip file's header is read first, and extents that need
+   * more bytes than the compressed file can expand to ({@link GzipContent#MAX_RATIO} times its
+   * size) are rejected before anything is allocated; the content is then decompressed into one
+   * array of exactly the declared size.
    *
    * @throws FileFormatException as {@link #read(Path)}, and if the magic number differs
    */
   public static IdxArray read(Path file, int expectedMagic) {
-    return parse(file.toString(), FileBytes.readAll(file), expectedMagic);
+    String name = file.toString();
+    byte[] raw = FileBytes.readRaw(file);
+    if (!FileBytes.isGzip(raw)) {
+      return parse(name, raw, expectedMagic);
+    }
+    try (GzipContent in = GzipContent.of(name, raw)) {
+      return inflate(name, in, raw.length, expectedMagic);
+    }
+  }
+
+  /** Reads the header from {@code in}, checks it against what the gzip file can hold, then the rest. */
+  private static IdxArray inflate(String file, GzipContent in, int compressed, int expectedMagic) {
+    byte[] head = new byte[4 + 4 * 255];
+    int n = in.read(head, 0, 4);
+    if (n < 4) {
+      return parse(file, java.util.Arrays.copyOf(head, n), expectedMagic);
+    }
+    int rank = head[3] & 0xff;
+    n += in.read(head, 4, 4 * rank);
+    Header h = header(file, head, n, expectedMagic);
+    long total = h.headerBytes() + h.dataBytes();
+    if (total > in.maxBytes()) {
+      throw new FileFormatException(file, "the header declares " + h.describe() + " = " + total + " bytes with the "
+          + h.headerBytes() + "-byte header, more than the " + compressed + "-byte gzip file can hold (deflate expands at most "
+          + GzipContent.MAX_RATIO + " times): the extents are corrupt");
+    }
+    byte[] bytes = new byte[(int) total];
+    System.arraycopy(head, 0, bytes, 0, h.headerBytes());
+    int got = h.headerBytes() + in.read(bytes, h.headerBytes(), (int) h.dataBytes());
+    if (got < total) {
+      throw new FileFormatException(file, "truncated: the header declares " + h.describe() + " = " + total
+          + " bytes with the " + h.headerBytes() + "-byte header, found " + got + " bytes (decompressed)");
+    }
+    long rest = in.skipRest(in.maxBytes());
+    if (rest > 0) {
+      throw new FileFormatException(file, "has trailing bytes: the header declares " + h.describe() + " = " + total
+          + " bytes with the " + h.headerBytes() + "-byte header, found " + (total + rest) + " bytes (decompressed)");
+    }
+    return new IdxArray(file, h.type(), h.dims(), bytes, h.headerBytes());
   }
 
   /**
    * Parses the bytes of an (un-gzipped) idx file; {@code expectedMagic} is -1 for any.
    *
    * @param file the name used in error messages
+   * @throws FileFormatException as {@link #read(Path, int)}
    */
   public static IdxArray parse(String file, byte[] bytes, int expectedMagic) {
-    if (bytes.length < 4) {
-      throw new FileFormatException(file, "too short for an idx header: expected at least 4 bytes, found " + bytes.length);
+    Header h = header(file, bytes, bytes.length, expectedMagic);
+    long expected = h.headerBytes() + h.dataBytes();
+    if (bytes.length != expected) {
+      throw new FileFormatException(file, (bytes.length < expected ? "truncated" : "has trailing bytes")
+          + ": the header declares " + h.describe() + " = " + expected + " bytes with the " + h.headerBytes()
+          + "-byte header, found " + bytes.length + " bytes");
+    }
+    return new IdxArray(file, h.type(), h.dims(), bytes, h.headerBytes());
+  }
+
+  /** A checked idx header: the element type, the extents, and the sizes of header and elements. */
+  private record Header(IdxType type, int[] dims, int headerBytes, long dataBytes) {
+    String describe() {
+      return shape(dims) + " " + type.name().toLowerCase(java.util.Locale.ROOT);
+    }
+  }
+
+  /**
+   * The header in {@code bytes[0, length)}: magic, type code, rank, and extents whose element
+   * counts (all elements, and one sample's) fit in an int and whose bytes fit in one Java array.
+   */
+  private static Header header(String file, byte[] bytes, int length, int expectedMagic) {
+    if (length < 4) {
+      throw new FileFormatException(file, "too short for an idx header: expected at least 4 bytes, found " + length);
     }
     int magic = readInt(bytes, 0);
     if (expectedMagic >= 0 && magic != expectedMagic) {
@@ -61,36 +131,48 @@ public final class IdxReader {
     if (rank == 0) {
       throw new FileFormatException(file, "idx rank is 0; expected at least one axis (the sample axis)");
     }
-    long header = 4L + 4L * rank;
-    if (bytes.length < header) {
+    int header = 4 + 4 * rank;
+    if (length < header) {
       throw new FileFormatException(file, "truncated header: rank " + rank + " needs " + header + " header bytes, found "
-          + bytes.length + " bytes in all");
+          + length + " bytes in all");
     }
     int[] dims = new int[rank];
-    long elements = 1;
+    long sample = 1;
     for (int i = 0; i < rank; i++) {
       dims[i] = readInt(bytes, 4 + 4 * i);
       if (dims[i] < 0) {
-        throw new FileFormatException(file, "axis " + i + " has a negative extent " + dims[i]);
+        throw new FileFormatException(file, "axis " + i + " has a negative extent " + dims[i] + " (header offset "
+            + (4 + 4 * i) + ")");
       }
-      elements *= dims[i];
-      if (elements > Integer.MAX_VALUE) {
-        throw new FileFormatException(file, "declares more than " + Integer.MAX_VALUE + " elements; not supported");
+      if (i > 0) {
+        // One sample's count alone must fit, even when axis 0 is 0 and the total is 0.
+        sample *= dims[i];
+        if (sample > Integer.MAX_VALUE) {
+          throw new FileFormatException(file, "extents " + shape(dims, i + 1) + "... declare more than "
+              + Integer.MAX_VALUE + " elements per sample; not supported");
+        }
       }
     }
-    long expected = header + elements * type.byteSize();
-    if (bytes.length != expected) {
-      String shape = shape(dims) + " " + type.name().toLowerCase(java.util.Locale.ROOT);
-      throw new FileFormatException(file, (bytes.length < expected ? "truncated" : "has trailing bytes")
-          + ": the header declares " + shape + " = " + expected + " bytes with the " + header
-          + "-byte header, found " + bytes.length + " bytes");
+    long elements = sample * dims[0];
+    if (elements > Integer.MAX_VALUE) {
+      throw new FileFormatException(file, "extents " + shape(dims) + " declare " + elements + " elements, more than "
+          + Integer.MAX_VALUE + "; not supported");
     }
-    return new IdxArray(file, type, dims, bytes, (int) header);
+    long dataBytes = elements * type.byteSize();
+    if (header + dataBytes > GzipContent.MAX_ARRAY) {
+      throw new FileFormatException(file, "extents " + shape(dims) + " " + type.name().toLowerCase(java.util.Locale.ROOT)
+          + " declare " + dataBytes + " bytes of elements, more than one Java array holds; not supported");
+    }
+    return new Header(type, dims, header, dataBytes);
   }
 
   private static String shape(int[] dims) {
+    return shape(dims, dims.length);
+  }
+
+  private static String shape(int[] dims, int upTo) {
     StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < dims.length; i++) {
+    for (int i = 0; i < upTo; i++) {
       sb.append(i == 0 ? "" : " x ").append(dims[i]);
     }
     return sb.toString();

@@ -115,15 +115,17 @@ public final class MnistProvider extends FileProvider {
      * Reads both files and builds the provider.
      *
      * @throws IllegalStateException if a file was not set
-     * @throws FileFormatException for a bad magic number, a length that differs from the header, or
-     *     different image and label counts
+     * @throws FileFormatException naming the file for a bad magic number, a length that differs from
+     *     the header, an extent of 0, corrupt gzip data, or different image and label counts
      */
     public MnistProvider build() {
       Sampling sampling = sampling();
       Path img = Objects.requireNonNull(image, "MnistProvider: set image(path)");
       Path lab = Objects.requireNonNull(label, "MnistProvider: set label(path)");
       IdxArray images = IdxReader.read(img, IdxReader.MNIST_IMAGES_MAGIC);
+      images.checkNotEmpty();
       IdxArray labels = IdxReader.read(lab, IdxReader.MNIST_LABELS_MAGIC);
+      labels.checkNotEmpty();
       if (images.count() != labels.count()) {
         throw new FileFormatException(lab.toString(), "holds " + labels.count() + " labels but " + img + " holds "
             + images.count() + " images");

@@ -1,0 +1,115 @@
+package dev.minibatch.runtime.io;
+
+import com.sun.management.ThreadMXBean;
+import dev.minibatch.runtime.BatchProvider;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.management.ManagementFactory;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * What every fuzz target asserts about one input: reading it either succeeds or fails with a
+ * {@link FileFormatException} that names the file (or an {@link UncheckedIOException}); any other
+ * throwable escapes and is a finding. The heap allocated on the calling thread must stay within a
+ * budget set by the input's size, so a tiny file that makes a reader allocate gigabytes is a
+ * finding too, even when the machine has the memory.
+ */
+public final class FuzzChecks {
+  /** A fixed allowance for parsing, ND4J bookkeeping and one batch: "a few MiB" and then some. */
+  private static final long BASE_BUDGET = 48L << 20;
+
+  private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
+
+  static {
+    // ND4J's one-time start (backend, native libraries, op tables) allocates ~150 MB; not the input's.
+    Nd4j.create(DataType.FLOAT, 2, 2).addi(1);
+  }
+
+  private FuzzChecks() {}
+
+  /** A fuzz target's body; anything it throws is judged by {@link #check}. */
+  @FunctionalInterface
+  public interface Body {
+    /** Reads the file under test. */
+    void run();
+  }
+
+  /**
+   * Runs {@code body}, which reads {@code file} (of {@code inputBytes} bytes, expanding at most
+   * {@code expansion} times, e.g. 1 for raw formats, deflate's 1032 for compressed ones), and
+   * asserts the contract above.
+   */
+  public static void check(Path file, long inputBytes, long expansion, Body body) {
+    // Twice the largest content the input can honestly expand to: one copy read, one decoded.
+    long budget = BASE_BUDGET + 2 * inputBytes * expansion;
+    long allocated = allocatedBy(file, body);
+    if (allocated > budget) {
+      // The first run of a path also pays for loading classes; only a warm run's bytes count.
+      allocated = allocatedBy(file, body);
+    }
+    if (allocated > budget) {
+      throw new AssertionError("reading a " + inputBytes + "-byte file allocated " + allocated + " bytes on the heap, over the "
+          + budget + "-byte budget");
+    }
+  }
+
+  /** The heap bytes {@code body} allocates on this thread, asserting the failure contract. */
+  private static long allocatedBy(Path file, Body body) {
+    long before = THREADS.getCurrentThreadAllocatedBytes();
+    try {
+      body.run();
+    } catch (FileFormatException e) {
+      // The file may carry a position, as CSV's "file:line" does.
+      if (!e.file().startsWith(file.toString()) || !e.getMessage().startsWith(e.file() + ": ")) {
+        throw new AssertionError("the error does not name the file " + file + " first: " + e.getMessage(), e);
+      }
+    } catch (UncheckedIOException e) {
+      if (!e.getMessage().contains(file.toString())) {
+        throw new AssertionError("the I/O error does not name the file " + file + ": " + e.getMessage(), e);
+      }
+    }
+    return THREADS.getCurrentThreadAllocatedBytes() - before;
+  }
+
+  /** Iterates one epoch of {@code provider} and closes it. */
+  public static void oneEpoch(BatchProvider<?> provider) {
+    try (provider) {
+      for (Object batch : provider) {
+        if (batch == null) {
+          throw new AssertionError("null batch");
+        }
+      }
+    }
+  }
+
+  /** Writes {@code bytes} to {@code file}, replacing it. */
+  public static Path write(Path file, byte[] bytes) {
+    try {
+      return Files.write(file, bytes);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** A fresh directory for one fuzz test class's files, deleted with its files when the JVM exits. */
+  public static Path tempDir(String prefix) {
+    try {
+      Path dir = Files.createTempDirectory(prefix);
+      Runtime.getRuntime().addShutdownHook(new Thread(() -> deleteTree(dir), prefix + "-cleanup"));
+      return dir;
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static void deleteTree(Path dir) {
+    try (java.util.stream.Stream<Path> files = Files.walk(dir)) {
+      files.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    } catch (IOException e) {
+      // A temporary directory left behind is harmless.
+    }
+  }
+}
