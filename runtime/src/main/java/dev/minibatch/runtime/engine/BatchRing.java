@@ -20,7 +20,7 @@ final class BatchRing<B extends AbstractBatch<B>> implements AutoCloseable {
    * Allocates {@code slotCount} slots for {@code layout}, whose descriptions' first axis is the
    * full batch size.
    */
-  @SuppressWarnings("unchecked")
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is made raw, then typed
   BatchRing(BatchLayout layout, int slotCount, Function<BatchLayout, B> batchFactory) {
     if (slotCount < 1) {
       throw new IllegalArgumentException("need at least one buffer slot, got " + slotCount);
