@@ -3,15 +3,12 @@ package dev.minibatch.runtime.array;
 import dev.minibatch.DataDesc;
 import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
-import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
-import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.EngineProvider;
 import dev.minibatch.runtime.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.RowSource;
 import dev.minibatch.runtime.nd4j.DTypes;
@@ -44,7 +41,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * at a time: a second thread starting an iteration while one is unfinished gets an {@link
  * IllegalStateException}, never batches with wrong rows.
  */
-public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resumable {
+public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
   /** The name of a single unnamed data array (MXNet's default). */
   public static final String DEFAULT_DATA_NAME = "data";
   /** The name of a single unnamed label array (MXNet's default). */
@@ -117,66 +114,8 @@ public final class ArrayDataProvider implements BatchProvider<NamedBatch>, Resum
   }
 
   @Override
-  public int batchSize() {
-    return engine.batchSize();
-  }
-
-  /** The number of samples in the arrays (all parts). */
-  public int numSamples() {
-    return engine.numSamples();
-  }
-
-  /** The number of samples this provider's part visits per epoch (before padding). */
-  public int partSize() {
-    return engine.partSize();
-  }
-
-  @Override
-  public List<DataDesc> provideData() {
-    return engine.layout().data();
-  }
-
-  @Override
-  public List<DataDesc> provideLabel() {
-    return engine.layout().label();
-  }
-
-  /** The names and shapes of the batch arrays. */
-  public BatchLayout layout() {
-    return engine.layout();
-  }
-
-  /** The shuffle seed in use. */
-  public long seed() {
-    return engine.seed();
-  }
-
-  @Override
-  public BatchIterator<NamedBatch> iterator() {
-    return engine.iterator();
-  }
-
-  @Override
-  public IterationState saveState() {
-    return engine.saveState();
-  }
-
-  @Override
-  public void restoreState(IterationState state) {
-    engine.restoreState(state);
-  }
-
-  /**
-   * Forgets samples carried over by {@link LastBatch#ROLL_OVER} (NDArrayIter's {@code hard_reset})
-   * and ends the iteration in progress.
-   */
-  public void reset() {
-    engine.reset();
-  }
-
-  @Override
-  public void close() {
-    engine.close();
+  protected BatchEngine<NamedBatch> engine() {
+    return engine;
   }
 
   private static final class Named {

@@ -2,14 +2,11 @@ package dev.minibatch.runtime.io;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
-import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
-import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.EngineProvider;
 import dev.minibatch.runtime.engine.EpochDraws;
 import dev.minibatch.runtime.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.RowSource;
@@ -36,7 +33,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * iterator moves on ({@link dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()}
  * offers the same data one sample at a time.
  */
-public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumable {
+public abstract class FileProvider extends EngineProvider<NamedBatch> {
   private final String name = getClass().getSimpleName();
   private final List<String> names = new ArrayList<>();
   private final RowSource[] sources;
@@ -163,7 +160,8 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     }
   }
 
-  private synchronized BatchEngine<NamedBatch> engine() {
+  @Override
+  protected final synchronized BatchEngine<NamedBatch> engine() {
     BatchEngine<NamedBatch> e = engine;
     if (e == null) {
       Readers r = readers;
@@ -207,31 +205,6 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return BatchLayout.of(data, label);
   }
 
-  @Override
-  public int batchSize() {
-    return engine().batchSize();
-  }
-
-  @Override
-  public List<DataDesc> provideData() {
-    return engine().layout().data();
-  }
-
-  @Override
-  public List<DataDesc> provideLabel() {
-    return engine().layout().label();
-  }
-
-  /** The names and shapes of the batch arrays. */
-  public BatchLayout layout() {
-    return engine().layout();
-  }
-
-  @Override
-  public BatchIterator<NamedBatch> iterator() {
-    return engine().iterator();
-  }
-
   /**
    * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
    * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
@@ -241,16 +214,6 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
    */
   public Multicast<NamedBatch> multicast(int consumers) {
     return engine().multicast(consumers);
-  }
-
-  @Override
-  public IterationState saveState() {
-    return engine().saveState();
-  }
-
-  @Override
-  public void restoreState(IterationState state) {
-    engine().restoreState(state);
   }
 
   /**
@@ -263,35 +226,10 @@ public abstract class FileProvider implements BatchProvider<NamedBatch>, Resumab
     return engine().drawnPart(epoch);
   }
 
-  /**
-   * Forgets samples carried over by {@link dev.minibatch.LastBatch#ROLL_OVER} and ends the
-   * iteration in progress (as {@code ArrayDataProvider.reset()}).
-   */
-  public void reset() {
-    engine().reset();
-  }
-
-  @Override
-  public void close() {
-    engine().close();
-  }
-
   /** The number of samples in the file(s), all parts. */
+  @Override
   public int numSamples() {
     return sources[0].rows();
-  }
-
-  /**
-   * The number of samples this provider's part visits per epoch (before padding); with drawn
-   * epochs, the number of draws in this part.
-   */
-  public int partSize() {
-    return engine().partSize();
-  }
-
-  /** The shuffle seed in use (with drawn epochs, the draws' seed). */
-  public long seed() {
-    return engine().seed();
   }
 
   /**

@@ -3,16 +3,13 @@ package dev.minibatch.runtime.example;
 import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
-import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
-import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
 import dev.minibatch.runtime.engine.CollateTarget;
+import dev.minibatch.runtime.engine.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
@@ -23,9 +20,10 @@ import java.util.function.IntToDoubleFunction;
  * A provider written on the runtime's batching engine (docs/engine.md): samples computed from
  * their index — data {@code (features)} float32 from {@code feature(i, k)}, label int32 {@code
  * label(i)} — with every shared setting (batch size, last-batch policy, shuffle, shards, padding,
- * resume) and the one-iteration-at-a-time rule, from a row writer and a builder.
+ * resume) and the one-iteration-at-a-time rule, from a row writer and a builder; {@link
+ * EngineProvider} delegates the provider's methods to the engine.
  */
-public final class ComputedProvider implements BatchProvider<NamedBatch>, Resumable {
+public final class ComputedProvider extends EngineProvider<NamedBatch> {
   /** Feature {@code k} of sample {@code i}. */
   @FunctionalInterface
   public interface Feature {
@@ -65,38 +63,8 @@ public final class ComputedProvider implements BatchProvider<NamedBatch>, Resuma
   }
 
   @Override
-  public int batchSize() {
-    return engine.batchSize();
-  }
-
-  @Override
-  public List<DataDesc> provideData() {
-    return engine.layout().data();
-  }
-
-  @Override
-  public List<DataDesc> provideLabel() {
-    return engine.layout().label();
-  }
-
-  @Override
-  public BatchIterator<NamedBatch> iterator() {
-    return engine.iterator();
-  }
-
-  @Override
-  public IterationState saveState() {
-    return engine.saveState();
-  }
-
-  @Override
-  public void restoreState(IterationState state) {
-    engine.restoreState(state);
-  }
-
-  @Override
-  public void close() {
-    engine.close();
+  protected BatchEngine<NamedBatch> engine() {
+    return engine;
   }
 
   /** Settings: the samples, plus everything {@link ProviderBuilder} shares. */
