@@ -251,29 +251,17 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   }
 
   /** One epoch written on the consumer's thread. */
-  private final class PlannedIterator implements BatchIterator<B> {
-    private final long ticket;
+  private final class PlannedIterator extends GuardedIterator<B> {
     private final EpochPlan plan;
-    private boolean ended;
 
     PlannedIterator(long ticket, EpochPlan plan) {
-      this.ticket = ticket;
+      super(guard, ticket);
       this.plan = plan;
     }
 
     @Override
-    public boolean hasNext() {
-      if (ended) {
-        guard.checkOpen();
-        return false;
-      }
-      guard.check(ticket);
-      if (plan.position() >= plan.batchCount()) {
-        ended = true;
-        guard.end(ticket);
-        return false;
-      }
-      return true;
+    boolean more() {
+      return plan.position() < plan.batchCount();
     }
 
     @Override
@@ -282,7 +270,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
         throw new NoSuchElementException("epoch " + plan.epoch() + " of " + name + " is over");
       }
       B batch;
-      guard.lockWriting(ticket);
+      guard.lockWriting(ticket());
       try {
         batch = write(plan, plan.position());
         plan.delivered();
@@ -293,14 +281,6 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
         delivery.accept(batch);
       }
       return batch;
-    }
-
-    @Override
-    public void close() {
-      if (!ended) {
-        ended = true;
-        guard.end(ticket);
-      }
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.minibatch.runtime.engine;
 
 import dev.minibatch.runtime.AbstractBatch;
-import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.Workers;
@@ -23,7 +22,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <B> the batch type
  */
-final class ParallelEpoch<B extends AbstractBatch<B>> implements BatchIterator<B> {
+final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
   record Job<B extends AbstractBatch<B>>(String stage, EpochPlan plan, BatchRing<B> ring, RowWriter rows,
       double[] padValues, int readers) {}
@@ -31,19 +30,15 @@ final class ParallelEpoch<B extends AbstractBatch<B>> implements BatchIterator<B
   private final Shared<B> shared;
   private final Cleaner.Cleanable cleanable;
   private final EpochPlan plan;
-  private final IterationGuard guard;
-  private final long ticket;
   private final boolean autoRelease;
   private final @Nullable Consumer<? super B> delivery;
   private final int[] consumerIndices;
   private int next;
-  private boolean ended;
 
   ParallelEpoch(Job<B> job, IterationGuard guard, long ticket, boolean autoRelease,
       @Nullable Consumer<? super B> delivery) {
+    super(guard, ticket);
     this.plan = job.plan();
-    this.guard = guard;
-    this.ticket = ticket;
     this.autoRelease = autoRelease;
     this.delivery = delivery;
     this.consumerIndices = new int[plan.batchSize()];
@@ -60,20 +55,14 @@ final class ParallelEpoch<B extends AbstractBatch<B>> implements BatchIterator<B
   }
 
   @Override
-  public boolean hasNext() {
-    if (ended) {
-      guard.checkOpen();
-      return false;
-    }
-    guard.check(ticket);
+  boolean more() {
     shared.throwFailure();
-    if (next >= plan.batchCount()) {
-      ended = true;
-      cleanable.clean();
-      guard.end(ticket);
-      return false;
-    }
-    return true;
+    return next < plan.batchCount();
+  }
+
+  @Override
+  void release() {
+    cleanable.clean();
   }
 
   @Override
@@ -108,15 +97,6 @@ final class ParallelEpoch<B extends AbstractBatch<B>> implements BatchIterator<B
   /** The reader threads (to ask whether they stopped), without a reference to this iterator. */
   Workers workers() {
     return shared.workers;
-  }
-
-  @Override
-  public void close() {
-    if (!ended) {
-      ended = true;
-      cleanable.clean();
-      guard.end(ticket);
-    }
   }
 
   /** The state the readers and the consumer share; guarded by {@link #lock}. */

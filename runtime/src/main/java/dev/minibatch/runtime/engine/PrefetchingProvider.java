@@ -103,34 +103,25 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   }
 
   /** One epoch: the consumer's end of the hand-off stage. */
-  private static final class Epoch<B extends Batch> implements BatchIterator<B> {
+  private static final class Epoch<B extends Batch> extends GuardedIterator<B> {
     private final PipelineIterator<B> stage;
-    private final IterationGuard guard;
-    private final long ticket;
     /** Stops the stage; references the stage, never this epoch, so a dropped epoch is collected. */
     final Cleaner.Cleanable stopper;
-    private boolean ended;
 
     Epoch(PipelineIterator<B> stage, IterationGuard guard, long ticket) {
+      super(guard, ticket);
       this.stage = stage;
-      this.guard = guard;
-      this.ticket = ticket;
       this.stopper = ThreadCleaner.register(this, stage::close);
     }
 
     @Override
-    public boolean hasNext() {
-      if (ended) {
-        guard.checkOpen();
-        return false;
-      }
-      guard.check(ticket);
-      if (!stage.hasNext()) {
-        ended = true;
-        guard.end(ticket);
-        return false;
-      }
-      return true;
+    boolean more() {
+      return stage.hasNext();
+    }
+
+    @Override
+    void release() {
+      stopper.clean();
     }
 
     @Override
@@ -139,15 +130,6 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
         throw new java.util.NoSuchElementException("the epoch is over");
       }
       return stage.next();
-    }
-
-    @Override
-    public void close() {
-      if (!ended) {
-        ended = true;
-        stopper.clean();
-        guard.end(ticket);
-      }
     }
   }
 }

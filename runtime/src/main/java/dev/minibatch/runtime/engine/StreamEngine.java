@@ -159,8 +159,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
   }
 
   /** One pass over the source. */
-  private final class Pass implements BatchIterator<B> {
-    private final long ticket;
+  private final class Pass extends GuardedIterator<B> {
     private final Iterator<? extends S> it;
     private final int numParts = sampling.numParts();
     private final int partIndex = sampling.partIndex();
@@ -179,7 +178,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     final Cleaner.Cleanable sourceCloser;
 
     Pass(long ticket, Iterator<? extends S> it) {
-      this.ticket = ticket;
+      super(guard, ticket);
       this.it = it;
       this.sourceCloser = ThreadCleaner.register(this, new CloseSource(it, name));
       guard.lockWriting();
@@ -194,22 +193,15 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     }
 
     @Override
-    public boolean hasNext() {
-      if (done && pending == null) {
-        guard.checkOpen();
-        return false;
-      }
-      guard.check(ticket);
-      if (pending == null) {
-        guard.lockWriting(ticket);
+    boolean more() {
+      if (pending == null && !done) {
+        guard.lockWriting(ticket());
         try {
           pending = write();
         } catch (RuntimeException | Error e) {
-          done = true;
-          closeSource();
-          guard.end(ticket);
+          end();
           // A failure caused by a close or a newer iteration from elsewhere reads as that.
-          guard.check(ticket);
+          guard.check(ticket());
           throw e;
         } finally {
           guard.unlockWriting();
@@ -217,12 +209,16 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
         if (done) {
           // The source is exhausted (or its rest is not needed): stop its threads now, not at GC.
           closeSource();
-          if (pending == null) {
-            guard.end(ticket);
-          }
         }
       }
       return pending != null;
+    }
+
+    @Override
+    void release() {
+      done = true;
+      pending = null;
+      closeSource();
     }
 
     @Override
@@ -320,14 +316,6 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
           throw new AssertionError(cut.padding());
       }
       return slot.publish(cut.lastRows(), cut.pad());
-    }
-
-    @Override
-    public void close() {
-      done = true;
-      pending = null;
-      closeSource();
-      guard.end(ticket);
     }
 
     /** Closes the source iterator if it holds resources (a reader's threads, an open file). Idempotent. */
