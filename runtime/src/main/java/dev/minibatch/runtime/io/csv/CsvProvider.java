@@ -136,12 +136,21 @@ public final class CsvProvider extends FileProvider {
     public CsvProvider build() {
       Sampling sampling = sampling();
       Path dataPath = Objects.requireNonNull(dataFile, "CsvProvider: set dataFile(path)");
-      Shape shape = Objects.requireNonNull(dataShape, "CsvProvider: set dataShape(dims)");
+      Shape shape = dataShape;
+      if (shape == null) {
+        throw new IllegalStateException("CsvProvider: no data shape: call dataShape(dims) — each row holds prod(dims) "
+            + "values, reshaped row-major (MXNet CSVIter's data_shape)");
+      }
       if (labelFile != null && format.hasLabelColumn()) {
         throw new IllegalArgumentException("labels from both a label file and a label column; choose one");
       }
       int fields = Math.toIntExact(shape.elementCount()) + (format.hasLabelColumn() ? 1 : 0);
-      CsvParser.Parts table = CsvParser.parseParts(files(dataPath), format, fields);
+      CsvParser.Parts table;
+      try {
+        table = CsvParser.parseParts(files(dataPath), format, fields);
+      } catch (FileFormatException e) {
+        throw explainFieldCount(e, shape);
+      }
       if (table.rows() == 0) {
         throw new FileFormatException(dataPath.toString(), "has no data rows");
       }
@@ -170,6 +179,18 @@ public final class CsvProvider extends FileProvider {
       Map<String, INDArray> label = new LinkedHashMap<>();
       label.put(labelName, labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
       return new CsvProvider(sampling, data, label, table.classNames());
+    }
+
+    /** A wrong field count, with where the expected count comes from: the data shape and the label column. */
+    private FileFormatException explainFieldCount(FileFormatException e, Shape shape) {
+      String detail = String.valueOf(e.getMessage()).substring(e.file().length() + 2);
+      if (!detail.startsWith("row has ")) {
+        return e;
+      }
+      String dims = java.util.Arrays.stream(shape.toLongArray()).mapToObj(Long::toString)
+          .collect(java.util.stream.Collectors.joining(", "));
+      return new FileFormatException(e.file(), detail + " (dataShape(" + dims + ") = " + shape.elementCount() + " values"
+          + (format.hasLabelColumn() ? " + 1 label column" : "") + ")", e);
     }
 
     private static NumericArray convert(NumericArray a, DType dtype) {

@@ -95,7 +95,7 @@ class CsvProviderTest {
     }
     FileFormatException e = assertThrows(FileFormatException.class,
         () -> CsvProvider.builder().dataFile(d).dataShape(3).batchSize(0).build());
-    assertEquals(d.resolve("a.csv") + ":1: row has 2 fields, expected 3", e.getMessage());
+    assertEquals(d.resolve("a.csv") + ":1: row has 2 fields, expected 3 (dataShape(3) = 3 values)", e.getMessage());
   }
 
   /**
@@ -139,5 +139,18 @@ class CsvProviderTest {
       out.add(ids);
     }
     return out;
+  }
+
+  /** Issue 14: no data shape was a NullPointerException; a wrong field count did not say where "expected" came from. */
+  @Test
+  void aMissingDataShapeAndAWrongFieldCountSayWhatToDo() throws IOException {
+    Path data = dir.resolve("five.csv");
+    Files.writeString(data, "1,2,3,4,5\n6,7,8,9,10\n");
+    IllegalStateException e = assertThrows(IllegalStateException.class,
+        () -> CsvProvider.builder().dataFile(data).batchSize(2).build());
+    assertTrue(e.getMessage().startsWith("CsvProvider: no data shape: call dataShape(dims)"), e.getMessage());
+    FileFormatException f = assertThrows(FileFormatException.class,
+        () -> CsvProvider.builder().dataFile(data).dataShape(5).format(c -> c.labelColumn(-1)).batchSize(2).build());
+    assertEquals(data + ":1: row has 5 fields, expected 6 (dataShape(5) = 5 values + 1 label column)", f.getMessage());
   }
 }
