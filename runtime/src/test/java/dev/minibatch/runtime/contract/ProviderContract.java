@@ -276,6 +276,55 @@ public abstract class ProviderContract {
     }
   }
 
+  // ---- 0: what a provider cannot do, it refuses ----
+  // The tests below that need a capability are skipped for kinds without it (a stream cannot
+  // shuffle or resume, a provider without threads has no threads to stop); these run for every
+  // kind and check the other side: asking for a missing capability fails clearly, and a provider
+  // that declares no threads starts none.
+
+  @Test
+  void shuffleOrEvenShardsWithoutRandomAccessAreRefusedAtBuild() {
+    if (!capable(Capability.SHUFFLE)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shuffle(true).seed(1))).close());
+      assertTrue(String.valueOf(e.getMessage()).contains("shuffle"), "the message should name shuffle: " + e);
+    } else {
+      build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shuffle(true).seed(1))).close();
+    }
+    if (!capable(Capability.EVEN_SHARDS)) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close());
+      assertTrue(String.valueOf(e.getMessage()).contains("evenShards"), "the message should name evenShards: " + e);
+    } else {
+      build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close();
+    }
+  }
+
+  @Test
+  void aProviderThatCannotResumeSaysSo() {
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
+      if (capable(Capability.RESUME)) {
+        assertNotNull(resumable(p).saveState());
+      } else if (p instanceof Resumable r) {
+        assertThrows(UnsupportedOperationException.class, r::saveState,
+            "a provider that declares no RESUME but implements Resumable must refuse, not save a wrong state");
+      }
+    }
+  }
+
+  @Test
+  void aProviderWithoutThreadsStartsNone() {
+    if (capable(Capability.THREADED)) {
+      return; // its threads are checked by the closing tests below
+    }
+    Set<Thread> before = EngineThreads.live();
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
+      assertEquals(PARTIAL_EPOCH, epoch(p).indices());
+      assertTrue(EngineThreads.startedSince(before).isEmpty(),
+          "a provider that declares no THREADED started " + EngineThreads.startedSince(before));
+    }
+  }
+
   // ---- 3: shuffle ----
 
   /** The first {@code epochs} epochs' sample orders of a shuffled provider of {@code n} samples. */
