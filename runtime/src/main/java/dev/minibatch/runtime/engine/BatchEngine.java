@@ -39,8 +39,6 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   private final int[] indexBuffer;
   private final @Nullable ReaderThreads readers;
   private final @Nullable Consumer<? super B> delivery;
-  private @Nullable BatchRing<B> readerRing;
-  private @Nullable Workers lastReaders;
 
   private BatchEngine(Builder<B> b) {
     this.name = b.name;
@@ -181,22 +179,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
    */
   @Override
   public void close() {
-    boolean inUse = guard.iteratedElsewhere();
-    if (!guard.close() || inUse) {
-      return;
-    }
-    guard.lockWriting();
-    try {
-      output.ring.close();
-      BatchRing<B> r = readerRing;
-      Workers w = lastReaders;
-      if (r != null && (w == null || w.stopped())) {
-        // A reader stuck in user code could still write: then the garbage collector frees the ring.
-        r.close();
-      }
-    } finally {
-      guard.unlockWriting();
-    }
+    output.close(guard);
   }
 
   private EpochPlan plan(long ticket) {
@@ -214,19 +197,16 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   private ParallelEpoch<B> parallel(long ticket, boolean autoRelease) {
     ReaderThreads r = Objects.requireNonNull(readers);
     EpochPlan plan = plan(ticket);
+    Workers workers = new Workers(r.stage());
     BatchRing<B> ring;
     guard.lockWriting(ticket);
     try {
-      if (readerRing == null) {
-        readerRing = output.newRing(r.slots());
-      }
-      ring = readerRing;
+      ring = output.readerRing(r.slots(), workers);
     } finally {
       guard.unlockWriting();
     }
-    ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(r.stage(), plan, ring, rows, output.padValues,
-        r.threads()), guard, ticket, autoRelease, delivery);
-    lastReaders = e.workers();
+    ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, rows, output.padValues, r.threads(),
+        workers), guard, ticket, autoRelease, delivery);
     guard.onStop(ticket, e.stopper());
     return e;
   }
@@ -237,7 +217,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     int samples = plan.sampleRows(j);
     int[] idx = indexBuffer;
     plan.indices(j, idx);
-    BatchSlot<B> slot = output.ring.next();
+    BatchSlot<B> slot = output.ring().next();
     long[] sampleIndices = slot.sampleIndices();
     for (int r = 0; r < samples; r++) {
       sampleIndices[r] = idx[r];

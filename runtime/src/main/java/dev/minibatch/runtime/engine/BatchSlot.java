@@ -5,8 +5,7 @@ import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.nd4j.DTypes;
 import dev.minibatch.runtime.nd4j.NativeRows;
-import java.util.HashMap;
-import java.util.Map;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 import org.nd4j.linalg.indexing.NDArrayIndex;
@@ -24,7 +23,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   private final long[] indices;
   private final B batch;
   private final int capacity;
-  private final Map<Object, Object> attachments = new HashMap<>(2);
+  private volatile @Nullable CollateTarget views;
   private INDArray[] partial;
   private int partialRows = -1;
   private int epoch;
@@ -83,18 +82,20 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return firstPosition;
   }
 
-  /**
-   * A per-slot object made once by {@code factory} and kept with the slot's buffers (typed views a
-   * writer wants to make once per buffer, not once per batch). Thread-safe.
-   */
-  @SuppressWarnings("unchecked")
-  public synchronized <T> T attachment(Object key, java.util.function.Function<BatchSlot<?>, T> factory) {
-    Object v = attachments.get(key);
+  /** The typed views of this slot's arrays, made once (writers on several threads may ask at once). */
+  CollateTarget views() {
+    CollateTarget v = views;
     if (v == null) {
-      v = factory.apply(this);
-      attachments.put(key, v);
+      synchronized (this) {
+        v = views;
+        if (v == null) {
+          INDArray[] arrays = full.clone();
+          v = new CollateTarget(arrays);
+          views = v;
+        }
+      }
     }
-    return (T) v;
+    return v;
   }
 
   void begin(int epoch, long firstPosition) {

@@ -27,16 +27,10 @@ public final class CollateTarget {
 
   /** The views of {@code slot}'s arrays, made on first use and kept with the slot. */
   public static CollateTarget of(BatchSlot<?> slot) {
-    return slot.attachment(CollateTarget.class, s -> {
-      INDArray[] arrays = new INDArray[s.arrays()];
-      for (int i = 0; i < arrays.length; i++) {
-        arrays[i] = s.array(i);
-      }
-      return new CollateTarget(arrays);
-    });
+    return slot.views();
   }
 
-  private CollateTarget(INDArray[] arrays) {
+  CollateTarget(INDArray[] arrays) {
     this.arrays = arrays.clone();
     this.bytes = new ByteBuffer[arrays.length];
     this.typed = new Object[arrays.length];
@@ -49,6 +43,27 @@ public final class CollateTarget {
       Nd4j.getAffinityManager().ensureLocation(a, AffinityManager.Location.HOST);
       BytePointer p = new BytePointer(a.data().addressPointer());
       bytes[i] = p.limit(n).asByteBuffer().order(ByteOrder.nativeOrder());
+      // The view of the array's own element type, made now: writers on several threads then only read it.
+      typed[i] = typedView(bytes[i], a.dataType());
+    }
+  }
+
+  private static Object typedView(ByteBuffer b, org.nd4j.linalg.api.buffer.DataType type) {
+    switch (type) {
+      case FLOAT:
+        return b.asFloatBuffer();
+      case DOUBLE:
+        return b.asDoubleBuffer();
+      case INT:
+        return b.asIntBuffer();
+      case LONG:
+        return b.asLongBuffer();
+      case SHORT:
+        return b.asShortBuffer();
+      case UINT16:
+        return b.asCharBuffer();
+      default:
+        return b;
     }
   }
 

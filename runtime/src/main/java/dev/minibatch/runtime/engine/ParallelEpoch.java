@@ -24,8 +24,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
-  record Job<B extends AbstractBatch<B>>(String stage, EpochPlan plan, BatchRing<B> ring, RowWriter rows,
-      double[] padValues, int readers) {}
+  record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, RowWriter rows, double[] padValues,
+      int readers, Workers workers) {}
 
   private final Shared<B> shared;
   private final Cleaner.Cleanable cleanable;
@@ -112,7 +112,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
     Shared(Job<B> job) {
       this.job = job;
-      this.workers = new Workers(job.stage());
+      this.workers = job.workers();
       this.completed = new int[job.readers()];
       Arrays.fill(completed, job.plan().position());
       this.released = job.plan().position();
@@ -246,7 +246,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
     private void fail(Throwable t, int[] idx, int from, int to, int samples) {
       long sample = from < Math.min(to, samples) ? idx[from] : StageFailedException.NO_SAMPLE;
-      StageFailedException f = StageFailedException.of(job.stage(), sample, t);
+      StageFailedException f = StageFailedException.of(workers.stage(), sample, t);
       lock.lock();
       try {
         if (failure == null && !stopping) {

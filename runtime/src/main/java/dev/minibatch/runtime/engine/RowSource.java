@@ -146,10 +146,6 @@ public abstract class RowSource {
     private final DType dtype;
     private final float[] table = new float[256];
     private final int[] ints = new int[256];
-    // The views of the last batch arrays written (the ring's slots), made once each.
-    private final INDArray[] viewed = new INDArray[4];
-    private final java.nio.Buffer[] views = new java.nio.Buffer[4];
-    private int nextView;
 
     ByteRows(byte[] bytes, int offset, int rows, Shape sampleShape, boolean unsigned, DType dtype, float scale) {
       if (dtype != DType.FLOAT32 && dtype != DType.INT32) {
@@ -190,14 +186,13 @@ public abstract class RowSource {
 
     @Override
     void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i) {
-      INDArray target = slot.array(i);
-      java.nio.Buffer view = view(target);
+      CollateTarget views = CollateTarget.of(slot);
       int n = rowLength;
       byte[] b = bytes;
       // Decode a row into a heap scratch array, then one bulk put: an element-wise put into a
       // view buffer costs a bounds check and a byte-order step per element.
       if (dtype == DType.FLOAT32) {
-        FloatBuffer dst = (FloatBuffer) view;
+        FloatBuffer dst = views.floats(i);
         float[] t = table;
         float[] row = floatScratch(n);
         for (int r = from; r < to; r++) {
@@ -208,7 +203,7 @@ public abstract class RowSource {
           dst.put(r * n, row, 0, n);
         }
       } else {
-        IntBuffer dst = (IntBuffer) view;
+        IntBuffer dst = views.ints(i);
         int[] t = ints;
         int[] row = intScratch(n);
         for (int r = from; r < to; r++) {
@@ -248,20 +243,6 @@ public abstract class RowSource {
         throw new IndexOutOfBoundsException("sample index " + index + " outside [0, " + rows + ")");
       }
       return index;
-    }
-
-    private synchronized java.nio.Buffer view(INDArray target) {
-      for (int k = 0; k < viewed.length; k++) {
-        if (viewed[k] == target) {
-          return views[k];
-        }
-      }
-      java.nio.ByteBuffer bb = HostArrays.window(target, 0, Math.toIntExact(target.length()));
-      java.nio.Buffer v = dtype == DType.FLOAT32 ? bb.asFloatBuffer() : bb.asIntBuffer();
-      viewed[nextView] = target;
-      views[nextView] = v;
-      nextView = (nextView + 1) % viewed.length;
-      return v;
     }
 
     @Override

@@ -113,7 +113,7 @@ final class SampleScheduler implements OrderPlan {
     // PAD_CONTINUE: the carried samples are this epoch's first ones, already delivered as padding.
     int skip = policy == LastBatch.PAD_CONTINUE ? carriedIn.length : 0;
     int[] head = policy == LastBatch.PAD_CONTINUE ? new int[0] : carriedIn;
-    int total = head.length + part.length - skip;
+    int total = epochTotal(carriedIn.length);
     LastBatchPolicy.Cut cut = LastBatchPolicy.cut(policy, total, batchSize);
     int[] stream = stream(head, part, skip, cut.pad());
     int[] carryOut = new int[0];
@@ -151,6 +151,15 @@ final class SampleScheduler implements OrderPlan {
   }
 
   /**
+   * The samples an epoch cuts into batches, given the samples carried into it: they come first
+   * (ROLL_OVER), or were already delivered as the last epoch's padding and are skipped
+   * (PAD_CONTINUE).
+   */
+  private int epochTotal(int carried) {
+    return sampling.lastBatch() == LastBatch.PAD_CONTINUE ? partSize - carried : partSize + carried;
+  }
+
+  /**
    * Where iteration stands: the epoch in progress and its delivered batches, or, between epochs,
    * the next epoch at position 0.
    */
@@ -185,26 +194,12 @@ final class SampleScheduler implements OrderPlan {
       throw new IllegalArgumentException("iteration state: " + carried.length + " carried samples; at most "
           + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
     }
-    long seedBefore = seed;
-    int epochBefore = nextEpoch;
-    int[] carryBefore = carry;
-    int positionBefore = resumePosition;
-    EpochPlan currentBefore = current;
-    seed = state.seed();
-    nextEpoch = state.epoch();
-    carry = carried;
-    resumePosition = 0;
-    // The batch count of the restored epoch, to check the position against.
-    int batches = beginEpoch().batchCount();
+    int batches = LastBatchPolicy.cut(sampling.lastBatch(), epochTotal(carried.length), batchSize).batches();
     if (state.position() > batches) {
-      seed = seedBefore;
-      nextEpoch = epochBefore;
-      carry = carryBefore;
-      resumePosition = positionBefore;
-      current = currentBefore;
       throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
           + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
     }
+    seed = state.seed();
     current = null;
     nextEpoch = state.epoch();
     carry = carried;

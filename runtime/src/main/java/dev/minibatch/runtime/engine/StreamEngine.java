@@ -146,16 +146,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
    */
   @Override
   public void close() {
-    boolean inUse = guard.iteratedElsewhere();
-    if (!guard.close() || inUse) {
-      return;
-    }
-    guard.lockWriting();
-    try {
-      output.ring.close();
-    } finally {
-      guard.unlockWriting();
-    }
+    output.close(guard);
   }
 
   /** One pass over the source. */
@@ -268,7 +259,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
       if (done) {
         return null;
       }
-      BatchSlot<B> slot = output.ring.next();
+      BatchSlot<B> slot = output.ring().next();
       long[] idx = slot.sampleIndices();
       window.clear();
       int r = 0;
