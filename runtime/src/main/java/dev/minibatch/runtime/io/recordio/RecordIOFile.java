@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -31,7 +32,8 @@ import org.jspecify.annotations.Nullable;
  * resynchronises at the next magic word that starts a record, as dmlc's input splitter does, and
  * reports every skipped stretch as a {@link RecordProblem}: nothing is dropped silently.
  *
- * <p>Reads are positional, so several threads may read records at once, each with its own buffer.
+ * <p>The file is memory-mapped, so several threads may read records at once, each with its own
+ * buffer, and an interrupted reader disturbs no other.
  * Memory is bounded by the file: a length field is checked against the file's size before anything
  * is allocated for it.
  *
@@ -46,14 +48,18 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  */
 public final class RecordIOFile implements AutoCloseable {
+  /** The size of one mapped chunk: a mapping holds at most 2 GiB. */
+  private static final int CHUNK = 1 << 30;
   /** One part-header buffer per reading thread: a read allocates nothing when its buffer fits. */
   private static final ThreadLocal<ByteBuffer> HEADERS =
       ThreadLocal.withInitial(() -> ByteBuffer.allocate(RecordParts.HEADER).order(ByteOrder.LITTLE_ENDIAN));
 
   private final Path path;
   private final String name;
-  private final FileChannel channel;
+  /** The file mapped in chunks of {@link #CHUNK} bytes (the last one shorter). */
+  private final MappedByteBuffer[] maps;
   private final long size;
+  private volatile boolean closed;
   private final long[] offsets;
   private final long @Nullable [] keys;
   private final List<RecordProblem> problems;
@@ -62,15 +68,21 @@ public final class RecordIOFile implements AutoCloseable {
   private RecordIOFile(Builder b) {
     this.path = b.path;
     this.name = b.path.toString();
-    FileChannel c;
-    try {
-      c = FileChannel.open(b.path, StandardOpenOption.READ);
+    // Mapped rather than read through the channel: a positional channel read is interruptible,
+    // and the engine interrupts reader threads when an epoch stops, which would close the channel
+    // under every other reader. Reads from a mapping are plain copies.
+    try (FileChannel c = FileChannel.open(b.path, StandardOpenOption.READ)) {
       this.size = c.size();
+      int chunks = (int) ((size + CHUNK - 1) / CHUNK);
+      this.maps = new MappedByteBuffer[chunks];
+      for (int i = 0; i < chunks; i++) {
+        long from = (long) i * CHUNK;
+        maps[i] = c.map(FileChannel.MapMode.READ_ONLY, from, Math.min(CHUNK, size - from));
+      }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot open " + b.path, e);
     }
-    this.channel = c;
-    try {
+    {
       List<RecordProblem> found = new ArrayList<>();
       if (b.index != null) {
         long[][] idx = readIndex(b.index);
@@ -84,9 +96,6 @@ public final class RecordIOFile implements AutoCloseable {
         });
       }
       this.problems = List.copyOf(found);
-    } catch (RuntimeException | Error e) {
-      closeQuietly(c, e);
-      throw e;
     }
   }
 
@@ -240,18 +249,26 @@ public final class RecordIOFile implements AutoCloseable {
     return out;
   }
 
+  /** Copies the file's bytes from {@code position} into {@code dst}'s remaining space (the caller checked the size). */
   private void readFully(ByteBuffer dst, long position) {
+    if (closed) {
+      throw new IllegalStateException(name + " is closed");
+    }
     long at = position;
     try {
       while (dst.hasRemaining()) {
-        int n = channel.read(dst, at);
-        if (n < 0) {
-          throw new FileFormatException(name, "the file ended at offset " + at + " while reading; was it truncated?");
-        }
+        int chunk = (int) (at / CHUNK);
+        int offset = (int) (at % CHUNK);
+        int n = Math.min(dst.remaining(), maps[chunk].limit() - offset);
+        // Absolute bulk copy: the mapping's own position is shared by every reading thread.
+        dst.put(dst.position(), maps[chunk], offset, n);
+        dst.position(dst.position() + n);
         at += n;
       }
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + name + " at offset " + at, e);
+    } catch (InternalError e) {
+      // The JVM's way of reporting a fault in a mapped file that shrank under it.
+      throw new FileFormatException(name, "reading offset " + at + " failed: the file was truncated or changed while "
+          + "open", e);
     }
   }
 
@@ -414,22 +431,10 @@ public final class RecordIOFile implements AutoCloseable {
     return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
-  private static void closeQuietly(FileChannel c, Throwable primary) {
-    try {
-      c.close();
-    } catch (IOException e) {
-      primary.addSuppressed(e);
-    }
-  }
-
-  /** Closes the file. */
+  /** Closes the file: later reads fail (the mapping is released when it is garbage). */
   @Override
   public void close() {
-    try {
-      channel.close();
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot close " + name, e);
-    }
+    closed = true;
   }
 
   @Override
