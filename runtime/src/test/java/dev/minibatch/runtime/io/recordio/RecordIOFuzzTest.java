@@ -1,15 +1,22 @@
 package dev.minibatch.runtime.io.recordio;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FuzzChecks;
+import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 
 /**
- * Fuzzes the RecordIO reader: a strict open and read of every record as an image record (a named
- * {@code FileFormatException} or success), and a {@code skipCorrupt} open, which must never fail on
+ * Fuzzes the RecordIO reader and the image provider: a strict open and read of every record as an
+ * image record, then one epoch of {@code ImageRecordProvider} (OpenCV decodes each image on two
+ * reader threads), each ending in success or a named {@code FileFormatException}; and a {@code
+ * skipCorrupt} open, which must never fail on
  * content and must account for every byte (the records read plus the skipped stretches). Seeds:
- * dmlc's {@code sample.rec} and a small file with split records, under {@code
+ * dmlc's {@code sample.rec}, a small file with split records, and image records holding a
+ * PNG and a JPEG, under {@code
  * RecordIOFuzzTestInputs/readRecords}. Without {@code JAZZER_FUZZ} this replays the seeds and every
  * committed finding; see docs/bad-input.md to fuzz.
  */
@@ -20,11 +27,26 @@ class RecordIOFuzzTest {
   void readRecords(byte[] input) {
     FuzzChecks.write(FILE, input);
     FuzzChecks.check(FILE, input.length, 1, () -> {
+      int records;
       try (RecordIOFile rec = RecordIOFile.open(FILE)) {
         ByteBuffer buffer = null;
         for (int i = 0; i < rec.records(); i++) {
           buffer = rec.read(i, buffer);
           ImageRecord.check(buffer, FILE.toString(), i, rec.offset(i));
+        }
+        records = rec.records();
+      }
+      if (records > 0) {
+        // Decode and augment every image on two reader threads: OpenCV's decoders see the fuzzed
+        // bytes, and every failure must arrive as a named error.
+        try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(FILE).dataShape(1, 4, 4).batchSize(3).lastBatch(LastBatch.PARTIAL)
+            .preprocessThreads(2).randCrop(true).seed(1).build()) {
+          FuzzChecks.oneEpoch(p);
+        } catch (StageFailedException e) {
+          if (!(e.getCause() instanceof FileFormatException)) {
+            throw e;
+          }
+          throw (FileFormatException) e.getCause();
         }
       }
     });
