@@ -1,0 +1,82 @@
+package dev.minibatch.runtime.io.image;
+
+import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
+
+import java.nio.ByteBuffer;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decodes one encoded image to learn what it is, for tools that inspect or validate image files
+ * (the command line's {@code inspect} and {@code validate}): its format, size and channels, or
+ * why OpenCV cannot decode it. Not for the hot path (it allocates per call).
+ *
+ * @param format the format named by the image's first bytes ("JPEG", "PNG", …, or "unknown")
+ * @param height rows, or 0 when it cannot be decoded
+ * @param width columns, or 0
+ * @param channels channels as stored (1 gray, 3 colour, 4 with alpha), or 0
+ * @param problem why it cannot be decoded, or null
+ */
+public record ImageProbe(String format, int height, int width, int channels, @Nullable String problem) {
+  /**
+   * Probes the bytes between {@code encoded}'s position and limit.
+   *
+   * @throws IllegalStateException if OpenCV's natives are missing
+   */
+  public static ImageProbe of(ByteBuffer encoded) {
+    OpenCv.require();
+    ByteBuffer b = encoded.slice();
+    int n = b.remaining();
+    String format = format(b);
+    if (n == 0) {
+      return new ImageProbe(format, 0, 0, 0, "no image bytes");
+    }
+    ByteBuffer direct = b;
+    if (!b.isDirect()) {
+      direct = ByteBuffer.allocateDirect(n).put(b.duplicate());
+      direct.flip();
+    }
+    try (BytePointer p = new BytePointer(direct); Mat bytes = new Mat(1, n, CV_8UC1, p);
+        Mat image = imdecode(bytes, IMREAD_UNCHANGED)) {
+      if (image.empty()) {
+        return new ImageProbe(format, 0, 0, 0, "OpenCV cannot decode the " + n + " image bytes; expected a JPEG, PNG "
+            + "or another format OpenCV reads");
+      }
+      return new ImageProbe(format, image.rows(), image.cols(), image.channels(), null);
+    }
+  }
+
+  /** The format its first bytes name. */
+  static String format(ByteBuffer b) {
+    int n = b.remaining();
+    int p = b.position();
+    if (n >= 3 && (b.get(p) & 0xff) == 0xFF && (b.get(p + 1) & 0xff) == 0xD8 && (b.get(p + 2) & 0xff) == 0xFF) {
+      return "JPEG";
+    }
+    if (n >= 4 && (b.get(p) & 0xff) == 0x89 && b.get(p + 1) == 'P' && b.get(p + 2) == 'N' && b.get(p + 3) == 'G') {
+      return "PNG";
+    }
+    if (n >= 2 && b.get(p) == 'B' && b.get(p + 1) == 'M') {
+      return "BMP";
+    }
+    if (n >= 12 && b.get(p) == 'R' && b.get(p + 1) == 'I' && b.get(p + 8) == 'W' && b.get(p + 9) == 'E') {
+      return "WebP";
+    }
+    if (n >= 4 && ((b.get(p) == 'I' && b.get(p + 1) == 'I') || (b.get(p) == 'M' && b.get(p + 1) == 'M'))) {
+      return "TIFF";
+    }
+    if (n >= 2 && b.get(p) == 'P' && b.get(p + 1) >= '1' && b.get(p + 1) <= '6') {
+      return "PNM";
+    }
+    return "unknown";
+  }
+
+  /** "PNG 28x28x1", or "JPEG (undecodable)". */
+  @Override
+  public String toString() {
+    return problem == null ? format + " " + width + "x" + height + "x" + channels : format + " (undecodable)";
+  }
+}
