@@ -6,6 +6,7 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.ThreadCleaner;
@@ -125,8 +126,13 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     }
 
     @Override
-    public B next() {
-      if (!hasNext()) {
+    PipelineStats upstream() {
+      return stage.stats();
+    }
+
+    @Override
+    B produce() {
+      if (!checkMore()) {
         throw new java.util.NoSuchElementException("the epoch is over");
       }
       return stage.next();
