@@ -25,8 +25,10 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CliTest {
   static final Path DATA = Path.of("src/test/resources/data");
-  static final Path IMAGES = DATA.resolve("t10k-images-idx3-ubyte.gz");
-  static final Path LABELS = DATA.resolve("t10k-labels-idx1-ubyte.gz");
+  /** The runtime's copy (1.6 MB), not duplicated here; tests run in the module's directory. */
+  static final Path MNIST = Path.of("../runtime/src/test/resources/io/mnist");
+  static final Path IMAGES = MNIST.resolve("t10k-images-idx3-ubyte.gz");
+  static final Path LABELS = MNIST.resolve("t10k-labels-idx1-ubyte.gz");
   static final Path IRIS = DATA.resolve("iris.csv");
   static final Path HDF5 = DATA.resolve("test_chunked_datasets_latest.hdf5");
 
