@@ -81,6 +81,22 @@ class EpochStatsTest {
   }
 
   @Test
+  void prefetchingShowsTheWrappedEpochThenItsThread() {
+    try (dev.minibatch.runtime.engine.PrefetchingProvider<NamedBatch> p =
+        dev.minibatch.runtime.engine.PrefetchingProvider.of(provider(0)); BatchIterator<NamedBatch> it = p.iterator()) {
+      while (it.hasNext()) {
+        it.next();
+      }
+      PipelineStats stats = PipelineStats.of(it);
+      assertEquals(List.of("ArrayDataProvider", "prefetch", "PrefetchingProvider"),
+          stats.stages().stream().map(StageStats::name).toList(), stats.summary());
+      assertEquals(10, stats.stages().get(0).items());
+      assertEquals(10, stats.stages().get(1).items());
+      assertEquals(10, stats.stages().get(2).items());
+    }
+  }
+
+  @Test
   void progressTracksAProviderEpoch() {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     PrintStream out = new PrintStream(bytes, true, StandardCharsets.UTF_8);
