@@ -229,7 +229,23 @@ class CliTest {
     assertEquals(2, run("bench", "--bogus", IRIS.toString()).code());
     Run format = run("inspect", "--format", "parquet", IRIS.toString());
     assertEquals(3, format.code());
-    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, csv]"), format.err());
+    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, lines, csv]"), format.err());
+  }
+
+  @Test
+  void aFormatPluggedInAsAServiceIsDetectedBeforeCsv() throws IOException {
+    Path f = dir.resolve("numbers.txt");
+    Files.writeString(f, LinesFormat.MAGIC + "\n1\n2\nthree\n4\n5\n");
+    Run inspect = run("inspect", f.toString());
+    assertEquals(0, inspect.code(), inspect.err());
+    assertTrue(inspect.out().contains("format:  lines") && inspect.out().contains("samples: 5"), inspect.out());
+    Run validate = run("validate", f.toString());
+    assertEquals(1, validate.code());
+    assertTrue(validate.out().startsWith(f + ":4: not a number: 'three'"), validate.out());
+    Files.writeString(f, LinesFormat.MAGIC + "\n1\n2\n3\n4\n5\n");
+    Run bench = run("bench", "--no-progress", "--batch", "2", "--epochs", "1", f.toString());
+    assertEquals(0, bench.code(), bench.err());
+    assertTrue(bench.out().contains("epoch 1:  5 samples in 3 batches"), bench.out());
   }
 
   @Test
