@@ -6,7 +6,6 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
-import picocli.CommandLine.ParentCommand;
 import picocli.CommandLine.Spec;
 
 /** {@code minibatch inspect FILE}. */
@@ -22,8 +21,6 @@ import picocli.CommandLine.Spec;
         "  minibatch inspect --no-header --label-column 0 data.csv",
         "  minibatch inspect --dataset images --dataset labels train.h5"})
 final class InspectCommand implements Callable<Integer> {
-  @ParentCommand Minibatch parent;
-
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
   @Mixin InputMixin input;
