@@ -12,7 +12,8 @@ import javax.lang.model.util.Elements;
 
 /**
  * The one place generated files are written: every file gets exactly one originating element (the
- * sample type, so the processor is isolating), {@code @Generated}, and the same file header. The
+ * sample type, so the processor is isolating), {@code @Generated}, and the same file header; and
+ * the schema manifest resource beside the classes. The
  * writers for each kind of file only read a {@link SampleDescriptor}; none of them validates.
  */
 final class Writers {
@@ -32,6 +33,22 @@ final class Writers {
     write(d, ProviderWriter.write(d));
     if (d.generateDaggerModule()) {
       write(d, DaggerModuleWriter.write(d));
+    }
+    writeManifest(d);
+  }
+
+  /** The schema manifest resource ({@link ManifestWriter}), with the sample as originating element. */
+  private void writeManifest(SampleDescriptor d) {
+    String path = ManifestWriter.path(d);
+    try {
+      javax.tools.FileObject file = filer.createResource(javax.tools.StandardLocation.CLASS_OUTPUT, "", path,
+          d.element());
+      try (java.io.Writer w = new java.io.OutputStreamWriter(file.openOutputStream(),
+          java.nio.charset.StandardCharsets.ISO_8859_1)) {
+        w.write(ManifestWriter.write(d));
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write " + path, e);
     }
   }
 

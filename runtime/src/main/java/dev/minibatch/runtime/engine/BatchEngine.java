@@ -245,8 +245,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     }
 
     @Override
-    public B next() {
-      if (!hasNext()) {
+    B produce() {
+      if (!checkMore()) {
         throw new NoSuchElementException("epoch " + plan.epoch() + " of " + name + " is over");
       }
       B batch;

@@ -35,6 +35,11 @@ final class IterationGuard {
     this.provider = provider;
   }
 
+  /** The provider's name, for messages and stats. */
+  String provider() {
+    return provider;
+  }
+
   /**
    * Starts an iteration on the calling thread and returns its ticket; stops the superseded one
    * first.

@@ -1,6 +1,8 @@
 package dev.minibatch.runtime.engine;
 
 import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.StageCounters;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.Workers;
@@ -66,8 +68,13 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
   }
 
   @Override
-  public B next() {
-    if (!hasNext()) {
+  PipelineStats upstream() {
+    return new PipelineStats(java.util.List.of(shared.counters.snapshot()));
+  }
+
+  @Override
+  B produce() {
+    if (!checkMore()) {
       throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
     }
     int j = next;
@@ -106,6 +113,10 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     final ReentrantLock lock = new ReentrantLock();
     final Condition changed = lock.newCondition();
     final int[] completed;
+    /** The readers' stage: busy writing rows, blocked waiting for a free slot; the consumer's waits. */
+    final StageCounters counters;
+    /** Batches the consumer has taken (guarded by lock). */
+    int taken;
     long released;
     boolean stopping;
     @Nullable StageFailedException failure;
@@ -116,6 +127,22 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       this.completed = new int[job.readers()];
       Arrays.fill(completed, job.plan().position());
       this.released = job.plan().position();
+      this.taken = job.plan().position();
+      this.counters = new StageCounters(workers.stage(), job.readers(), job.ring().size(), this::depth);
+    }
+
+    /** Batches written by every reader and not yet taken by the consumer. */
+    private int depth() {
+      lock.lock();
+      try {
+        int ready = Integer.MAX_VALUE;
+        for (int c : completed) {
+          ready = Math.min(ready, c);
+        }
+        return Math.max(0, ready - taken);
+      } finally {
+        lock.unlock();
+      }
     }
 
     void start() {
@@ -138,6 +165,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
     /** Releases batches before {@code j} (when automatic) and waits until every reader has written batch {@code j}. */
     void awaitBatch(int j, boolean release) {
+      long t0 = System.nanoTime();
       lock.lock();
       try {
         if (release && released < j) {
@@ -156,12 +184,14 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
             ready &= c > j;
           }
           if (ready) {
+            taken = j + 1;
             return;
           }
           changed.awaitUninterruptibly();
         }
       } finally {
         lock.unlock();
+        counters.addConsumerWait(System.nanoTime() - t0);
       }
     }
 
@@ -184,6 +214,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       } finally {
         lock.unlock();
       }
+      counters.ended();
       workers.stop();
     }
 
@@ -193,6 +224,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       int slotCount = job.ring().size();
       int[] idx = new int[plan.batchSize()];
       for (int j = plan.position(); j < plan.batchCount(); j++) {
+        long t0 = System.nanoTime();
         lock.lock();
         try {
           while (!stopping && failure == null && j >= released + slotCount) {
@@ -206,6 +238,8 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         } finally {
           lock.unlock();
         }
+        long t1 = System.nanoTime();
+        counters.addBlockedOutput(t1 - t0);
         int rows = plan.rows(j);
         int from = (int) ((long) rows * w / n);
         int to = (int) ((long) rows * (w + 1) / n);
@@ -216,6 +250,10 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
             fail(t, idx, from, to, plan.sampleRows(j));
             return;
           }
+        }
+        counters.addBusy(System.nanoTime() - t1);
+        if (w == 0) {
+          counters.addItems(1);
         }
         lock.lock();
         try {

@@ -6,11 +6,14 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicReference;
+import org.jspecify.annotations.Nullable;
 
 /**
  * Prepares the next batch on a background thread while the consumer works on the current one
@@ -69,9 +72,12 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   @Override
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
-    // The wrapped provider's epoch is started on the background thread, which then owns it.
+    // The wrapped provider's epoch is started on the background thread, which then owns it; its
+    // iterator is published for stats only (snapshots are thread-safe).
+    AtomicReference<@Nullable BatchIterator<B>> inner = new AtomicReference<>();
     Generator<B> pull = out -> {
       try (BatchIterator<B> source = provider.iterator()) {
+        inner.set(source);
         while (source.hasNext()) {
           out.emit(source.next());
         }
@@ -82,7 +88,7 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
         throw StageFailedException.of(STAGE, StageFailedException.NO_SAMPLE, e);
       }
     };
-    Epoch<B> e = new Epoch<>(Stages.handOff(STAGE, pull), guard, ticket);
+    Epoch<B> e = new Epoch<>(Stages.handOff(STAGE, pull), inner, guard, ticket);
     guard.onStop(ticket, e.stopper::clean);
     return e;
   }
@@ -105,12 +111,15 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   /** One epoch: the consumer's end of the hand-off stage. */
   private static final class Epoch<B extends Batch> extends GuardedIterator<B> {
     private final PipelineIterator<B> stage;
+    private final AtomicReference<@Nullable BatchIterator<B>> inner;
     /** Stops the stage; references the stage, never this epoch, so a dropped epoch is collected. */
     final Cleaner.Cleanable stopper;
 
-    Epoch(PipelineIterator<B> stage, IterationGuard guard, long ticket) {
+    Epoch(PipelineIterator<B> stage, AtomicReference<@Nullable BatchIterator<B>> inner, IterationGuard guard,
+        long ticket) {
       super(guard, ticket);
       this.stage = stage;
+      this.inner = inner;
       this.stopper = ThreadCleaner.register(this, stage::close);
     }
 
@@ -124,9 +133,16 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
       stopper.clean();
     }
 
+    /** The wrapped provider's epoch (on the background thread), then the hand-off stage. */
     @Override
-    public B next() {
-      if (!hasNext()) {
+    PipelineStats upstream() {
+      BatchIterator<B> source = inner.get();
+      return (source == null ? PipelineStats.EMPTY : PipelineStats.of(source)).plus(stage.stats());
+    }
+
+    @Override
+    B produce() {
+      if (!checkMore()) {
         throw new java.util.NoSuchElementException("the epoch is over");
       }
       return stage.next();

@@ -213,8 +213,8 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     }
 
     @Override
-    public B next() {
-      if (!hasNext()) {
+    B produce() {
+      if (!checkMore()) {
         throw new NoSuchElementException(name + ": the epoch is over");
       }
       B b = pending;

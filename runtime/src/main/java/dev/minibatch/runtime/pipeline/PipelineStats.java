@@ -20,6 +20,15 @@ public final class PipelineStats {
     this.stages = Collections.unmodifiableList(new ArrayList<>(stages));
   }
 
+  /**
+   * The stats of {@code it} if it keeps any (a {@link PipelineIterator}: every reader pass, and every
+   * epoch of a provider built on the runtime's engine, {@code provider.iterator()}), else {@link
+   * #EMPTY}.
+   */
+  public static PipelineStats of(java.util.Iterator<?> it) {
+    return it instanceof PipelineIterator<?> p ? p.stats() : EMPTY;
+  }
+
   /** The stages, source first. */
   public List<StageStats> stages() {
     return stages;

@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.pipeline;
 
 import java.io.PrintStream;
+import java.util.Iterator;
 import java.util.NoSuchElementException;
 
 /**
@@ -13,7 +14,16 @@ public final class Progress {
 
   private Progress() {}
 
-  /** Tracks {@code it} on standard error: {@code total} items expected. */
+  /**
+   * Tracks any iterator on standard error — a provider's epoch ({@code provider.iterator()}) shows
+   * the engine's stats; {@code total} items expected, or 0 when unknown (the bar then counts
+   * without a percentage). Closing the result closes {@code it} if it is {@link AutoCloseable}.
+   */
+  public static <T> PipelineIterator<T> track(Iterator<? extends T> it, String task, long total) {
+    return track(PipelineIterator.<T>of(it), task, total, System.err);
+  }
+
+  /** Tracks {@code it} on standard error: {@code total} items expected (0 when unknown). */
   public static <T> PipelineIterator<T> track(PipelineIterator<T> it, String task, long total) {
     return track(it, task, total, System.err);
   }
@@ -43,7 +53,7 @@ public final class Progress {
     static Bar open(String task, long total, PrintStream out) {
       return new Bar(new me.tongfei.progressbar.ProgressBarBuilder()
           .setTaskName(task)
-          .setInitialMax(total)
+          .setInitialMax(total > 0 ? total : -1)
           .setConsumer(new me.tongfei.progressbar.ConsoleProgressBarConsumer(out))
           .build());
     }

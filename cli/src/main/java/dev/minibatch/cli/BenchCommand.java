@@ -1,0 +1,166 @@
+package dev.minibatch.cli;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.engine.EngineProvider;
+import dev.minibatch.runtime.engine.PrefetchingProvider;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.StageStats;
+import java.io.PrintWriter;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.ParentCommand;
+import picocli.CommandLine.Spec;
+
+/** {@code minibatch bench FILE}. */
+@Command(name = "bench", mixinStandardHelpOptions = true,
+    description = {"Measures the file's provider (MnistProvider, CsvProvider, Hdf5Provider) as a training loop "
+        + "would use it: the load time, then after a warm-up epoch, per epoch samples/s and MB/s of batches delivered, the time of "
+        + "each stage (busy, waiting, blocked, queue depth) and the bottleneck. The loop does no work, so the "
+        + "bottleneck names the slowest loading stage; 'consumer' would mean loading outpaces even an empty loop."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  minibatch bench t10k-images-idx3-ubyte.gz",
+        "      a warm-up epoch, then 3 epochs of 128 in order",
+        "  minibatch bench --batch 256 --shuffle --seed 1 --epochs 5 iris.csv",
+        "  minibatch bench --prefetch train.h5",
+        "      the next batch made on a background thread while the loop runs"})
+final class BenchCommand implements Callable<Integer> {
+  @ParentCommand Minibatch parent;
+
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin InputMixin input;
+
+  @Option(names = "--batch", paramLabel = "N", defaultValue = "128", description = "Rows per batch (default: ${DEFAULT-VALUE}).")
+  int batch;
+
+  @Option(names = "--epochs", paramLabel = "N", defaultValue = "3", description = "Epochs to run (default: ${DEFAULT-VALUE}).")
+  int epochs;
+
+  @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
+      description = "Epochs run first and not counted in 'best' (the first pays for ND4J's native start and the JIT; "
+          + "default: ${DEFAULT-VALUE}).")
+  int warmup;
+
+  @Option(names = "--shuffle", description = "Shuffle every epoch.")
+  boolean shuffle;
+
+  @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "The shuffle seed (default: ${DEFAULT-VALUE}).")
+  long seed;
+
+  @Option(names = "--prefetch", description = "Wrap the provider in PrefetchingProvider (one background thread).")
+  boolean prefetch;
+
+  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
+      description = "Show a progress bar per epoch on standard error (default: on).")
+  boolean progress;
+
+  @Parameters(paramLabel = "FILE", description = "The file to read.")
+  Path file;
+
+  /** What one epoch delivered. */
+  record Epoch(long batches, long samples, long bytes, double seconds, PipelineStats stats) {}
+
+  @Override
+  public Integer call() throws Exception {
+    if (batch < 1 || epochs < 1 || warmup < 0) {
+      throw new IllegalArgumentException("--batch and --epochs must be at least 1, --warmup at least 0");
+    }
+    PrintWriter out = spec.commandLine().getOut();
+    InputFormat format = InputFormats.load(Minibatch.class.getClassLoader()).of(file, input.format);
+    long fileBytes = Files.size(file);
+    long t0 = System.nanoTime();
+    BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
+    double load = (System.nanoTime() - t0) / 1e9;
+    try (BatchProvider<? extends Batch> p = prefetch ? PrefetchingProvider.of(built) : built) {
+      out.println("file:     " + file + " (" + Bytes.size(file) + ", " + format.name() + ")");
+      out.println("provider: " + built.getClass().getSimpleName() + (prefetch ? " in PrefetchingProvider" : "") + ", "
+          + describe(p));
+      out.printf(Locale.ROOT, "load:     %.3f s (read, parse and decode the file: %s of file)%n", load,
+          Bytes.rate(fileBytes, load));
+      long rowBytes = 0;
+      for (DataDesc d : concat(p.provideData(), p.provideLabel())) {
+        rowBytes += d.sampleShape().elementCount() * d.dtype().byteSize();
+      }
+      long expected = built instanceof EngineProvider<?> e ? (e.partSize() + p.batchSize() - 1) / p.batchSize() : 0;
+      List<Epoch> all = new ArrayList<>();
+      for (int e = 1 - warmup; e <= epochs; e++) {
+        String name = e < 1 ? "warm-up " + (e + warmup) : "epoch " + e;
+        Epoch r = epoch(p, name, expected, rowBytes);
+        if (e >= 1) {
+          all.add(r);
+        }
+        out.printf(Locale.ROOT, "%-9s %d samples in %d batches, %.3f s: %s samples/s, %s of batches, bottleneck: %s%n",
+            name + ":", r.samples(), r.batches(), r.seconds(), rate(r.samples() / r.seconds()),
+            Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
+        out.flush();
+      }
+      Epoch best = all.stream().min(java.util.Comparator.comparingDouble(Epoch::seconds)).orElseThrow();
+      out.printf(Locale.ROOT, "best:     %s samples/s, %s of batches%n", rate(best.samples() / best.seconds()),
+          Bytes.rate(best.bytes(), best.seconds()));
+      out.println("stages of the last epoch, source first (times summed over a stage's threads):");
+      PipelineStats stats = all.get(all.size() - 1).stats();
+      for (StageStats s : stats.stages()) {
+        out.printf(Locale.ROOT, "  %-22s %6d batches  busy %7.3f s  waiting for input %7.3f s  blocked %7.3f s  "
+            + "consumer waited %7.3f s  queue %d/%d%n", s.name() + "[" + s.workers() + "]", s.items(), s.busyNanos() / 1e9,
+            s.waitInputNanos() / 1e9, s.blockedOutputNanos() / 1e9, s.consumerWaitNanos() / 1e9, s.queueDepth(),
+            s.queueCapacity());
+      }
+      out.println("  " + stats.summary());
+      out.println("bottleneck: " + stats.bottleneck());
+    }
+    return Minibatch.ExitCode.OK;
+  }
+
+  private <B extends Batch> Epoch epoch(BatchProvider<B> p, String task, long expected, long rowBytes) {
+    long batches = 0;
+    long samples = 0;
+    long rows = 0;
+    long t0 = System.nanoTime();
+    PipelineStats stats;
+    try (PipelineIterator<B> it = progress ? Progress.track(PipelineIterator.of(p.iterator()), task, expected, parent.err)
+        : PipelineIterator.of(p.iterator())) {
+      while (it.hasNext()) {
+        B b = it.next();
+        batches++;
+        samples += b.countSamples();
+        rows += b.countSamples() + b.pad();
+      }
+      stats = it.stats();
+    }
+    double seconds = (System.nanoTime() - t0) / 1e9;
+    return new Epoch(batches, samples, rows * rowBytes, seconds, stats);
+  }
+
+  private static String describe(BatchProvider<?> p) {
+    StringBuilder sb = new StringBuilder();
+    for (DataDesc d : concat(p.provideData(), p.provideLabel())) {
+      sb.append(sb.length() == 0 ? "" : ", ").append(d.name()).append(' ')
+          .append(Report.shape(d.shape().toLongArray())).append(' ').append(d.dtype());
+    }
+    return sb.toString();
+  }
+
+  private static List<DataDesc> concat(List<DataDesc> a, List<DataDesc> b) {
+    List<DataDesc> all = new ArrayList<>(a);
+    all.addAll(b);
+    return all;
+  }
+
+  private static String rate(double perSecond) {
+    return perSecond >= 1e6 ? String.format(Locale.ROOT, "%.2f M", perSecond / 1e6)
+        : perSecond >= 1e3 ? String.format(Locale.ROOT, "%.1f k", perSecond / 1e3) : String.format(Locale.ROOT, "%.0f", perSecond);
+  }
+}

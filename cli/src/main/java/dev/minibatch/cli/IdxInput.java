@@ -1,0 +1,150 @@
+package dev.minibatch.cli;
+
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.idx.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxReader;
+import dev.minibatch.runtime.io.idx.IdxType;
+import dev.minibatch.runtime.io.mnist.MnistProvider;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * idx files (MNIST's format), read by the runtime's {@link IdxReader}. An MNIST images file finds
+ * its labels file beside it ({@code t10k-images-idx3-ubyte.gz} → {@code t10k-labels-idx1-ubyte.gz}),
+ * or takes {@code --labels}.
+ */
+final class IdxInput implements InputFormat {
+  @Override
+  public String name() {
+    return "idx";
+  }
+
+  @Override
+  public boolean recognizes(Path file, byte[] head) {
+    return head.length >= 4 && head[0] == 0 && head[1] == 0 && IdxType.ofCode(head[2] & 0xff) != null
+        && (head[3] & 0xff) >= 1;
+  }
+
+  @Override
+  public Report inspect(Path file, InputOptions options) {
+    IdxArray a = IdxReader.read(file);
+    Report r = new Report();
+    int magic = a.type().magic(a.rank());
+    String kind = magic == IdxReader.MNIST_IMAGES_MAGIC ? ", MNIST images" : magic == IdxReader.MNIST_LABELS_MAGIC
+        ? ", MNIST labels" : "";
+    r.field("format", "idx (magic " + magic + kind + ")");
+    r.field("element type", a.type().name().toLowerCase(java.util.Locale.ROOT) + " (" + a.type().dtype() + ")");
+    long[] dims = java.util.Arrays.stream(a.dims()).asLongStream().toArray();
+    r.field("shape", Report.shape(dims));
+    r.field("samples", Integer.toString(a.count()));
+    r.field("sample shape", Report.shape(java.util.Arrays.copyOfRange(dims, 1, dims.length)));
+    r.field("values", Report.summary(i -> a.getDouble(i), (int) Math.min(Integer.MAX_VALUE, a.size())));
+    IdxArray labels = null;
+    if (a.rank() == 1 && a.type() != IdxType.FLOAT32 && a.type() != IdxType.FLOAT64) {
+      labels = a;
+    } else {
+      Path l = labelsFor(file, options);
+      if (l != null) {
+        labels = IdxReader.read(l, IdxReader.MNIST_LABELS_MAGIC);
+        r.field("labels", l + " (" + labels.count() + " labels)");
+        if (labels.count() != a.count()) {
+          r.field("warning", "the labels file has " + labels.count() + " labels for " + a.count() + " samples");
+        }
+      }
+    }
+    if (labels != null) {
+      r.histogram("classes", histogram(labels));
+    }
+    List<String> rows = new ArrayList<>();
+    int size = a.sampleSize();
+    for (int s = 0; s < Math.min(options.rows(), a.count()); s++) {
+      long base = (long) s * size;
+      String label = labels != null && labels != a && s < labels.count() ? "label " + Report.number(labels.getDouble(s)) + ", " : "";
+      rows.add("#" + s + ": " + label + (a.rank() == 1 ? Report.number(a.getDouble(s))
+          : Report.summary(i -> a.getDouble(base + i), size) + ", " + Report.values(i -> a.getDouble(base + i), size, 8)));
+    }
+    r.rows("first rows", rows);
+    return r;
+  }
+
+  /** Counts of each label value, in ascending order of value. */
+  static Map<String, Long> histogram(IdxArray labels) {
+    TreeMap<Double, Long> counts = new TreeMap<>();
+    for (int i = 0; i < labels.count(); i++) {
+      counts.merge(labels.getDouble(i), 1L, Long::sum);
+    }
+    Map<String, Long> out = new java.util.LinkedHashMap<>();
+    counts.forEach((k, v) -> out.put(Report.number(k), v));
+    return out;
+  }
+
+  @Override
+  public void validate(Path file, InputOptions options, Problems problems) {
+    IdxArray a;
+    try {
+      a = IdxReader.read(file);
+    } catch (FileFormatException e) {
+      problems.report(e, e.file());
+      return;
+    }
+    if (a.type() == IdxType.FLOAT32 || a.type() == IdxType.FLOAT64) {
+      int size = a.sampleSize();
+      for (int s = 0; s < a.count() && !problems.isFull(); s++) {
+        for (int k = 0; k < size; k++) {
+          double v = a.getDouble((long) s * size + k);
+          if (!Double.isFinite(v)) {
+            problems.report(file + ": record " + s, "element " + k + " is " + v);
+          }
+        }
+      }
+    }
+    if (a.rank() > 1 || a.type() == IdxType.FLOAT32 || a.type() == IdxType.FLOAT64) {
+      Path l = labelsFor(file, options);
+      if (l != null) {
+        try {
+          IdxArray labels = IdxReader.read(l, IdxReader.MNIST_LABELS_MAGIC);
+          if (labels.count() != a.count()) {
+            problems.report(l.toString(), "has " + labels.count() + " labels, the images file " + file + " has "
+                + a.count() + " images");
+          }
+        } catch (FileFormatException e) {
+          problems.report(e, e.file());
+        }
+      }
+    }
+  }
+
+  @Override
+  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+    Path l = labelsFor(file, options);
+    if (l != null) {
+      return MnistProvider.builder().image(file).label(l).batchSize(options.batchSize()).shuffle(options.shuffle())
+          .seed(options.seed()).build();
+    }
+    IdxArray a = IdxReader.read(file);
+    long[] dims = java.util.Arrays.stream(a.dims()).asLongStream().toArray();
+    return ArrayDataProvider.builder().data(a.toFloatINDArray(1f, dims)).batchSize(options.batchSize())
+        .shuffle(options.shuffle()).seed(options.seed()).build();
+  }
+
+  /** {@code --labels}, or the MNIST labels file beside an images file, or null. */
+  static @Nullable Path labelsFor(Path file, InputOptions options) {
+    if (options.labels() != null) {
+      return options.labels();
+    }
+    String name = file.getFileName().toString();
+    if (!name.contains("images-idx3")) {
+      return null;
+    }
+    Path sibling = file.resolveSibling(name.replace("images-idx3", "labels-idx1"));
+    return Files.isRegularFile(sibling) ? sibling : null;
+  }
+}

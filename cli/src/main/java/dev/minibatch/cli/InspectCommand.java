@@ -1,0 +1,43 @@
+package dev.minibatch.cli;
+
+import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code minibatch inspect FILE}. */
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+    description = {"Shows what a data file holds: its format, shapes, element types, sample count, a class "
+        + "histogram where there are labels, value ranges and the first rows."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  minibatch inspect t10k-images-idx3-ubyte.gz",
+        "      MNIST images, with the class histogram of the labels file beside them",
+        "  minibatch inspect --rows 5 iris.csv",
+        "      the header and the class-name column are detected",
+        "  minibatch inspect --no-header --label-column 0 data.csv",
+        "  minibatch inspect --dataset images --dataset labels train.h5"})
+final class InspectCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin InputMixin input;
+
+  @Option(names = "--rows", paramLabel = "N", defaultValue = "3", description = "How many first rows to show (default: ${DEFAULT-VALUE}).")
+  int rows;
+
+  @Parameters(paramLabel = "FILE", description = "The file to inspect.")
+  Path file;
+
+  @Override
+  public Integer call() {
+    InputFormat format = InputFormats.load(Minibatch.class.getClassLoader()).of(file, input.format);
+    Report report = format.inspect(file, input.options(rows, 128, false, 0));
+    java.io.PrintWriter out = spec.commandLine().getOut();
+    out.println("file: " + file + " (" + Bytes.size(file) + ")");
+    report.print(out);
+    return Minibatch.ExitCode.OK;
+  }
+}

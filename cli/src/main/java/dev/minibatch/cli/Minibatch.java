@@ -1,0 +1,133 @@
+package dev.minibatch.cli;
+
+import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench} and {@code
+ * describe}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
+ * {@link #run(PrintStream, PrintStream, String...)} runs a command in-process and returns it.
+ */
+@Command(
+    name = "minibatch",
+    mixinStandardHelpOptions = true,
+    versionProvider = Minibatch.Version.class,
+    subcommands = {InspectCommand.class, ValidateCommand.class, BenchCommand.class, DescribeCommand.class,
+        CommandLine.HelpCommand.class},
+    description = {
+        "Look into data files and generated providers before you train on them.",
+        "Formats: CSV, MNIST idx (raw or .gz) and HDF5, detected from the file's first bytes."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  minibatch inspect t10k-images-idx3-ubyte.gz",
+        "      shapes, counts, the class histogram of the labels file beside it, first rows",
+        "  minibatch validate --max-problems 20 data.csv",
+        "      every bad row as file:line: message; exit code 1 if there is any",
+        "  minibatch bench --batch 256 --epochs 3 --shuffle train.h5",
+        "      samples/s, MB/s, per-stage times and the bottleneck",
+        "  minibatch describe --classpath target/classes demo.Digit",
+        "      the arrays of the provider generated from demo.Digit",
+        "  minibatch help inspect",
+        "      the options of one command"},
+    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeList = {
+        "0:success (validate: no problems)",
+        "1:validate found problems",
+        "2:usage error (unknown option, missing argument)",
+        "3:input error (missing or unreadable file, unknown format, no manifest for the class)",
+        "4:internal error (a bug: the stack trace is printed)"})
+public final class Minibatch implements Runnable {
+  /** The exit codes, as listed in {@code --help} and docs/cli.md. */
+  public static final class ExitCode {
+    /** Success; for {@code validate}, no problems found. */
+    public static final int OK = 0;
+    /** {@code validate} found problems. */
+    public static final int PROBLEMS = 1;
+    /** A usage error: unknown option, missing or bad argument. */
+    public static final int USAGE = 2;
+    /** An input error: a missing or unreadable file, an unknown format, a class without manifest. */
+    public static final int INPUT = 3;
+    /** An internal error. */
+    public static final int INTERNAL = 4;
+
+    private ExitCode() {}
+  }
+
+  final PrintStream out;
+  final PrintStream err;
+
+  private Minibatch(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  /** Runs the command line and exits with its exit code. */
+  public static void main(String[] args) {
+    System.exit(run(System.out, System.err, args));
+  }
+
+  /**
+   * Runs a command line in-process: results on {@code out}, progress, warnings and errors on {@code
+   * err}.
+   *
+   * @return the exit code
+   */
+  public static int run(PrintStream out, PrintStream err, String... args) {
+    quietLogging();
+    CommandLine cl = new CommandLine(new Minibatch(out, err));
+    cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true));
+    cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
+    cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
+      int code = exitCode(e);
+      cmd.getErr().println("minibatch " + cmd.getCommandName() + ": " + e.getMessage());
+      if (code == ExitCode.INTERNAL) {
+        e.printStackTrace(cmd.getErr());
+      }
+      cmd.getErr().flush();
+      return code;
+    });
+    return cl.execute(args);
+  }
+
+  /** What an exception from a command means for the exit code. */
+  static int exitCode(Throwable e) {
+    if (e instanceof dev.minibatch.runtime.io.FileFormatException || e instanceof UncheckedIOException
+        || e instanceof IllegalArgumentException || e instanceof java.nio.file.InvalidPathException) {
+      return ExitCode.INPUT;
+    }
+    return ExitCode.INTERNAL;
+  }
+
+  /** Warnings and errors only: no library INFO lines (ND4J's banner, jhdf) in the tool's output. */
+  private static void quietLogging() {
+    setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
+    setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
+    setIfAbsent("org.slf4j.simpleLogger.log.org.nd4j", "error");
+    setIfAbsent("org.slf4j.simpleLogger.log.io.jhdf", "error");
+  }
+
+  private static void setIfAbsent(String key, String value) {
+    if (System.getProperty(key) == null) {
+      System.setProperty(key, value);
+    }
+  }
+
+  /** Without a command: the usage. */
+  @Override
+  public void run() {
+    new CommandLine(this).usage(out);
+  }
+
+  /** The version from the jar's manifest, or "development" when run from classes. */
+  static final class Version implements CommandLine.IVersionProvider {
+    @Override
+    public String[] getVersion() {
+      String v = Minibatch.class.getPackage().getImplementationVersion();
+      return new String[] {"minibatch " + (v == null ? "(development build)" : v)};
+    }
+  }
+}

@@ -1,0 +1,55 @@
+package dev.minibatch.cli;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
+
+/** {@code minibatch validate FILE...}. */
+@Command(name = "validate", mixinStandardHelpOptions = true,
+    description = {"Walks every record of each file and prints every problem with its location (file, line or "
+        + "record, field), in the runtime's own words. Exits 1 when it found a problem, so scripts can gate on it."},
+    footerHeading = "%nExamples:%n",
+    footer = {
+        "  minibatch validate data.csv",
+        "      one line per problem: file:line: what was expected and what was found",
+        "  minibatch validate --max-problems 1000 a.csv b.csv",
+        "  minibatch validate t10k-images-idx3-ubyte.gz && echo fine",
+        "      the images, and the count of the labels file beside them"})
+final class ValidateCommand implements Callable<Integer> {
+  @Spec picocli.CommandLine.Model.CommandSpec spec;
+
+  @Mixin InputMixin input;
+
+  @Option(names = "--max-problems", paramLabel = "N", defaultValue = "100",
+      description = "Stop after N problems per file (default: ${DEFAULT-VALUE}).")
+  int maxProblems;
+
+  @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files to validate.")
+  List<Path> files;
+
+  @Override
+  public Integer call() {
+    java.io.PrintWriter out = spec.commandLine().getOut();
+    InputFormats formats = InputFormats.load(Minibatch.class.getClassLoader());
+    int total = 0;
+    for (Path file : files) {
+      InputFormat format = formats.of(file, input.format);
+      Problems problems = new Problems(maxProblems);
+      format.validate(file, input.options(0, 128, false, 0), problems);
+      for (Problems.Problem p : problems.list()) {
+        out.println(p);
+      }
+      int n = problems.list().size();
+      total += n;
+      out.println(file + ": " + (n == 0 ? "ok (" + format.name() + ")" : n + (problems.isFull() ? " problems (stopped at "
+          + "--max-problems " + maxProblems + ")" : n == 1 ? " problem" : " problems")));
+    }
+    out.flush();
+    return total == 0 ? Minibatch.ExitCode.OK : Minibatch.ExitCode.PROBLEMS;
+  }
+}

@@ -1,0 +1,9 @@
+/**
+ * The {@code minibatch} command line: {@code inspect}, {@code validate} and {@code bench} data files
+ * (CSV, MNIST idx, HDF5; more formats plug in as {@link dev.minibatch.cli.InputFormat} services), and
+ * {@code describe} the schema of a generated provider. Entry point: {@link dev.minibatch.cli.Minibatch}.
+ */
+@NullMarked
+package dev.minibatch.cli;
+
+import org.jspecify.annotations.NullMarked;

@@ -1,0 +1,143 @@
+package dev.minibatch.runtime;
+
+import dev.minibatch.DType;
+import dev.minibatch.DataDesc;
+import dev.minibatch.Role;
+import dev.minibatch.shape.Shape;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+
+/**
+ * The schema of a generated provider, as the annotation processor wrote it into the resource
+ * {@code META-INF/minibatch/<provider class>.properties}: what {@code provideData()} and {@code
+ * provideLabel()} return, readable without loading the provider or ND4J (the CLI's {@code
+ * describe} reads it).
+ *
+ * @param sample the annotated sample type
+ * @param provider the generated provider class
+ * @param batch the generated batch class
+ * @param batchSize the annotation's default batch size; 0 when it is set on the builder
+ * @param slots the provided arrays, data first, then labels, each in declaration order
+ */
+public record ProviderManifest(String sample, String provider, String batch, int batchSize, List<Slot> slots) {
+  /** The class-path directory of manifests. */
+  public static final String DIRECTORY = "META-INF/minibatch/";
+
+  /** A defensive copy. */
+  public ProviderManifest {
+    slots = List.copyOf(slots);
+  }
+
+  /**
+   * One provided array.
+   *
+   * @param name the name a model binds it by
+   * @param role data or label
+   * @param sampleShape the shape of one sample (no batch axis)
+   * @param dtype the element type
+   * @param layout the batch array's layout, batch axis first
+   * @param property the sample's member it is read from
+   */
+  public record Slot(String name, Role role, Shape sampleShape, DType dtype, String layout, String property) {
+    /** The description of a batch of {@code batchSize} rows, as the provider reports it. */
+    public DataDesc toDataDesc(long batchSize) {
+      return DataDesc.builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).layout(layout)
+          .role(role).build();
+    }
+  }
+
+  /** The resource path of {@code providerClass}'s manifest. */
+  public static String resourceName(String providerClass) {
+    return DIRECTORY + providerClass + ".properties";
+  }
+
+  /**
+   * The manifest of {@code providerClass} (a generated provider's, or the sample's: {@code
+   * demo.Digit} finds {@code demo.DigitProvider}), or empty when {@code loader} has none.
+   *
+   * @throws IllegalArgumentException if the manifest is malformed
+   * @throws UncheckedIOException if it cannot be read
+   */
+  public static Optional<ProviderManifest> load(String providerClass, ClassLoader loader) {
+    for (String candidate : List.of(providerClass, providerClass + "Provider")) {
+      String resource = resourceName(candidate);
+      try (InputStream in = loader.getResourceAsStream(resource)) {
+        if (in != null) {
+          return Optional.of(parse(resource, in));
+        }
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not read " + resource, e);
+      }
+    }
+    return Optional.empty();
+  }
+
+  /**
+   * Parses a manifest's text.
+   *
+   * @param source names the manifest in messages
+   * @throws IllegalArgumentException naming {@code source} and the key for a missing or bad value
+   * @throws UncheckedIOException if {@code in} cannot be read
+   */
+  public static ProviderManifest parse(String source, InputStream in) {
+    Properties p = new Properties();
+    try {
+      p.load(in);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read " + source, e);
+    }
+    String format = required(p, source, "format");
+    if (!format.equals("1")) {
+      throw new IllegalArgumentException(source + ": manifest format " + format + " is not supported (this runtime reads 1)");
+    }
+    int slotCount = number(p, source, "slots");
+    List<Slot> slots = new ArrayList<>();
+    for (int i = 0; i < slotCount; i++) {
+      String prefix = "slot." + i + ".";
+      String shape = p.getProperty(prefix + "shape", "");
+      long[] dims = shape.isEmpty() ? new long[0]
+          : java.util.Arrays.stream(shape.split(",")).mapToLong(Long::parseLong).toArray();
+      try {
+        slots.add(new Slot(required(p, source, prefix + "name"), Role.valueOf(required(p, source, prefix + "role")),
+            Shape.of(dims), DType.valueOf(required(p, source, prefix + "dtype")), required(p, source, prefix + "layout"),
+            required(p, source, prefix + "property")));
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(source + ": slot " + i + ": " + e.getMessage(), e);
+      }
+    }
+    return new ProviderManifest(required(p, source, "sample"), required(p, source, "provider"),
+        required(p, source, "batch"), number(p, source, "batchSize"), slots);
+  }
+
+  /** The data slots as {@code provideData()} describes them for {@code batchSize} rows. */
+  public List<DataDesc> provideData(long batchSize) {
+    return slots.stream().filter(s -> s.role() == Role.DATA).map(s -> s.toDataDesc(batchSize)).toList();
+  }
+
+  /** The label slots as {@code provideLabel()} describes them for {@code batchSize} rows. */
+  public List<DataDesc> provideLabel(long batchSize) {
+    return slots.stream().filter(s -> s.role() == Role.LABEL).map(s -> s.toDataDesc(batchSize)).toList();
+  }
+
+  private static String required(Properties p, String source, String key) {
+    String v = p.getProperty(key);
+    if (v == null) {
+      throw new IllegalArgumentException(source + ": no '" + key + "'");
+    }
+    return v;
+  }
+
+  private static int number(Properties p, String source, String key) {
+    String v = required(p, source, key);
+    try {
+      return Integer.parseInt(v);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(source + ": '" + key + "' is not a number: " + v, e);
+    }
+  }
+}
