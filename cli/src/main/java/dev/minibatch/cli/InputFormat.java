@@ -5,9 +5,9 @@ import dev.minibatch.runtime.BatchProvider;
 import java.nio.file.Path;
 
 /**
- * A file format the CLI can inspect, validate and bench. The built-in ones are idx (MNIST), HDF5 and
- * CSV; another format plugs in as a {@link java.util.ServiceLoader} service ({@code
- * META-INF/services/dev.minibatch.cli.InputFormat}) and is tried after idx and HDF5 and before CSV,
+ * A file format the CLI can inspect, validate and bench. The built-in ones are idx (MNIST), HDF5,
+ * RecordIO and CSV; another format plugs in as a {@link java.util.ServiceLoader} service ({@code
+ * META-INF/services/dev.minibatch.cli.InputFormat}) and is tried after idx, HDF5 and RecordIO and before CSV,
  * which recognises any text. Implementations reuse the runtime's parsers and report their {@link
  * dev.minibatch.runtime.io.FileFormatException} messages; none parses on its own.
  */

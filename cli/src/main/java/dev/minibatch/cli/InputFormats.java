@@ -28,7 +28,7 @@ final class InputFormats {
 
   /** The built-in formats and the services found by {@code loader}. */
   static InputFormats load(ClassLoader loader) {
-    List<InputFormat> all = new ArrayList<>(List.of(new IdxInput(), new Hdf5Input()));
+    List<InputFormat> all = new ArrayList<>(List.of(new IdxInput(), new Hdf5Input(), new RecordIOInput()));
     for (InputFormat f : ServiceLoader.load(InputFormat.class, loader)) {
       all.add(f);
     }

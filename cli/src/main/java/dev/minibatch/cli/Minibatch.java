@@ -17,10 +17,10 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Minibatch.Version.class,
     subcommands = {InspectCommand.class, ValidateCommand.class, BenchCommand.class, DescribeCommand.class,
-        CommandLine.HelpCommand.class},
+        Im2RecCommand.class, CommandLine.HelpCommand.class},
     description = {
         "Look into data files and generated providers before you train on them.",
-        "Formats: CSV, MNIST idx (raw or .gz) and HDF5, detected from the file's first bytes."},
+        "Formats: CSV, MNIST idx (raw or .gz), HDF5 and RecordIO image records, detected from the file's first bytes."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  minibatch inspect t10k-images-idx3-ubyte.gz",
@@ -29,6 +29,8 @@ import picocli.CommandLine.Command;
         "      every bad row as file:line: message; exit code 1 if there is any",
         "  minibatch bench --batch 256 --epochs 3 --shuffle train.h5",
         "      samples/s, MB/s, per-stage times and the bottleneck",
+        "  minibatch im2rec data/train images --resize 256",
+        "      pack images/<class>/<file> into data/train.rec and .idx (MXNet's im2rec)",
         "  minibatch describe --classpath target/classes demo.Digit",
         "      the arrays of the provider generated from demo.Digit",
         "  minibatch help inspect",

@@ -229,7 +229,7 @@ class CliTest {
     assertEquals(2, run("bench", "--bogus", IRIS.toString()).code());
     Run format = run("inspect", "--format", "parquet", IRIS.toString());
     assertEquals(3, format.code());
-    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, lines, csv]"), format.err());
+    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, lines, csv]"), format.err());
   }
 
   @Test

@@ -1,0 +1,156 @@
+package dev.minibatch.cli;
+
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.image.ImageProbe;
+import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.runtime.io.recordio.ImageRecord;
+import dev.minibatch.runtime.io.recordio.RecordIOFile;
+import dev.minibatch.runtime.io.recordio.RecordProblem;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * RecordIO files of image records (MXNet's {@code .rec}), read by the runtime's {@link
+ * RecordIOFile}, {@link ImageRecord} and {@link ImageProbe}; an index beside the file ({@code
+ * train.rec} → {@code train.idx}) is used when there is one. {@code bench} reads the images through
+ * {@link ImageRecordProvider} at the first image's size.
+ */
+final class RecordIOInput implements InputFormat {
+  @Override
+  public String name() {
+    return "recordio";
+  }
+
+  @Override
+  public boolean recognizes(Path file, byte[] head) {
+    return head.length >= 8 && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt(0) == 0xCED7230A;
+  }
+
+  /** The {@code .idx} beside {@code file}, or null. */
+  static @Nullable Path indexFor(Path file) {
+    String name = file.getFileName().toString();
+    if (!name.endsWith(".rec")) {
+      return null;
+    }
+    Path idx = file.resolveSibling(name.substring(0, name.length() - 4) + ".idx");
+    return Files.isRegularFile(idx) ? idx : null;
+  }
+
+  @Override
+  public Report inspect(Path file, InputOptions options) {
+    Path idx = indexFor(file);
+    Report r = new Report();
+    try (RecordIOFile rec = RecordIOFile.builder(file).index(idx).open()) {
+      r.field("format", "RecordIO (dmlc, MXNet .rec)" + (idx == null ? "" : ", index " + idx));
+      r.field("records", Integer.toString(rec.records()));
+      r.field("bytes", Long.toString(rec.size()));
+      Map<String, Long> labels = new TreeMap<>();
+      Map<String, Long> widths = new TreeMap<>();
+      Map<String, Long> formats = new TreeMap<>();
+      List<String> rows = new ArrayList<>();
+      ByteBuffer buffer = null;
+      for (int i = 0; i < rec.records(); i++) {
+        buffer = rec.read(i, buffer);
+        ImageRecord.check(buffer, file.toString(), i, rec.offset(i));
+        int flag = ImageRecord.flag(buffer);
+        widths.merge(flag == 0 ? "1 (in the header)" : flag + " (packed)", 1L, Long::sum);
+        if (flag == 0) {
+          labels.merge(Report.number(ImageRecord.headerLabel(buffer)), 1L, Long::sum);
+        }
+        ByteBuffer image = buffer.duplicate().position(ImageRecord.imageOffset(buffer));
+        if (i < options.rows()) {
+          ImageProbe probe = ImageProbe.of(image);
+          formats.merge(probe.format(), 1L, Long::sum);
+          StringBuilder s = new StringBuilder("#" + i + ": id " + ImageRecord.id(buffer) + ", label");
+          if (flag == 0) {
+            s.append(' ').append(Report.number(ImageRecord.headerLabel(buffer)));
+          } else {
+            s.append("s [");
+            for (int k = 0; k < flag; k++) {
+              s.append(k == 0 ? "" : ", ").append(Report.number(ImageRecord.label(buffer, k)));
+            }
+            s.append(']');
+          }
+          s.append(", ").append(probe).append(", ").append(image.remaining()).append(" bytes at offset ")
+              .append(rec.offset(i));
+          rows.add(s.toString());
+        }
+      }
+      r.histogram("labels per record", widths);
+      if (!labels.isEmpty()) {
+        r.histogram("classes (header labels)", sortNumeric(labels));
+      }
+      r.histogram("image formats (first rows)", formats);
+      r.rows("first rows", rows);
+    }
+    return r;
+  }
+
+  private static Map<String, Long> sortNumeric(Map<String, Long> m) {
+    Map<Double, Long> byValue = new TreeMap<>();
+    m.forEach((k, v) -> byValue.put(Double.parseDouble(k), v));
+    Map<String, Long> out = new LinkedHashMap<>();
+    byValue.forEach((k, v) -> out.put(Report.number(k), v));
+    return out;
+  }
+
+  @Override
+  public void validate(Path file, InputOptions options, Problems problems) {
+    Path idx = indexFor(file);
+    List<RecordProblem> skipped = new ArrayList<>();
+    try (RecordIOFile rec = idx != null ? RecordIOFile.open(file, idx)
+        : RecordIOFile.builder(file).skipCorrupt(true).problems(skipped::add).open()) {
+      for (RecordProblem p : skipped) {
+        problems.report(file + ": offset " + p.offset(), p.message() + " (" + p.skippedBytes() + " bytes up to the "
+            + "next record)");
+      }
+      ByteBuffer buffer = null;
+      for (int i = 0; i < rec.records() && !problems.isFull(); i++) {
+        try {
+          buffer = rec.read(i, buffer);
+          ImageRecord.check(buffer, file.toString(), i, rec.offset(i));
+        } catch (FileFormatException e) {
+          problems.report(e, e.file());
+          continue;
+        }
+        ImageProbe probe = ImageProbe.of(buffer.duplicate().position(ImageRecord.imageOffset(buffer)));
+        if (probe.problem() != null) {
+          problems.report(file + ": record " + i + " at offset " + rec.offset(i) + " (image id "
+              + ImageRecord.id(buffer) + ")", probe.problem());
+        }
+      }
+    } catch (FileFormatException e) {
+      problems.report(e, e.file());
+    }
+  }
+
+  @Override
+  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+    ImageProbe first;
+    try (RecordIOFile rec = RecordIOFile.builder(file).index(indexFor(file)).open()) {
+      if (rec.records() == 0) {
+        throw new IllegalArgumentException(file + " holds no records");
+      }
+      ByteBuffer b = rec.read(0, null);
+      ImageRecord.check(b, file.toString(), 0, rec.offset(0));
+      first = ImageProbe.of(b.duplicate().position(ImageRecord.imageOffset(b)));
+    }
+    if (first.problem() != null) {
+      throw new FileFormatException(file.toString(), "record 0: " + first.problem());
+    }
+    int channels = first.channels() == 1 ? 1 : first.channels() == 4 ? 4 : 3;
+    return ImageRecordProvider.builder().pathImgrec(file).pathImgidx(indexFor(file))
+        .dataShape(channels, first.height(), first.width()).batchSize(options.batchSize())
+        .shuffle(options.shuffle()).seed(options.seed()).build();
+  }
+}
