@@ -48,7 +48,7 @@ public final class IrisSample {
     CsvTable t = load();
     int n = t.rows();
     INDArray x = t.data().toINDArray(n, 4);
-    INDArray y = java.util.Objects.requireNonNull(t.labels(), "iris has a label column").toINDArray(n, 1).castTo(DataType.INT);
+    INDArray y = java.util.Objects.requireNonNull(t.labels(), "iris has a label column").toINDArray(n, 1).castTo(DataType.INT32);
     // Every fifth flower is held out: 10 of each species, because the file lists them by species.
     int[] test = java.util.stream.IntStream.range(0, n).filter(i -> i % 5 == 0).toArray();
     int[] train = java.util.stream.IntStream.range(0, n).filter(i -> i % 5 != 0).toArray();
@@ -61,7 +61,7 @@ public final class IrisSample {
     Nd4j.getRandom().setSeed(seed);
     SameDiff sd = SameDiff.create();
     SDVariable in = sd.placeHolder("features", DataType.FLOAT, -1, 4);
-    SDVariable label = sd.placeHolder("species", DataType.INT, -1);
+    SDVariable label = sd.placeHolder("species", DataType.INT32, -1);
     SDVariable w1 = sd.var("w1", Nd4j.randn(DataType.FLOAT, 4, 16).muli(0.5));
     SDVariable b1 = sd.zero("b1", DataType.FLOAT, 16);
     SDVariable hidden = sd.nn().relu(in.mmul(w1).add(b1), 0);
