@@ -227,8 +227,10 @@ class DocSnippetsTest {
     static PageCompilation compile(List<Snippet> snippets) {
       PageCompilation c = new PageCompilation();
       try {
-        c.classes = Files.createTempDirectory("snippets-classes");
-        Path generated = Files.createTempDirectory("snippets-generated");
+        // Under target/ (the module's build directory when run by Maven), so mvn clean removes them.
+        Path target = Files.isDirectory(Path.of("target")) ? Path.of("target") : Path.of(System.getProperty("java.io.tmpdir"));
+        c.classes = Files.createTempDirectory(target, "snippets-classes");
+        Path generated = Files.createTempDirectory(target, "snippets-generated");
         List<JavaFileObject> files = new ArrayList<>();
         for (Snippet s : snippets) {
           JavaFileObject f = c.source(s);
