@@ -7,6 +7,7 @@ import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.runtime.io.csv.CsvFormat;
 import dev.minibatch.runtime.io.csv.CsvParser;
 import dev.minibatch.runtime.io.csv.CsvTable;
+import dev.minibatch.samples.SameDiffGradients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -77,6 +78,7 @@ public final class IrisSample {
             .data("features", xs.getRows(test)).label("species", y.getRows(test).reshape(test.length))
             .batchSize(0).build()) {
       sd.setTrainingConfig(SameDiffBinding.bind(TrainingConfig.builder().updater(new Adam(0.05)), trainSet, sd).build());
+      SameDiffGradients.createQuietly(sd);
       sd.fit(ProviderIterators.multiDataSet(trainSet), epochs);
       NamedBatch all = testSet.iterator().next();
       INDArray predicted = sd.batchOutput().input("features", all.get("features")).output("logits").outputSingle().argMax(1);

@@ -5,9 +5,7 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
-import java.io.OutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import dev.minibatch.samples.SameDiffGradients;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -72,7 +70,7 @@ public final class MnistTrainer {
     SameDiff sd = MnistMlp.build();
     sd.setTrainingConfig(SameDiffBinding.bind(
         TrainingConfig.builder().updater(new Adam(1e-3)).l2(1e-5), train, sd).build());
-    withoutStandardOutput(sd::createGradFunction);
+    SameDiffGradients.createQuietly(sd);
     List<EpochReport> reports = new ArrayList<>();
     // With a worker, the next batch is collated on a background thread while SameDiff trains.
     BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train);
@@ -97,22 +95,6 @@ public final class MnistTrainer {
       }
     }
     return reports;
-  }
-
-  /**
-   * Runs {@code action} with {@link System#out} discarded. SameDiff 1.0.0-M2.1 prints "Added
-   * differentiated op NAME" to standard output for every op while it builds the gradient graph,
-   * which no logging setting reaches; the trainer builds that graph up front this way (fit() then
-   * finds it made). Only the calling thread runs at that point, so nothing else loses output.
-   */
-  private static void withoutStandardOutput(Runnable action) {
-    PrintStream out = System.out;
-    System.setOut(new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8));
-    try {
-      action.run();
-    } finally {
-      System.setOut(out);
-    }
   }
 
   /**
