@@ -1,0 +1,264 @@
+package dev.minibatch.runtime.io.image;
+
+import static org.bytedeco.opencv.global.opencv_core.BORDER_CONSTANT;
+import static org.bytedeco.opencv.global.opencv_core.CV_32F;
+import static org.bytedeco.opencv.global.opencv_core.copyMakeBorder;
+import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2HLS;
+import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_HLS2BGR;
+import static org.bytedeco.opencv.global.opencv_imgproc.INTER_AREA;
+import static org.bytedeco.opencv.global.opencv_imgproc.INTER_CUBIC;
+import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
+import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
+import static org.bytedeco.opencv.global.opencv_imgproc.resize;
+import static org.bytedeco.opencv.global.opencv_imgproc.warpAffine;
+
+import dev.minibatch.runtime.pipeline.SeededRandom;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.indexer.FloatIndexer;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.bytedeco.opencv.opencv_core.Rect;
+import org.bytedeco.opencv.opencv_core.Scalar;
+import org.bytedeco.opencv.opencv_core.Size;
+
+/**
+ * MXNet's default image augmenter ({@code aug_default}) for one reader thread, in MXNet's order:
+ * shorter side resized to {@code resize}; the affine step (rotation, shear, random scale and aspect
+ * ratio, size limits, borders filled with {@code fillValue}); padding; the crop (a random size in
+ * [minCropSize, maxCropSize] resized to the output, or the output size itself, centred, random, or
+ * at cropYStart/cropXStart); random hue, saturation and lightness in HLS space.
+ *
+ * <p>One difference, as shared/DESIGN.md settles: an image smaller than the output is first
+ * upscaled keeping its aspect ratio (MXNet 1.x stops with "input image size smaller than input
+ * shape").
+ *
+ * <p>Every intermediate image lives in a Mat kept by this object, so steady state allocates no
+ * pixel buffers. After {@link #apply}, the output is the {@code height x width} window of {@link
+ * #result()} at ({@link #x()}, {@link #y()}). Not thread-safe.
+ */
+final class Augmenter implements AutoCloseable {
+  private final Augmentation a;
+  private final Mat resized = new Mat();
+  private final Mat warped = new Mat();
+  private final Mat padded = new Mat();
+  private final Mat upscaled = new Mat();
+  private final Mat cropped = new Mat();
+  private final Mat hls = new Mat();
+  private final Mat affine = new Mat(2, 3, CV_32F);
+  private final FloatIndexer m = affine.createIndexer();
+  private final Size size = new Size();
+  private final Rect rect = new Rect();
+  private final Scalar fill;
+  private byte[] pixels = new byte[0];
+  private Mat result = resized;
+  private int x;
+  private int y;
+
+  Augmenter(Augmentation a) {
+    this.a = a;
+    this.fill = new Scalar(a.fillValue(), a.fillValue(), a.fillValue(), a.fillValue());
+  }
+
+  /** The image whose window at ({@link #x()}, {@link #y()}) is the output. */
+  Mat result() {
+    return result;
+  }
+
+  int x() {
+    return x;
+  }
+
+  int y() {
+    return y;
+  }
+
+  /**
+   * Augments {@code src} (8-bit, 1, 3 or 4 channels) with draws from {@code r}.
+   *
+   * @throws IllegalArgumentException when the image cannot give the output (smaller than a crop
+   *     size, a crop start outside it)
+   */
+  void apply(Mat src, SeededRandom r) {
+    Mat res = src;
+    if (a.resize() > 0) {
+      int rows = res.rows();
+      int cols = res.cols();
+      int nh;
+      int nw;
+      if (rows > cols) {
+        nh = (int) ((long) a.resize() * rows / cols);
+        nw = a.resize();
+      } else {
+        nh = a.resize();
+        nw = (int) ((long) a.resize() * cols / rows);
+      }
+      resize(res, resized, size(nw, nh), 0, 0, inter(cols, rows, nw, nh, r));
+      res = resized;
+    }
+    if (a.affine()) {
+      res = affine(res, r);
+    }
+    if (a.pad() > 0) {
+      int p = a.pad();
+      copyMakeBorder(res, padded, p, p, p, p, BORDER_CONSTANT, fill);
+      res = padded;
+    }
+    int h = a.height();
+    int w = a.width();
+    if (a.cropSize()) {
+      int max = a.maxCropSize();
+      if (res.cols() < max || res.rows() < max) {
+        throw new IllegalArgumentException("the image is " + res.cols() + "x" + res.rows() + " (width x height) after "
+            + "resize, affine and pad, smaller than maxCropSize " + max);
+      }
+      int crop = r.nextInt(a.minCropSize(), max);
+      int cy = res.rows() - crop;
+      int cx = res.cols() - crop;
+      if (a.randCrop()) {
+        cy = r.nextInt(0, cy);
+        cx = r.nextInt(0, cx);
+      } else {
+        cy /= 2;
+        cx /= 2;
+      }
+      rect.x(cx).y(cy).width(crop).height(crop);
+      try (Mat roi = res.apply(rect)) {
+        resize(roi, cropped, size(w, h), 0, 0, inter(crop, crop, w, h, r));
+      }
+      res = cropped;
+      x = 0;
+      y = 0;
+    } else {
+      if (res.rows() < h || res.cols() < w) {
+        // Upscale keeping the aspect ratio until both sides cover the output.
+        double s = Math.max((double) h / res.rows(), (double) w / res.cols());
+        int nw = Math.max(w, (int) Math.ceil(res.cols() * s));
+        int nh = Math.max(h, (int) Math.ceil(res.rows() * s));
+        resize(res, upscaled, size(nw, nh), 0, 0, inter(res.cols(), res.rows(), nw, nh, r));
+        res = upscaled;
+      }
+      int cy = res.rows() - h;
+      int cx = res.cols() - w;
+      if (a.randCrop()) {
+        cy = r.nextInt(0, cy);
+        cx = r.nextInt(0, cx);
+      } else {
+        cy /= 2;
+        cx /= 2;
+      }
+      if (a.cropYStart() >= 0) {
+        if (a.cropYStart() > res.rows() - h) {
+          throw new IllegalArgumentException("cropYStart " + a.cropYStart() + " + height " + h + " exceeds the image's "
+              + res.rows() + " rows");
+        }
+        cy = a.cropYStart();
+      }
+      if (a.cropXStart() >= 0) {
+        if (a.cropXStart() > res.cols() - w) {
+          throw new IllegalArgumentException("cropXStart " + a.cropXStart() + " + width " + w + " exceeds the image's "
+              + res.cols() + " columns");
+        }
+        cx = a.cropXStart();
+      }
+      x = cx;
+      y = cy;
+    }
+    if (a.colour()) {
+      res = colour(res, r);
+    }
+    result = res;
+  }
+
+  /** Rotation, shear, scale and aspect ratio in one warp, as MXNet composes them. */
+  private Mat affine(Mat res, SeededRandom r) {
+    float s = r.nextFloat() * a.maxShearRatio() * 2 - a.maxShearRatio();
+    int maxAngle = (int) a.maxRotateAngle();
+    int angle = r.nextInt(-maxAngle, maxAngle);
+    if (a.rotate() > 0) {
+      angle = a.rotate();
+    }
+    double ca = Math.cos(angle / 180.0 * Math.PI);
+    double sa = Math.sin(angle / 180.0 * Math.PI);
+    float scale = r.nextFloat() * (a.maxRandomScale() - a.minRandomScale()) + a.minRandomScale();
+    float ratio = r.nextFloat() * a.maxAspectRatio() * 2 - a.maxAspectRatio() + 1;
+    float hs = 2 * scale / (1 + ratio);
+    float ws = ratio * hs;
+    int nw = (int) Math.max(a.minImgSize(), Math.min(a.maxImgSize(), scale * res.cols()));
+    int nh = (int) Math.max(a.minImgSize(), Math.min(a.maxImgSize(), scale * res.rows()));
+    float m00 = (float) (hs * ca - s * sa * ws);
+    float m10 = (float) (-sa * ws);
+    float m01 = (float) (hs * sa + s * ca * ws);
+    float m11 = (float) (ca * ws);
+    float cw = m00 * res.cols() + m01 * res.rows();
+    float ch = m10 * res.cols() + m11 * res.rows();
+    m.put(0, 0, m00).put(0, 1, m01).put(0, 2, (nw - cw) / 2);
+    m.put(1, 0, m10).put(1, 1, m11).put(1, 2, (nh - ch) / 2);
+    if (nw < 1 || nh < 1) {
+      throw new IllegalArgumentException("the affine step makes the image " + nw + "x" + nh + "; check minImgSize, "
+          + "maxImgSize and the random scale");
+    }
+    warpAffine(res, warped, affine, size(nw, nh), inter(res.cols(), res.rows(), nw, nh, r), BORDER_CONSTANT, fill);
+    return warped;
+  }
+
+  /** Random offsets added to H, L and S (clamped to 0..180, 0..255, 0..255), on the output window. */
+  private Mat colour(Mat res, SeededRandom r) {
+    int h = (int) (r.nextFloat() * a.randomH() * 2 - a.randomH());
+    int s = (int) (r.nextFloat() * a.randomS() * 2 - a.randomS());
+    int l = (int) (r.nextFloat() * a.randomL() * 2 - a.randomL());
+    rect.x(x).y(y).width(a.width()).height(a.height());
+    try (Mat roi = res.apply(rect)) {
+      cvtColor(roi, hls, COLOR_BGR2HLS);
+    }
+    int n = a.width() * a.height() * 3;
+    if (pixels.length < n) {
+      pixels = new byte[n];
+    }
+    BytePointer data = hls.data();
+    data.get(pixels, 0, n);
+    int[] add = {h, l, s};
+    int[] limit = {180, 255, 255};
+    for (int i = 0; i < n; i += 3) {
+      for (int k = 0; k < 3; k++) {
+        int v = (pixels[i + k] & 0xff) + add[k];
+        pixels[i + k] = (byte) Math.max(0, Math.min(limit[k], v));
+      }
+    }
+    data.put(pixels, 0, n);
+    cvtColor(hls, hls, COLOR_HLS2BGR);
+    x = 0;
+    y = 0;
+    return hls;
+  }
+
+  private Size size(int width, int height) {
+    return size.width(width).height(height);
+  }
+
+  /** MXNet's GetInterMethod: 9 picks cubic to enlarge, area to shrink, linear otherwise; 10 draws one of 0..4. */
+  private int inter(int oldW, int oldH, int newW, int newH, SeededRandom r) {
+    int method = a.interMethod();
+    if (method == 9) {
+      if (newW > oldW && newH > oldH) {
+        return INTER_CUBIC;
+      } else if (newW < oldW && newH < oldH) {
+        return INTER_AREA;
+      }
+      return INTER_LINEAR;
+    }
+    if (method == 10) {
+      return r.nextInt(0, 4);
+    }
+    return method;
+  }
+
+  @Override
+  public void close() {
+    m.close();
+    for (Mat mat : new Mat[] {resized, warped, padded, upscaled, cropped, hls, affine}) {
+      mat.close();
+    }
+    size.close();
+    rect.close();
+    fill.close();
+  }
+}

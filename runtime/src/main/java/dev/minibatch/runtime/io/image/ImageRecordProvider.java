@@ -1,0 +1,640 @@
+package dev.minibatch.runtime.io.image;
+
+import dev.minibatch.DType;
+import dev.minibatch.DataDesc;
+import dev.minibatch.LastBatch;
+import dev.minibatch.Role;
+import dev.minibatch.runtime.BatchLayout;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.engine.BatchEngine;
+import dev.minibatch.runtime.engine.EngineProvider;
+import dev.minibatch.runtime.engine.ReaderThreads;
+import dev.minibatch.runtime.io.recordio.RecordIOFile;
+import dev.minibatch.runtime.io.recordio.RecordProblem;
+import dev.minibatch.shape.Shape;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Images from RecordIO files or image folders, decoded by OpenCV, augmented and normalised as
+ * MXNet's {@code ImageRecordIter} does, written straight into preallocated batches by reader
+ * threads: data {@code "data"} float32 (or uint8) of shape {@code (batch, c, h, w)} (layout NCHW,
+ * MXNet's) or {@code (batch, h, w, c)} (NHWC on request), RGB(A) channel order; label {@code
+ * "softmax_label"} float32 of shape {@code (batch)} for label width 1, else {@code (batch,
+ * labelWidth)}.
+ *
+ * <pre>{@code
+ * ImageRecordProvider train = ImageRecordProvider.builder()
+ *     .pathImgrec(Path.of("train.rec"))
+ *     .dataShape(3, 224, 224)
+ *     .batchSize(64).shuffle(true).seed(7)
+ *     .resize(256).randCrop(true).randMirror(true)
+ *     .meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.395f, 57.12f, 57.375f)
+ *     .preprocessThreads(4)
+ *     .build();
+ * }</pre>
+ *
+ * <p>Every parameter of ImageRecordIter is a builder method named in lowerCamelCase, with MXNet's
+ * default (docs/images.md lists them with their meaning). The sampling settings are the engine's,
+ * as for every provider: shuffle and seed, {@code numParts}/{@code partIndex} (or {@code shard}),
+ * every last-batch policy ({@code roundBatch(true)}, MXNet's default, pads the last batch with the
+ * next epoch's first images), resumable state.
+ *
+ * <p>Random augmentation draws from (seed, epoch, sample index) alone, so a seeded epoch gives
+ * bit-identical batches for any {@code preprocessThreads}. Bad records are {@link
+ * dev.minibatch.runtime.io.FileFormatException}s naming the file, the record, its offset and the
+ * image's id; on a reader thread they reach the consumer as the cause of a {@link
+ * dev.minibatch.runtime.pipeline.StageFailedException}.
+ */
+public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
+  /** The data name (MXNet's). */
+  public static final String DATA_NAME = "data";
+  /** The label name (MXNet's). */
+  public static final String LABEL_NAME = "softmax_label";
+
+  private final ImageSource source;
+  private final BatchEngine<NamedBatch> engine;
+  private final List<RecordProblem> problems;
+
+  private ImageRecordProvider(Builder b, Sampling sampling, ImageSource source, Augmentation aug,
+      float @Nullable [] meanImage, List<RecordProblem> problems) {
+    this.source = source;
+    this.problems = problems;
+    Shape sample = b.channelsLast ? Shape.of(aug.height(), aug.width(), aug.channels())
+        : Shape.of(aug.channels(), aug.height(), aug.width());
+    String layout = b.channelsLast ? "NHWC" : "NCHW";
+    DType dtype = b.dtype;
+    int labelWidth = source.labelWidth();
+    Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
+    String dataName = b.dataName;
+    String labelName = b.labelName;
+    ImageRows rows = new ImageRows(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
+    this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
+        .layout(n -> BatchLayout.of(
+            List.of(DataDesc.builder().name(dataName).shape(sample.withBatch(n)).dtype(dtype).layout(layout)
+                .role(Role.DATA).build()),
+            List.of(DataDesc.of(labelName, n, labelShape, DType.FLOAT32, Role.LABEL))))
+        .batches(NamedBatch::new)
+        .rows(rows)
+        .readers(new ReaderThreads("image", b.preprocessThreads, b.prefetchBuffer + 1))
+        .build();
+  }
+
+  /** A builder. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  @Override
+  protected BatchEngine<NamedBatch> engine() {
+    return engine;
+  }
+
+  /** The class names of an image-folder source, in label order (label i is {@code classes().get(i)}); empty for records. */
+  public List<String> classes() {
+    return source.classes();
+  }
+
+  /** The corrupt stretches of the record file that were skipped ({@link Builder#skipCorrupt(boolean)}); else empty. */
+  public List<RecordProblem> skipped() {
+    return problems;
+  }
+
+  /** Stops the reader threads and closes the record file. */
+  @Override
+  public void close() {
+    try {
+      super.close();
+    } finally {
+      source.close();
+    }
+  }
+
+  /**
+   * Builds {@link ImageRecordProvider}s. The parameters are ImageRecordIter's, in lowerCamelCase,
+   * with its defaults; the sampling settings are {@link ProviderBuilder}'s. {@code batchSize} and
+   * {@code dataShape} are required, and one source: {@link #pathImgrec(Path)} or {@link
+   * #imageFolder(Path)}.
+   */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private @Nullable Path pathImgrec;
+    private @Nullable Path pathImgidx;
+    private @Nullable Path pathImglist;
+    private @Nullable Path imageFolder;
+    private int labelWidth = 1;
+    private int channels;
+    private int height;
+    private int width;
+    private int preprocessThreads = 4;
+    private int prefetchBuffer = 4;
+    private boolean skipCorrupt;
+    private Consumer<RecordProblem> problems = p -> {};
+    private int resize = -1;
+    private boolean randCrop;
+    private int cropYStart = -1;
+    private int cropXStart = -1;
+    private float maxRotateAngle;
+    private int rotate = -1;
+    private float maxAspectRatio;
+    private float maxShearRatio;
+    private int maxCropSize = -1;
+    private int minCropSize = -1;
+    private float maxRandomScale = 1;
+    private float minRandomScale = 1;
+    private float maxImgSize = 1e10f;
+    private float minImgSize;
+    private int randomH;
+    private int randomS;
+    private int randomL;
+    private int fillValue = 255;
+    private int interMethod = 1;
+    private int pad;
+    private boolean mirror;
+    private boolean randMirror;
+    private @Nullable Path meanImg;
+    private final float[] mean = new float[4];
+    private final float[] std = {1, 1, 1, 1};
+    private float scale = 1;
+    private float maxRandomContrast;
+    private float maxRandomIllumination;
+    private float pcaNoise;
+    private boolean channelsLast;
+    private DType dtype = DType.FLOAT32;
+    private String dataName = DATA_NAME;
+    private String labelName = LABEL_NAME;
+
+    /** MXNet's {@code round_batch = true}: the last batch is padded with the next epoch's first images. */
+    private Builder() {
+      lastBatch(LastBatch.PAD_CONTINUE);
+    }
+
+    /** The RecordIO file of image records (MXNet {@code path_imgrec}). One source is required. */
+    public Builder pathImgrec(Path rec) {
+      this.pathImgrec = rec;
+      return this;
+    }
+
+    /**
+     * The record file's {@code .idx} index (MXNet {@code path_imgidx}): records are found from it
+     * instead of by walking the file, and visited in its order. Optional.
+     */
+    public Builder pathImgidx(@Nullable Path idx) {
+      this.pathImgidx = idx;
+      return this;
+    }
+
+    /**
+     * An im2rec {@code .lst} file (MXNet {@code path_imglist}) whose labels replace the records'
+     * labels, matched by image id: each line must hold exactly {@code labelWidth} labels, and every
+     * record's id must have a line.
+     */
+    public Builder pathImglist(@Nullable Path lst) {
+      this.pathImglist = lst;
+      return this;
+    }
+
+    /**
+     * A folder with one sub-folder of images per class, instead of a record file (torchvision's
+     * ImageFolder): classes in sorted order get labels 0, 1, ..., files in sorted order;
+     * {@link ImageRecordProvider#classes()} names them.
+     */
+    public Builder imageFolder(Path root) {
+      this.imageFolder = root;
+      return this;
+    }
+
+    /** Labels per image (MXNet {@code label_width}); default 1. */
+    public Builder labelWidth(int labelWidth) {
+      this.labelWidth = labelWidth;
+      return this;
+    }
+
+    /**
+     * The output image shape (MXNet {@code data_shape}): channels 1 (decoded as grayscale), 3
+     * (colour) or 4 (with alpha; an image without one gets 255), height and width. Required.
+     */
+    public Builder dataShape(int channels, int height, int width) {
+      this.channels = channels;
+      this.height = height;
+      this.width = width;
+      return this;
+    }
+
+    /** Reader threads that decode and augment (MXNet {@code preprocess_threads}); default 4. */
+    public Builder preprocessThreads(int threads) {
+      this.preprocessThreads = threads;
+      return this;
+    }
+
+    /** Batches prepared ahead of the consumer (MXNet {@code prefetch_buffer}); default 4. */
+    public Builder prefetchBuffer(int batches) {
+      this.prefetchBuffer = batches;
+      return this;
+    }
+
+    /** MXNet {@code num_parts} and {@code part_index}: this provider reads part {@code partIndex} of {@code numParts}. */
+    public Builder numParts(int numParts, int partIndex) {
+      return shard(numParts, partIndex);
+    }
+
+    /**
+     * MXNet {@code round_batch}: true (the default) pads the last batch with the next epoch's first
+     * images, which that epoch then skips ({@link LastBatch#PAD_CONTINUE}); false keeps a padded
+     * last batch ({@link LastBatch#PAD_CONSTANT}). {@link #lastBatch} chooses any other policy.
+     */
+    public Builder roundBatch(boolean roundBatch) {
+      return lastBatch(roundBatch ? LastBatch.PAD_CONTINUE : LastBatch.PAD_CONSTANT);
+    }
+
+    /**
+     * Skip corrupt stretches of the record file, resuming at the next record (dmlc's splitter),
+     * instead of failing when it is opened; default false. Skipped stretches are reported to
+     * {@code listener} and by {@link ImageRecordProvider#skipped()}. Undecodable images inside
+     * well-framed records are still errors.
+     */
+    public Builder skipCorrupt(boolean skip, Consumer<RecordProblem> listener) {
+      this.skipCorrupt = skip;
+      this.problems = listener;
+      return this;
+    }
+
+    /** Resize the shorter side to this many pixels before the other augmentations (MXNet {@code resize}); default -1, off. */
+    public Builder resize(int shorterSide) {
+      this.resize = shorterSide;
+      return this;
+    }
+
+    /** Crop at a random position instead of the centre (MXNet {@code rand_crop}); default false. */
+    public Builder randCrop(boolean randCrop) {
+      this.randCrop = randCrop;
+      return this;
+    }
+
+    /** Crop from this row instead of the centre (MXNet {@code crop_y_start}); default -1, off. */
+    public Builder cropYStart(int y) {
+      this.cropYStart = y;
+      return this;
+    }
+
+    /** Crop from this column instead of the centre (MXNet {@code crop_x_start}); default -1, off. */
+    public Builder cropXStart(int x) {
+      this.cropXStart = x;
+      return this;
+    }
+
+    /** Rotate by a random whole number of degrees in [-v, v] (MXNet {@code max_rotate_angle}); default 0. */
+    public Builder maxRotateAngle(float degrees) {
+      this.maxRotateAngle = degrees;
+      return this;
+    }
+
+    /** Rotate every image by this many degrees, overriding maxRotateAngle (MXNet {@code rotate}); default -1, off. */
+    public Builder rotate(int degrees) {
+      this.rotate = degrees;
+      return this;
+    }
+
+    /**
+     * Stretch by a random aspect ratio r in [1 - v, 1 + v] (MXNet {@code max_aspect_ratio}): width
+     * scaled by 2r/(1+r), height by 2/(1+r); default 0.
+     */
+    public Builder maxAspectRatio(float v) {
+      this.maxAspectRatio = v;
+      return this;
+    }
+
+    /** Shear (x, y) to (x + m y, y) with m random in [-v, v] (MXNet {@code max_shear_ratio}); default 0. */
+    public Builder maxShearRatio(float v) {
+      this.maxShearRatio = v;
+      return this;
+    }
+
+    /**
+     * Crop a random square of side in [minCropSize, maxCropSize] and resize it to the output (MXNet
+     * {@code max_crop_size}); default -1, off: crop the output size directly.
+     */
+    public Builder maxCropSize(int size) {
+      this.maxCropSize = size;
+      return this;
+    }
+
+    /** The smallest random crop side (MXNet {@code min_crop_size}); default -1. */
+    public Builder minCropSize(int size) {
+      this.minCropSize = size;
+      return this;
+    }
+
+    /** Scale by a random s in [minRandomScale, maxRandomScale] in the affine step (MXNet {@code max_random_scale}); default 1. */
+    public Builder maxRandomScale(float s) {
+      this.maxRandomScale = s;
+      return this;
+    }
+
+    /** The lower end of the random scale (MXNet {@code min_random_scale}); default 1. */
+    public Builder minRandomScale(float s) {
+      this.minRandomScale = s;
+      return this;
+    }
+
+    /** Clamp width and height after the affine step to at most this (MXNet {@code max_img_size}); default 1e10. */
+    public Builder maxImgSize(float size) {
+      this.maxImgSize = size;
+      return this;
+    }
+
+    /** Clamp width and height after the affine step to at least this (MXNet {@code min_img_size}); default 0. */
+    public Builder minImgSize(float size) {
+      this.minImgSize = size;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the hue, OpenCV's 0..180 scale (MXNet {@code random_h}); default 0. */
+    public Builder randomH(int v) {
+      this.randomH = v;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the saturation, 0..255 (MXNet {@code random_s}); default 0. */
+    public Builder randomS(int v) {
+      this.randomS = v;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the lightness, 0..255 (MXNet {@code random_l}); default 0. */
+    public Builder randomL(int v) {
+      this.randomL = v;
+      return this;
+    }
+
+    /** The pixel value of borders made by the affine step and padding (MXNet {@code fill_value}); default 255. */
+    public Builder fillValue(int v) {
+      this.fillValue = v;
+      return this;
+    }
+
+    /**
+     * The interpolation (MXNet {@code inter_method}): 0 nearest, 1 bilinear (default), 2 bicubic, 3
+     * area, 4 Lanczos, 9 automatic (bicubic to enlarge, area to shrink, bilinear otherwise), 10 a
+     * random one of 0..4 per resize.
+     */
+    public Builder interMethod(int method) {
+      this.interMethod = method;
+      return this;
+    }
+
+    /** Pad every side by this many pixels of fillValue before cropping (MXNet {@code pad}); default 0. */
+    public Builder pad(int pixels) {
+      this.pad = pixels;
+      return this;
+    }
+
+    /** Mirror every image left to right (MXNet {@code mirror}); default false. */
+    public Builder mirror(boolean mirror) {
+      this.mirror = mirror;
+      return this;
+    }
+
+    /** Mirror each image with probability 1/2 (MXNet {@code rand_mirror}); default false. */
+    public Builder randMirror(boolean randMirror) {
+      this.randMirror = randMirror;
+      return this;
+    }
+
+    /**
+     * A mean image to subtract per pixel (MXNet {@code mean_img}), as a NumPy {@code .npy} float
+     * array of the output's (c, h, w) in RGB order. If the file does not exist, it is computed at
+     * build time over every image (centre crop, no random augmentation) and saved there. Overrides
+     * meanR/G/B/A.
+     */
+    public Builder meanImg(@Nullable Path npy) {
+      this.meanImg = npy;
+      return this;
+    }
+
+    /** The mean subtracted from the red (or gray) channel (MXNet {@code mean_r}); default 0. */
+    public Builder meanR(float v) {
+      mean[0] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the green channel (MXNet {@code mean_g}); default 0. */
+    public Builder meanG(float v) {
+      mean[1] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the blue channel (MXNet {@code mean_b}); default 0. */
+    public Builder meanB(float v) {
+      mean[2] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the alpha channel (MXNet {@code mean_a}); default 0. */
+    public Builder meanA(float v) {
+      mean[3] = v;
+      return this;
+    }
+
+    /** meanR, meanG and meanB at once. */
+    public Builder meanRgb(float r, float g, float b) {
+      return meanR(r).meanG(g).meanB(b);
+    }
+
+    /** The red (or gray) channel's divisor (MXNet {@code std_r}); default 1. */
+    public Builder stdR(float v) {
+      std[0] = v;
+      return this;
+    }
+
+    /** The green channel's divisor (MXNet {@code std_g}); default 1. */
+    public Builder stdG(float v) {
+      std[1] = v;
+      return this;
+    }
+
+    /** The blue channel's divisor (MXNet {@code std_b}); default 1. */
+    public Builder stdB(float v) {
+      std[2] = v;
+      return this;
+    }
+
+    /** The alpha channel's divisor (MXNet {@code std_a}); default 1. */
+    public Builder stdA(float v) {
+      std[3] = v;
+      return this;
+    }
+
+    /** stdR, stdG and stdB at once. */
+    public Builder stdRgb(float r, float g, float b) {
+      return stdR(r).stdG(g).stdB(b);
+    }
+
+    /** Multiply every value after subtracting the mean (MXNet {@code scale}), e.g. 1/255; default 1. */
+    public Builder scale(float scale) {
+      this.scale = scale;
+      return this;
+    }
+
+    /** Multiply (pixel - mean) by a random contrast in [1 - v, 1 + v] (MXNet {@code max_random_contrast}); default 0. */
+    public Builder maxRandomContrast(float v) {
+      this.maxRandomContrast = v;
+      return this;
+    }
+
+    /** Add a random illumination in [-v, v] (times scale / std) (MXNet {@code max_random_illumination}); default 0. */
+    public Builder maxRandomIllumination(float v) {
+      this.maxRandomIllumination = v;
+      return this;
+    }
+
+    /**
+     * AlexNet-style lighting noise (MXNet {@code pca_noise}): add ImageNet's RGB principal
+     * components weighted by their eigenvalues times normal draws of standard deviation v; default
+     * 0. Colour images only.
+     */
+    public Builder pcaNoise(float v) {
+      this.pcaNoise = v;
+      return this;
+    }
+
+    /** Channels last, (batch, h, w, c) with layout NHWC, instead of MXNet's NCHW; default false. */
+    public Builder channelsLast(boolean channelsLast) {
+      this.channelsLast = channelsLast;
+      return this;
+    }
+
+    /**
+     * The data's element type: FLOAT32 (default, ImageRecordIter) or UINT8 (ImageRecordUInt8Iter:
+     * raw pixels, mirrored and cropped but not normalised).
+     */
+    public Builder dtype(DType dtype) {
+      if (dtype != DType.FLOAT32 && dtype != DType.UINT8) {
+        throw new IllegalArgumentException("image data is FLOAT32 or UINT8, got " + dtype);
+      }
+      this.dtype = dtype;
+      return this;
+    }
+
+    /** The data name; default {@value #DATA_NAME}. */
+    public Builder dataName(String name) {
+      this.dataName = name;
+      return this;
+    }
+
+    /** The label name; default {@value #LABEL_NAME}. */
+    public Builder labelName(String name) {
+      this.labelName = name;
+      return this;
+    }
+
+    /**
+     * Checks the settings, opens the source and builds the provider (and the mean image, when
+     * {@link #meanImg(Path)} names a file that does not exist yet).
+     *
+     * @throws IllegalStateException for missing settings, or OpenCV's natives missing
+     * @throws IllegalArgumentException for settings out of range or contradicting each other
+     * @throws dev.minibatch.runtime.io.FileFormatException naming the file (and record or line) for
+     *     a corrupt record file, index or list
+     */
+    public ImageRecordProvider build() {
+      Sampling sampling = sampling();
+      Augmentation aug = settings();
+      OpenCv.require();
+      ImageSource source;
+      List<RecordProblem> skipped = List.of();
+      if (imageFolder != null) {
+        if (pathImgrec != null || pathImglist != null || pathImgidx != null) {
+          throw new IllegalArgumentException("ImageRecordProvider: give either imageFolder or pathImgrec (with "
+              + "pathImgidx/pathImglist), not both");
+        }
+        if (labelWidth != 1) {
+          throw new IllegalArgumentException("ImageRecordProvider: an image folder gives one label per image; "
+              + "labelWidth is " + labelWidth);
+        }
+        source = new FolderImages(imageFolder);
+      } else if (pathImgrec != null) {
+        RecordIOFile rec = RecordIOFile.builder(pathImgrec).index(pathImgidx).skipCorrupt(skipCorrupt)
+            .problems(problems).open();
+        skipped = rec.problems();
+        try {
+          source = new RecordImages(rec, labelWidth, pathImglist);
+        } catch (RuntimeException e) {
+          rec.close();
+          throw e;
+        }
+      } else {
+        throw new IllegalStateException("ImageRecordProvider: set pathImgrec(path) or imageFolder(path)");
+      }
+      try {
+        if (source.size() == 0) {
+          throw new IllegalArgumentException("ImageRecordProvider: " + source.name() + " holds no images");
+        }
+        float[] meanImage = meanImg == null ? null : MeanImage.loadOrCompute(meanImg, source, aug);
+        return new ImageRecordProvider(this, sampling, source, aug, meanImage, skipped);
+      } catch (RuntimeException | Error e) {
+        source.close();
+        throw e;
+      }
+    }
+
+    private Augmentation settings() {
+      if (channels == 0) {
+        throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
+            + "dataShape(3, 224, 224)");
+      }
+      require(channels == 1 || channels == 3 || channels == 4, "dataShape's channels must be 1, 3 or 4, got "
+          + channels);
+      require(height > 0 && width > 0, "dataShape's height and width must be positive, got " + height + "x" + width);
+      require(labelWidth >= 1, "labelWidth must be >= 1, got " + labelWidth);
+      require(preprocessThreads >= 1, "preprocessThreads must be >= 1, got " + preprocessThreads);
+      require(prefetchBuffer >= 1, "prefetchBuffer must be >= 1, got " + prefetchBuffer);
+      require(Augmentation.validInterMethod(interMethod), "interMethod must be 0..4, 9 or 10, got " + interMethod);
+      require(resize == -1 || resize > 0, "resize must be positive (or -1, off), got " + resize);
+      require(pad >= 0, "pad must be >= 0, got " + pad);
+      require(maxRotateAngle >= 0, "maxRotateAngle must be >= 0, got " + maxRotateAngle);
+      require(maxAspectRatio >= 0 && maxAspectRatio < 1, "maxAspectRatio must be in [0, 1), got " + maxAspectRatio);
+      require(maxShearRatio >= 0, "maxShearRatio must be >= 0, got " + maxShearRatio);
+      require(minRandomScale > 0 && minRandomScale <= maxRandomScale, "the random scale needs 0 < minRandomScale <= "
+          + "maxRandomScale, got " + minRandomScale + " and " + maxRandomScale);
+      require(minImgSize >= 0 && minImgSize <= maxImgSize, "the image size limits need 0 <= minImgSize <= maxImgSize, "
+          + "got " + minImgSize + " and " + maxImgSize);
+      if (maxCropSize != -1 || minCropSize != -1) {
+        require(minCropSize > 0 && minCropSize <= maxCropSize, "a random crop size needs 0 < minCropSize <= "
+            + "maxCropSize, got " + minCropSize + " and " + maxCropSize);
+        require(cropYStart == -1 && cropXStart == -1, "cropYStart/cropXStart apply to a fixed-size crop, not with "
+            + "minCropSize/maxCropSize");
+      }
+      require(cropYStart >= -1 && cropXStart >= -1, "cropYStart and cropXStart must be >= 0 (or -1, off)");
+      require(!(randCrop && (cropYStart >= 0 || cropXStart >= 0)), "randCrop and cropYStart/cropXStart contradict "
+          + "each other");
+      require(randomH >= 0 && randomS >= 0 && randomL >= 0, "randomH, randomS and randomL must be >= 0");
+      require(!(randomH != 0 || randomS != 0 || randomL != 0) || channels == 3, "randomH/S/L work on colour images "
+          + "(dataShape channels 3), not " + channels);
+      require(pcaNoise >= 0, "pcaNoise must be >= 0, got " + pcaNoise);
+      require(pcaNoise == 0 || channels >= 3, "pcaNoise works on colour images, not " + channels + " channel(s)");
+      require(fillValue >= 0 && fillValue <= 255, "fillValue must be 0..255, got " + fillValue);
+      require(maxRandomContrast >= 0 && maxRandomIllumination >= 0, "maxRandomContrast and maxRandomIllumination "
+          + "must be >= 0");
+      for (int c = 0; c < 4; c++) {
+        require(std[c] != 0 && Float.isFinite(std[c]), "std of channel " + "RGBA".charAt(c) + " must be finite and "
+            + "non-zero, got " + std[c]);
+      }
+      float[] m = mean.clone();
+      float[] s = std.clone();
+      return new Augmentation(channels, height, width, resize, randCrop, cropYStart, cropXStart, maxRotateAngle,
+          rotate, maxAspectRatio, maxShearRatio, maxCropSize, minCropSize, maxRandomScale, minRandomScale, maxImgSize,
+          minImgSize, randomH, randomS, randomL, fillValue, interMethod, pad, mirror, randMirror, m, s, scale,
+          maxRandomContrast, maxRandomIllumination, pcaNoise);
+    }
+
+    private static void require(boolean ok, String message) {
+      if (!ok) {
+        throw new IllegalArgumentException("ImageRecordProvider: " + message);
+      }
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.minibatch.runtime.io.image;
+
+import dev.minibatch.runtime.pipeline.SeededRandom;
+import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
+import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.opencv.opencv_core.Mat;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * MXNet's normaliser for one reader thread: writes the augmenter's output window into one row of a
+ * batch — OpenCV's BGR(A) swapped to RGB(A), planes (CHW) or interleaved (HWC), mirrored when asked
+ * or drawn — as float32 {@code (pixel + pca[c] - mean[c]) * contrast * scale / std[c] + illumination *
+ * scale / std[c]} (mean from the mean image when there is one), or as the raw uint8 pixels.
+ *
+ * <p>The per-channel arithmetic of a float image is a 256-entry table per channel, built once per
+ * image from its random contrast, illumination and PCA noise, so each pixel costs a lookup. Not
+ * thread-safe.
+ */
+final class PixelWriter {
+  /** ImageNet's RGB eigenvalues and eigenvectors (AlexNet's lighting noise), as MXNet's pca_noise uses. */
+  private static final float[] EIGVAL = {55.46f, 4.794f, 1.148f};
+  private static final float[][] EIGVEC = {
+      {-0.5675f, 0.7192f, 0.4009f},
+      {-0.5808f, -0.0045f, -0.8140f},
+      {-0.5836f, -0.6948f, 0.4203f}};
+
+  private final Augmentation a;
+  private final boolean channelsLast;
+  private final float @Nullable [] meanImage;
+  private final int channels;
+  private final int height;
+  private final int width;
+  private final byte[] rowBytes;
+  private final float[] floats;
+  private final byte[] bytes;
+  private final float[][] table;
+  private final float[] mul = new float[4];
+  private final float[] add = new float[4];
+  private final float[] pca = new float[4];
+
+  PixelWriter(Augmentation a, boolean channelsLast, float @Nullable [] meanImage, boolean uint8) {
+    this.a = a;
+    this.channelsLast = channelsLast;
+    this.meanImage = meanImage;
+    this.channels = a.channels();
+    this.height = a.height();
+    this.width = a.width();
+    this.rowBytes = new byte[width * channels];
+    int n = channels * height * width;
+    this.floats = uint8 ? new float[0] : new float[n];
+    this.bytes = uint8 ? new byte[n] : new byte[0];
+    this.table = new float[channels][256];
+  }
+
+  /** The number of values one image writes. */
+  int length() {
+    return channels * height * width;
+  }
+
+  /** Writes the window of {@code image} at ({@code x0}, {@code y0}) as float32 row {@code row} of {@code dst}. */
+  void writeFloats(Mat image, int x0, int y0, SeededRandom r, FloatBuffer dst, int row) {
+    boolean mirrored = mirrored(r);
+    float contrast = (r.nextFloat() * a.maxRandomContrast() * 2 - a.maxRandomContrast() + 1) * a.scale();
+    float illumination = (r.nextFloat() * a.maxRandomIllumination() * 2 - a.maxRandomIllumination()) * a.scale();
+    java.util.Arrays.fill(pca, 0f);
+    if (a.pcaNoise() > 0 && channels >= 3) {
+      float a0 = r.nextGaussian(a.pcaNoise()) * EIGVAL[0];
+      float a1 = r.nextGaussian(a.pcaNoise()) * EIGVAL[1];
+      float a2 = r.nextGaussian(a.pcaNoise()) * EIGVAL[2];
+      for (int c = 0; c < 3; c++) {
+        pca[c] = EIGVEC[c][0] * a0 + EIGVEC[c][1] * a1 + EIGVEC[c][2] * a2;
+      }
+    }
+    float[] mean = a.mean();
+    float[] std = a.std();
+    float[] meanImg = meanImage;
+    for (int c = 0; c < channels; c++) {
+      mul[c] = contrast / std[c];
+      add[c] = illumination / std[c];
+      if (meanImg == null) {
+        float[] t = table[c];
+        for (int v = 0; v < 256; v++) {
+          t[v] = (v + pca[c] - mean[c]) * mul[c] + add[c];
+        }
+      }
+    }
+    int hw = height * width;
+    int[] swap = swap();
+    BytePointer data = image.data();
+    long step = image.step();
+    float[] out = floats;
+    for (int i = 0; i < height; i++) {
+      data.position((y0 + i) * step + (long) x0 * channels).get(rowBytes, 0, rowBytes.length);
+      for (int j = 0; j < width; j++) {
+        int col = mirrored ? width - 1 - j : j;
+        int src = j * channels;
+        for (int c = 0; c < channels; c++) {
+          int v = rowBytes[src + swap[c]] & 0xff;
+          float value;
+          if (meanImg == null) {
+            value = table[c][v];
+          } else {
+            value = (v + pca[c] - meanImg[c * hw + i * width + j]) * mul[c] + add[c];
+          }
+          out[channelsLast ? (i * width + col) * channels + c : c * hw + i * width + col] = value;
+        }
+      }
+    }
+    dst.put(row * out.length, out, 0, out.length);
+  }
+
+  /** Writes the window as uint8 row {@code row} of {@code dst}: raw pixels, swapped and mirrored, no arithmetic. */
+  void writeBytes(Mat image, int x0, int y0, SeededRandom r, ByteBuffer dst, int row) {
+    boolean mirrored = mirrored(r);
+    int hw = height * width;
+    int[] swap = swap();
+    BytePointer data = image.data();
+    long step = image.step();
+    byte[] out = bytes;
+    for (int i = 0; i < height; i++) {
+      data.position((y0 + i) * step + (long) x0 * channels).get(rowBytes, 0, rowBytes.length);
+      for (int j = 0; j < width; j++) {
+        int col = mirrored ? width - 1 - j : j;
+        int src = j * channels;
+        for (int c = 0; c < channels; c++) {
+          out[channelsLast ? (i * width + col) * channels + c : c * hw + i * width + col] = rowBytes[src + swap[c]];
+        }
+      }
+    }
+    dst.put(row * out.length, out, 0, out.length);
+  }
+
+  private boolean mirrored(SeededRandom r) {
+    boolean coin = a.randMirror() && r.nextBoolean();
+    return coin || a.mirror();
+  }
+
+  private static final int[] GRAY = {0};
+  private static final int[] BGR = {2, 1, 0};
+  private static final int[] BGRA = {2, 1, 0, 3};
+
+  /** Where output channel c is in OpenCV's pixel: BGR(A) to RGB(A). */
+  private int[] swap() {
+    return channels == 1 ? GRAY : channels == 3 ? BGR : BGRA;
+  }
+}
