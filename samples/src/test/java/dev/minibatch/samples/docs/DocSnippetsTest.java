@@ -65,8 +65,8 @@ import org.xml.sax.InputSource;
  *       and {@code package} lines.
  *   <li>Kotlin: {@code source PATH} (a Kotlin file compiled by this module with kapt) or {@code
  *       fragment}.
- *   <li>XML: well-formed; minibatch artifacts and versions, and those of ND4J, Kotlin and Dagger,
- *       match this build's; a whole {@code <project>} gives every plugin a version.
+ *   <li>XML: well-formed; minibatch artifacts and versions, and those of ND4J, JavaCPP's presets,
+ *       Kotlin and Dagger, match this build's; a whole {@code <project>} gives every plugin a version.
  * </ul>
  */
 class DocSnippetsTest {
@@ -74,7 +74,8 @@ class DocSnippetsTest {
   static final List<String> IMPORTS = List.of(
       "dev.minibatch.*", "dev.minibatch.shape.*", "dev.minibatch.runtime.*", "dev.minibatch.runtime.array.*",
       "dev.minibatch.runtime.engine.*", "dev.minibatch.runtime.pipeline.*", "dev.minibatch.runtime.reader.*",
-      "dev.minibatch.runtime.io.*", "dev.minibatch.runtime.io.csv.*", "dev.minibatch.runtime.io.mnist.*", "dev.minibatch.runtime.io.hdf5.*",
+      "dev.minibatch.runtime.io.*", "dev.minibatch.runtime.io.csv.*", "dev.minibatch.runtime.io.image.*",
+      "dev.minibatch.runtime.io.recordio.*", "dev.minibatch.runtime.io.mnist.*", "dev.minibatch.runtime.io.hdf5.*",
       "dev.minibatch.runtime.interop.*", "java.nio.*", "java.nio.file.*", "java.util.*", "java.util.function.*",
       "org.nd4j.linalg.api.ndarray.INDArray", "org.nd4j.linalg.factory.Nd4j",
       "org.nd4j.autodiff.samediff.SameDiff", "org.nd4j.autodiff.samediff.TrainingConfig",
@@ -428,13 +429,14 @@ class DocSnippetsTest {
       }
     }
 
-    /** The version a group's artifacts must have, or null when the group is not checked. */
-    String expected(String groupId) {
+    /** The version an artifact must have, or null when it is not checked. */
+    String expected(String groupId, String artifactId) {
       return switch (groupId) {
         case "dev.minibatch" -> version;
         case "org.nd4j" -> properties.get("nd4j.version");
         case "org.jetbrains.kotlin" -> properties.get("kotlin.version");
         case "com.google.dagger" -> properties.get("dagger.version");
+        case "org.bytedeco" -> properties.get(artifactId + ".version");   // javacpp, openblas, opencv
         default -> null;
       };
     }
@@ -485,7 +487,7 @@ class DocSnippetsTest {
         if (group.equals("dev.minibatch") && !build.minibatchArtifacts.contains(artifact)) {
           problems.add(group + ":" + artifact + " is not a module of this build " + build.minibatchArtifacts);
         }
-        String expected = build.expected(group);
+        String expected = build.expected(group, artifact);
         if (expected != null && version != null && !version.equals(expected)) {
           problems.add(group + ":" + artifact + " has version " + version + "; this build has " + expected);
         }
