@@ -75,8 +75,8 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
    */
   public static BatchLayout layout(int batchSize) {
     return BatchLayout.of(
-          List.<DataDesc>of(DataDesc.of(DigitBatch.IMAGE, batchSize, IMAGE_SHAPE, DType.FLOAT32, Role.DATA)),
-          List.<DataDesc>of(DataDesc.of(DigitBatch.LABEL, batchSize, LABEL_SHAPE, DType.INT32, Role.LABEL)));
+          List.<DataDesc>of(DataDesc.of(DigitBatch.IMAGE, batchSize, IMAGE_SHAPE, DType.FLOAT32, Role.DATA, "NHW")),
+          List.<DataDesc>of(DataDesc.of(DigitBatch.LABEL, batchSize, LABEL_SHAPE, DType.INT32, Role.LABEL, "N")));
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.minibatch;
 
 import com.google.auto.value.AutoValue;
 import dev.minibatch.shape.Shape;
+import dev.minibatch.shape.ShapeCheck;
 
 /**
  * Describes one provided array (MXNet's {@code DataDesc}): its name, its batch shape with the batch
@@ -21,8 +22,9 @@ public abstract class DataDesc {
   public abstract DType dtype();
 
   /**
-   * The axis names, batch axis first, e.g. {@code "NC"}, {@code "NCHW"}. Defaults to {@link
-   * #defaultLayout(int)} of the shape's rank.
+   * The axis names, batch axis first, e.g. {@code "NC"}, {@code "NHW"}, {@code "NCHW"}, {@code
+   * "NTC"}: as declared ({@code @Provides(layout = ...)} or {@link Builder#layout(String)}), else
+   * {@link #defaultLayout(Shape)} of the shape.
    */
   public abstract String layout();
 
@@ -49,6 +51,17 @@ public abstract class DataDesc {
     return builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).role(role).build();
   }
 
+  /**
+   * A description of a batch array of {@code batchSize} samples of {@code sampleShape} with a
+   * declared layout ({@code ""} for {@link #defaultLayout(Shape)}).
+   *
+   * @throws IllegalArgumentException for a layout {@link ShapeCheck#checkLayout} rejects
+   */
+  public static DataDesc of(String name, long batchSize, Shape sampleShape, DType dtype, Role role, String layout) {
+    Builder b = builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).role(role);
+    return (layout.isEmpty() ? b : b.layout(layout)).build();
+  }
+
   /** A copy of this description with another batch size. */
   public final DataDesc withBatchSize(long batchSize) {
     return toBuilder().shape(sampleShape().withBatch(batchSize)).build();
@@ -58,25 +71,46 @@ public abstract class DataDesc {
   public abstract Builder toBuilder();
 
   /**
-   * The layout MXNet uses for a batch array of this rank: {@code N}, {@code NC}, {@code NTC} (a
-   * sequence), {@code NCHW}, {@code NCDHW}; beyond rank 5, {@code N} followed by one {@code _} per
-   * axis.
+   * The layout minibatch gives a batch array of {@code batchShape} when none is declared. Rank by
+   * rank (the sample's axes, after the batch axis {@code N}):
+   *
+   * <ul>
+   *   <li>a scalar sample: {@code N};
+   *   <li>a vector (a table row, a flattened image): {@code NC};
+   *   <li>a matrix: {@code NHW}, a single-channel image such as MNIST's 28×28. A sequence of
+   *       feature vectors has the same shape; declare it {@code NTC} ({@code @Provides(layout =
+   *       "NTC")}), since the shape alone cannot tell;
+   *   <li>three axes: {@code NCHW} when the first is channel-sized (1 to 4: grey, RGB, RGBA), else
+   *       {@code NHWC} when the last is, else {@code NCHW} (MXNet's default for a 4-D batch);
+   *   <li>four axes: {@code NCDHW} (MXNet's default for a 5-D batch);
+   *   <li>more: {@code N} and one {@code _} (unnamed) per axis.
+   * </ul>
    */
-  public static String defaultLayout(int batchRank) {
-    switch (batchRank) {
-      case 1:
+  public static String defaultLayout(Shape batchShape) {
+    int sampleRank = batchShape.rank() - 1;
+    switch (sampleRank) {
+      case -1:
+      case 0:
         return "N";
-      case 2:
+      case 1:
         return "NC";
+      case 2:
+        return "NHW";
       case 3:
-        return "NTC";
-      case 4:
+        if (!channelSized(batchShape.dim(1)) && channelSized(batchShape.dim(3))) {
+          return "NHWC";
+        }
         return "NCHW";
-      case 5:
+      case 4:
         return "NCDHW";
       default:
-        return "N" + "_".repeat(Math.max(0, batchRank - 1));
+        return "N" + "_".repeat(sampleRank);
     }
+  }
+
+  /** 1 to 4 channels: grey, grey and alpha, RGB, RGBA. */
+  private static boolean channelSized(long dim) {
+    return dim >= 1 && dim <= 4;
   }
 
   /** Builds {@link DataDesc}s. */
@@ -113,7 +147,8 @@ public abstract class DataDesc {
      * Builds the description.
      *
      * @throws IllegalArgumentException for an empty name, a rank-0 shape (the batch axis is
-     *     missing), {@link DType#INFER}, or a layout whose length is not the shape's rank
+     *     missing), {@link DType#INFER}, or a layout that {@link ShapeCheck#checkLayout} rejects
+     *     (one letter per axis of the shape, starting with {@code N})
      */
     public final DataDesc build() {
       if (name().isEmpty()) {
@@ -126,12 +161,12 @@ public abstract class DataDesc {
         throw new IllegalArgumentException("DataDesc '" + name() + "': dtype INFER is not a concrete type");
       }
       if (layout().isEmpty()) {
-        layout(defaultLayout(shape().rank()));
+        layout(defaultLayout(shape()));
       }
       DataDesc d = autoBuild();
-      if (d.layout().length() != d.shape().rank()) {
-        throw new IllegalArgumentException("DataDesc '" + d.name() + "': layout '" + d.layout()
-            + "' names " + d.layout().length() + " axes but shape " + d.shape() + " has " + d.shape().rank());
+      String problem = ShapeCheck.checkLayout(d.layout(), d.shape().rank() - 1);
+      if (problem != null) {
+        throw new IllegalArgumentException("DataDesc '" + d.name() + "' of shape " + d.shape() + ": " + problem);
       }
       return d;
     }

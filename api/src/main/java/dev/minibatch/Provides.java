@@ -29,4 +29,14 @@ public @interface Provides {
 
   /** The element type of the batch tensor; {@link DType#INFER} takes it from the member's type. */
   DType dtype() default DType.INFER;
+
+  /**
+   * The batch tensor's layout ({@link DataDesc#layout()}): one letter per axis of the batch shape,
+   * the batch axis {@code N} first, e.g. {@code "NTC"} for a sequence of feature vectors, {@code
+   * "NHWC"} for channels-last images. Empty means {@link DataDesc#defaultLayout(dev.minibatch.shape.Shape)}:
+   * {@code N}, {@code NC}, {@code NHW} (a 2-D sample is an image unless declared otherwise), {@code
+   * NCHW}, and so on. A layout whose length is not the shape's rank plus one is the compile error
+   * {@code [minibatch/LayoutRank]}.
+   */
+  String layout() default "";
 }

@@ -68,4 +68,30 @@ public final class ShapeCheck {
     }
     return sb.append(')').toString();
   }
+  /**
+   * Checks a layout string for a batch of samples of {@code sampleRank} axes: one letter per axis of
+   * the batch shape, batch axis first, so {@code sampleRank + 1} letters starting with {@code N},
+   * upper-case letters or {@code _} (an axis without a name), no letter twice.
+   *
+   * @return the problem, or null; a length problem starts with {@code "layout '...' names"}
+   */
+  public static @Nullable String checkLayout(String layout, int sampleRank) {
+    if (layout.length() != sampleRank + 1) {
+      return "layout '" + layout + "' names " + layout.length() + " axes but a batch of rank-" + sampleRank
+          + " samples has " + (sampleRank + 1) + " (the batch axis N, then one per sample axis)";
+    }
+    if (layout.charAt(0) != 'N') {
+      return "layout '" + layout + "' must start with N: the batch axis is always first";
+    }
+    for (int i = 0; i < layout.length(); i++) {
+      char c = layout.charAt(i);
+      if (c != '_' && (c < 'A' || c > 'Z')) {
+        return "layout '" + layout + "' has '" + c + "' at index " + i + "; axes are named by upper-case letters or _";
+      }
+      if (c != '_' && layout.indexOf(c) != i) {
+        return "layout '" + layout + "' names axis " + c + " twice";
+      }
+    }
+    return null;
+  }
 }

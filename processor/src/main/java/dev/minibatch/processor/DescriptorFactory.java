@@ -1,6 +1,7 @@
 package dev.minibatch.processor;
 
 import dev.minibatch.DType;
+import dev.minibatch.DataDesc;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -54,12 +55,17 @@ final class DescriptorFactory {
       dtype = ft.inferredDType();
     }
     int[] shape = Annotations.intArray(elements, a, "shape");
+    String layout = Annotations.stringValue(elements, a, "layout");
+    if (layout.isEmpty()) {
+      layout = DataDesc.defaultLayout(SampleValidator.shapeOf(shape).withBatch(1));
+    }
     return new FieldDescriptor(
         m.property(),
         validator.providedName(m),
         Annotations.booleanValue(elements, a, "label"),
         dtype,
         Arrays.stream(shape).boxed().toList(),
+        layout,
         Objects.requireNonNull(ft.storage()),
         ft.primitive(),
         ft.rank(),

@@ -12,6 +12,7 @@ import org.jspecify.annotations.Nullable;
  * @param label true for a label
  * @param dtype the batch tensor's element type, never INFER
  * @param shape the per-sample shape (empty for a scalar), every dim positive
+ * @param layout the batch tensor's layout: the declared one, or the default for the shape
  * @param storage how the member holds its value
  * @param primitive the Java primitive of a scalar or array member; null for INDArray
  * @param arrayRank the rank of an array member: the shape's rank, or 1 for flat storage
@@ -25,6 +26,7 @@ record FieldDescriptor(
     boolean label,
     DType dtype,
     List<Integer> shape,
+    String layout,
     FieldType.Storage storage,
     @Nullable String primitive,
     int arrayRank,

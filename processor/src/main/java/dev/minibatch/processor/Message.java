@@ -27,6 +27,10 @@ enum Message {
   SHAPE_DIM("ShapeDim", "@Provides '%s': %s"),
   /** An array member whose rank differs from the shape's (and is not a flat rank-1 array). */
   SHAPE_RANK("ShapeRank", "@Provides '%s' has type %s and shape %s: %s"),
+  /** A declared layout whose length is not the shape's rank plus one (the batch axis). */
+  LAYOUT_RANK("LayoutRank", "@Provides '%s' has shape %s: %s"),
+  /** A declared layout that is not N followed by upper-case letters or _, each letter once. */
+  INVALID_LAYOUT("InvalidLayout", "@Provides '%s': %s"),
   /** A primitive scalar member with a non-empty shape. */
   SCALAR_SHAPE("ScalarShape",
       "@Provides '%s' is a scalar of type %s but declares shape %s; a scalar has shape {}. Use an array "

@@ -126,8 +126,9 @@ final class ProviderWriter {
       if (!c.isEmpty()) {
         c.add(",\n");
       }
-      c.add("$T.of($T.$L, batchSize, $L, $T.$L, $T.$L)", RuntimeNames.DATA_DESC, d.batch(), f.constant(),
-          shapeConstant(f), RuntimeNames.DTYPE, f.dtype().name(), RuntimeNames.ROLE, f.label() ? "LABEL" : "DATA");
+      c.add("$T.of($T.$L, batchSize, $L, $T.$L, $T.$L, $S)", RuntimeNames.DATA_DESC, d.batch(), f.constant(),
+          shapeConstant(f), RuntimeNames.DTYPE, f.dtype().name(), RuntimeNames.ROLE, f.label() ? "LABEL" : "DATA",
+          f.layout());
     }
     return MethodSpec.methodBuilder("layout")
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)

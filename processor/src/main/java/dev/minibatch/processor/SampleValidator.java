@@ -157,6 +157,19 @@ final class SampleValidator {
     if (dimProblem != null) {
       report.error(e, a, shapeValue, Message.SHAPE_DIM, name, dimProblem);
     }
+    String layout = Annotations.stringValue(elements, a, "layout");
+    if (!layout.isEmpty()) {
+      String layoutProblem = ShapeCheck.checkLayout(layout, shape.length);
+      if (layoutProblem != null) {
+        AnnotationValue layoutValue = Annotations.explicit(a, "layout");
+        if (layout.length() != shape.length + 1) {
+          report.error(e, a, layoutValue, Message.LAYOUT_RANK, name,
+              ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray()), layoutProblem);
+        } else {
+          report.error(e, a, layoutValue, Message.INVALID_LAYOUT, name, layoutProblem);
+        }
+      }
+    }
     FieldType ft = FieldType.of(m.type());
     if (!ft.supported()) {
       report.error(e, a, null, ft.unresolved() ? Message.UNRESOLVED_TYPE : Message.UNSUPPORTED_TYPE,

@@ -126,6 +126,29 @@ class DiagnosticsTest {
   }
 
   @Test
+  void layoutRank() {
+    // A sequence layout (batch, time, channel) on a rank-1 sample: three axes named, two exist.
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {8}, layout = \"NTC\") float[] x) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorCount(1);
+    assertThat(c).hadErrorContaining("[minibatch/LayoutRank]").inFile(src).onLineContaining("layout = \"NTC\"");
+    assertThat(c).hadErrorContaining("@Provides 'x' has shape (8,): layout 'NTC' names 3 axes but a batch of rank-1 "
+        + "samples has 2 (the batch axis N, then one per sample axis)");
+    assertThat(Sources.generatedWhenFailing(src)).isEmpty();
+  }
+
+  @Test
+  void invalidLayout() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {8, 3}, layout = \"TNC\") float[][] x) {}"), "InvalidLayout", "layout = \"TNC\"");
+  }
+
+  @Test
   void scalarShape() {
     assertOneError(sample("S",
         "@DataProvider",

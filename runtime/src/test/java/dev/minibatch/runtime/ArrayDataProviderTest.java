@@ -191,7 +191,7 @@ class ArrayDataProviderTest {
         for (int e = 0; e < 3; e++) {
           epochs.add(epoch(p).stream().flatMap(List::stream).toList());
         }
-        runs.add(epochs.stream().map(l -> (List<Integer>) l).toList());
+        runs.add(epochs);
       }
     }
     assertEquals(runs.get(0), runs.get(1));

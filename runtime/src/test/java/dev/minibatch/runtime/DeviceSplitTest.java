@@ -42,7 +42,7 @@ class DeviceSplitTest {
 
   private static ArrayDataProvider provider() {
     INDArray x = Nd4j.arange(10 * 3).castTo(DataType.FLOAT).reshape(10, 3);
-    INDArray y = Nd4j.arange(10).castTo(DataType.INT);
+    INDArray y = Nd4j.arange(10).castTo(DataType.INT32);
     return ArrayDataProvider.builder().data(x).label(y).batchSize(7).lastBatch(LastBatch.PAD_CONSTANT).labelPadding(-1).build();
   }
 
@@ -80,7 +80,7 @@ class DeviceSplitTest {
       b.loadData(List.of(List.of(new SlicedNDArray(0, 4, t0), new SlicedNDArray(4, 7, t1))));
       assertEquals(Nd4j.arange(0, 12).castTo(DataType.FLOAT).reshape(4, 3), t0);
       assertEquals(Nd4j.arange(12, 21).castTo(DataType.FLOAT).reshape(3, 3), t1);
-      INDArray l = Nd4j.zeros(DataType.INT, 2);
+      INDArray l = Nd4j.zeros(DataType.INT32, 2);
       b.loadLabel(List.of(List.of(new SlicedNDArray(5, 7, l))));
       assertArrayEquals(new int[] {5, 6}, l.toIntVector());
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
+import dev.minibatch.samples.text.CharWindowProvider;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.Device;
@@ -69,6 +70,16 @@ class GeneratedProviderTest {
   }
 
   @Test
+  void layoutsComeFromTheShapeOrTheDeclaration() {
+    // A 28x28 digit is an image (batch, height, width), not a sequence.
+    assertEquals("NHW", DigitProvider.layout(64).data().get(0).layout());
+    assertEquals("N", DigitProvider.layout(64).label().get(0).layout());
+    // Character windows declare theirs: (batch, time).
+    assertEquals("NT", CharWindowProvider.layout(16).data().get(0).layout());
+    assertEquals("NT", CharWindowProvider.layout(16).label().get(0).layout());
+  }
+
+  @Test
   void metadataComesFromTheAnnotations() {
     try (PointProvider p = provider(b -> b.batchSize(3))) {
       assertEquals(3, p.batchSize());
@@ -78,6 +89,8 @@ class GeneratedProviderTest {
       assertEquals("softmax_label", p.provideLabel().get(0).name());
       assertArrayEquals(new long[] {3}, p.provideLabel().get(0).shape().toLongArray());
       assertEquals(DType.INT32, p.provideLabel().get(0).dtype());
+      assertEquals("NC", p.provideData().get(0).layout());   // a vector of two features
+      assertEquals("N", p.provideLabel().get(0).layout());   // a class index per sample
       assertEquals("softmax_label", PointBatch.LABEL);
       assertEquals(64, DigitProvider.DEFAULT_BATCH_SIZE);
     }
@@ -274,7 +287,7 @@ class GeneratedProviderTest {
       assertArrayEquals(new long[] {3, 2, 3}, b.getGrid().shape());
       assertEquals(2f, b.getGrid().getFloat(2, 0, 0));
       assertEquals(5f, b.getGrid().getFloat(1, 1, 2));
-      assertEquals(DataType.UBYTE, b.getRaw().dataType());
+      assertEquals(DataType.UINT8, b.getRaw().dataType());
       assertEquals(200, b.getRaw().getInt(0, 0));
       assertEquals(1f, b.getMask().getFloat(1, 1));
       assertEquals(0f, b.getMask().getFloat(2, 1));

@@ -83,7 +83,7 @@ public class CollateBenchmark {
     long[][] shapes = {{BATCH}, {BATCH}, {BATCH}, {BATCH}, {BATCH, 4}, {BATCH, 4}, {BATCH, 8}, {BATCH, 2, 2}};
     for (int k = 0; k < 2; k++) {
       handPixels[k] = Nd4j.create(DataType.FLOAT, BATCH, 784);
-      handLabels[k] = Nd4j.create(DataType.INT, BATCH);
+      handLabels[k] = Nd4j.create(DataType.INT32, BATCH);
       handPixelView[k] = view(handPixels[k]).asFloatBuffer();
       handLabelView[k] = view(handLabels[k]).asIntBuffer();
       handTen[k] = new INDArray[10];
@@ -92,8 +92,8 @@ public class CollateBenchmark {
         handTen[k][i] = Nd4j.create(DataType.FLOAT, shapes[i]);
         handTenFloat[k][i] = view(handTen[k][i]).asFloatBuffer();
       }
-      handTen[k][8] = Nd4j.create(DataType.LONG, BATCH);
-      handTen[k][9] = Nd4j.create(DataType.INT, BATCH);
+      handTen[k][8] = Nd4j.create(DataType.INT64, BATCH);
+      handTen[k][9] = Nd4j.create(DataType.INT32, BATCH);
       handTenId[k] = view(handTen[k][8]).asLongBuffer();
       handTenLabel[k] = view(handTen[k][9]).asIntBuffer();
     }

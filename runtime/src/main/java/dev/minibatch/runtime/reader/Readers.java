@@ -6,6 +6,7 @@ import dev.minibatch.runtime.pipeline.Stages;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -21,7 +22,13 @@ public final class Readers {
   /** The given samples, in order. */
   @SafeVarargs
   public static <T> Reader<T> of(T... samples) {
-    return from(List.of(samples));
+    // Copied element by element: handing the varargs array itself to another method is what
+    // -Xlint:varargs warns about, even in a @SafeVarargs method.
+    List<T> list = new ArrayList<>(samples.length);
+    for (T sample : samples) {
+      list.add(sample);
+    }
+    return from(list);
   }
 
   /** The samples of {@code iterable}; each pass iterates it anew, so later changes show. */
@@ -77,7 +84,11 @@ public final class Readers {
   /** The readers one after another (Paddle's {@code chain}). */
   @SafeVarargs
   public static <T> Reader<T> chain(Reader<? extends T>... readers) {
-    return new ChainedReader<>(Arrays.asList(readers));
+    List<Reader<? extends T>> list = new ArrayList<>(readers.length);
+    for (Reader<? extends T> reader : readers) {
+      list.add(reader);
+    }
+    return new ChainedReader<>(list);
   }
 
   /** The readers one after another. */

@@ -29,7 +29,7 @@ final class DigitCnn {
     SDVariable w = sd.var("w3", new XavierInitScheme('c', 16 * 7 * 7, 10), DataType.FLOAT, 16 * 7 * 7, 10);
     SDVariable b = sd.zero("b3", DataType.FLOAT, 10);
     SDVariable logits = flat.mmul(w).add(LOGITS, b);
-    sd.loss().sparseSoftmaxCrossEntropy(LOSS, logits, label.castTo(DataType.INT));
+    sd.loss().sparseSoftmaxCrossEntropy(LOSS, logits, label.castTo(DataType.INT32));
     return sd;
   }
 

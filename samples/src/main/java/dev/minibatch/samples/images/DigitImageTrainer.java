@@ -5,6 +5,7 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.samples.SameDiffGradients;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -57,6 +58,7 @@ public final class DigitImageTrainer {
     Nd4j.getRandom().setSeed(seed);
     SameDiff sd = DigitCnn.build();
     sd.setTrainingConfig(SameDiffBinding.bind(TrainingConfig.builder().updater(new Adam(2e-3)), train, sd).build());
+    SameDiffGradients.createQuietly(sd);
     List<EpochReport> reports = new ArrayList<>();
     for (int epoch = 1; epoch <= epochs; epoch++) {
       long t0 = System.nanoTime();

@@ -7,6 +7,7 @@ import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.runtime.io.csv.CsvFormat;
 import dev.minibatch.runtime.io.csv.CsvParser;
 import dev.minibatch.runtime.io.csv.CsvTable;
+import dev.minibatch.samples.SameDiffGradients;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -48,7 +49,7 @@ public final class IrisSample {
     CsvTable t = load();
     int n = t.rows();
     INDArray x = t.data().toINDArray(n, 4);
-    INDArray y = java.util.Objects.requireNonNull(t.labels(), "iris has a label column").toINDArray(n, 1).castTo(DataType.INT);
+    INDArray y = java.util.Objects.requireNonNull(t.labels(), "iris has a label column").toINDArray(n, 1).castTo(DataType.INT32);
     // Every fifth flower is held out: 10 of each species, because the file lists them by species.
     int[] test = java.util.stream.IntStream.range(0, n).filter(i -> i % 5 == 0).toArray();
     int[] train = java.util.stream.IntStream.range(0, n).filter(i -> i % 5 != 0).toArray();
@@ -61,7 +62,7 @@ public final class IrisSample {
     Nd4j.getRandom().setSeed(seed);
     SameDiff sd = SameDiff.create();
     SDVariable in = sd.placeHolder("features", DataType.FLOAT, -1, 4);
-    SDVariable label = sd.placeHolder("species", DataType.INT, -1);
+    SDVariable label = sd.placeHolder("species", DataType.INT32, -1);
     SDVariable w1 = sd.var("w1", Nd4j.randn(DataType.FLOAT, 4, 16).muli(0.5));
     SDVariable b1 = sd.zero("b1", DataType.FLOAT, 16);
     SDVariable hidden = sd.nn().relu(in.mmul(w1).add(b1), 0);
@@ -77,6 +78,7 @@ public final class IrisSample {
             .data("features", xs.getRows(test)).label("species", y.getRows(test).reshape(test.length))
             .batchSize(0).build()) {
       sd.setTrainingConfig(SameDiffBinding.bind(TrainingConfig.builder().updater(new Adam(0.05)), trainSet, sd).build());
+      SameDiffGradients.createQuietly(sd);
       sd.fit(ProviderIterators.multiDataSet(trainSet), epochs);
       NamedBatch all = testSet.iterator().next();
       INDArray predicted = sd.batchOutput().input("features", all.get("features")).output("logits").outputSingle().argMax(1);

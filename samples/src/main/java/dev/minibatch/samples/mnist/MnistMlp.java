@@ -19,7 +19,7 @@ final class MnistMlp {
   static SameDiff build() {
     SameDiff sd = SameDiff.create();
     SDVariable image = sd.placeHolder("image", DataType.FLOAT, -1, MnistDigit.PIXELS);
-    SDVariable label = sd.placeHolder("label", DataType.INT, -1);
+    SDVariable label = sd.placeHolder("label", DataType.INT32, -1);
     SDVariable w1 = sd.var("w1", new XavierInitScheme('c', MnistDigit.PIXELS, HIDDEN), DataType.FLOAT, MnistDigit.PIXELS, HIDDEN);
     SDVariable b1 = sd.zero("b1", DataType.FLOAT, HIDDEN);
     SDVariable w2 = sd.var("w2", new XavierInitScheme('c', HIDDEN, 10), DataType.FLOAT, HIDDEN, 10);

@@ -5,6 +5,7 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
+import dev.minibatch.samples.SameDiffGradients;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
@@ -25,13 +26,14 @@ public final class MnistTrainer {
    * What one epoch did.
    *
    * @param epoch from 1
-   * @param samples training digits seen
+   * @param samples training digits the provider delivered this epoch: the rows of its batches minus
+   *     their padding (with the trainer's {@code DISCARD} policy, the digits of the full batches)
    * @param seconds wall time of the epoch's training
    * @param loss mean cross-entropy on the held-out digits afterwards
    * @param heldOutAccuracy fraction of held-out digits classified correctly afterwards
    */
   public record EpochReport(int epoch, int samples, double seconds, double loss, double heldOutAccuracy) {
-    /** Training digits per second. */
+    /** Training digits delivered per second of the epoch's training. */
     public double samplesPerSecond() {
       return samples / seconds;
     }
@@ -68,16 +70,19 @@ public final class MnistTrainer {
     SameDiff sd = MnistMlp.build();
     sd.setTrainingConfig(SameDiffBinding.bind(
         TrainingConfig.builder().updater(new Adam(1e-3)).l2(1e-5), train, sd).build());
+    SameDiffGradients.createQuietly(sd);
     List<EpochReport> reports = new ArrayList<>();
     // With a worker, the next batch is collated on a background thread while SameDiff trains.
     BatchProvider<MnistDigitBatch> feed = options.workers() == 0 ? train : PrefetchingProvider.of(train);
-    MultiDataSetIterator batches = ProviderIterators.multiDataSet(feed);
+    // Counts the real samples of the batches SameDiff was given, as they are handed over.
+    CountingProvider<MnistDigitBatch> counted = new CountingProvider<>(feed);
+    MultiDataSetIterator batches = ProviderIterators.multiDataSet(counted);
     try {
       for (int epoch = 1; epoch <= options.epochs(); epoch++) {
         long t0 = System.nanoTime();
         sd.fit(batches, 1);
         double seconds = (System.nanoTime() - t0) / 1e9;
-        int seen = (train.numSamples() / train.batchSize()) * train.batchSize();
+        int seen = Math.toIntExact(counted.takeSamples());
         Evaluation e = evaluate(sd, test);
         EpochReport r = new EpochReport(epoch, seen, seconds, e.loss(), e.accuracy());
         reports.add(r);

@@ -23,13 +23,20 @@ public final class TrainMnist {
     System.out.printf("MNIST: %d training digits, %d held out (%s); loaded in %.2f s%n", data.train().size(),
         data.test().size(), options.mnistDir() == null ? "bundled t10k split 8000/2000" : options.mnistDir(),
         (System.nanoTime() - t0) / 1e9);
+    int left = data.train().size() % options.batchSize();
+    if (left > 0) {
+      // The training provider drops the incomplete last batch (LastBatch.DISCARD); say so up front.
+      System.out.printf("each epoch trains on full batches of %d only: %d digits (a different %d each "
+          + "epoch, as the order is reshuffled) fill no batch and are left out%n", options.batchSize(), left, left);
+    }
     System.out.printf("MLP 784-256-10, Adam 1e-3, batch %d, %d epochs, seed %d, %d loader worker(s)%n",
         options.batchSize(), options.epochs(), options.seed(), options.workers());
     List<MnistTrainer.EpochReport> reports = MnistTrainer.train(data, options, r -> System.out.printf(
         "epoch %2d: %6d samples in %5.2f s (%7.0f samples/s); held out: loss %.4f, accuracy %.2f%%%n",
         r.epoch(), r.samples(), r.seconds(), r.samplesPerSecond(), r.loss(), 100 * r.heldOutAccuracy()));
     MnistTrainer.EpochReport last = reports.get(reports.size() - 1);
-    System.out.printf("held-out accuracy after %d epochs: %.2f%% (%d digits); total %.1f s%n", last.epoch(),
-        100 * last.heldOutAccuracy(), data.test().size(), (System.nanoTime() - t0) / 1e9);
+    long trained = reports.stream().mapToLong(MnistTrainer.EpochReport::samples).sum();
+    System.out.printf("held-out accuracy after %d epochs: %.2f%% (%d digits); trained on %d samples; total %.1f s%n",
+        last.epoch(), 100 * last.heldOutAccuracy(), data.test().size(), trained, (System.nanoTime() - t0) / 1e9);
   }
 }

@@ -48,8 +48,13 @@ fun pipelineReadings(count: Int = 20, seed: Long = 7): List<List<Float>> {
     }
 }
 
-/** Prints one epoch's summary. */
+/** Prints, with labels, one epoch of each: the provider over a list and the reader pipeline. */
 fun main() {
-    println(summarizeSensors())
-    println(pipelineReadings())
+    val s = summarizeSensors()
+    println("10 sensors, batches of 4, last batch PAD_WRAP: ${s.batches} batches")
+    println("  rows per batch:          ${s.rows}")
+    println("  padded rows per batch:   ${s.pads}")
+    println("  first reading per batch: ${s.firstReadings}")
+    println("20 generated sensors -> map (x2) -> xmap (fault flag, 2 workers) -> shuffle(8, seed 7), batches of 5:")
+    pipelineReadings().forEachIndexed { i, readings -> println("  batch $i, first readings: $readings") }
 }

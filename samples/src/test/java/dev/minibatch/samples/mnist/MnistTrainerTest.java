@@ -4,7 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.LastBatch;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -38,6 +40,29 @@ class MnistTrainerTest {
     assertEquals(2976, r.samples()); // 93 full batches of 32; DISCARD drops the last 24
     assertTrue(Thread.getAllStackTraces().keySet().stream().noneMatch(t -> t.getName().startsWith("minibatch-prefetch")),
         "a prefetch thread outlived the training");
+  }
+
+  @Test
+  @Timeout(value = 5, unit = TimeUnit.MINUTES)
+  void samplesAreTheDigitsTheProviderDelivered() {
+    // 100 digits in batches of 32: four batches, the last with 4 real digits. Each policy's count
+    // follows from its definition: DISCARD drops the 4 (3 × 32 = 96), PARTIAL delivers them in a
+    // batch of 4, PAD_WRAP pads that batch with 28 wrapped digits, which are not counted.
+    List<MnistDigit> digits = MnistData.bundled().train().subList(0, 100);
+    MnistData data = new MnistData(digits, digits);
+    Map<LastBatch, Integer> expected = Map.of(LastBatch.DISCARD, 96, LastBatch.PARTIAL, 100, LastBatch.PAD_WRAP, 100);
+    for (int workers : new int[] {0, 1}) {
+      TrainOptions options = TrainOptions.parse("--epochs", "2", "--batch", "32", "--workers", String.valueOf(workers));
+      for (Map.Entry<LastBatch, Integer> e : expected.entrySet()) {
+        try (MnistDigitProvider train = MnistDigitProvider.create(b -> b.samples(digits).batchSize(32)
+                .shuffle(true).seed(3).lastBatch(e.getKey()));
+            MnistDigitProvider test = MnistTrainer.testProvider(data)) {
+          List<MnistTrainer.EpochReport> reports = MnistTrainer.train(train, test, options, r -> { });
+          assertEquals(List.of(e.getValue(), e.getValue()),
+              reports.stream().map(MnistTrainer.EpochReport::samples).toList(), e.getKey() + ", workers " + workers);
+        }
+      }
+    }
   }
 
   @Test

@@ -109,7 +109,7 @@ class IdxReaderTest {
         assertThrows(IllegalStateException.class, () -> a.toIntINDArray(6));
       } else {
         INDArray n = a.toIntINDArray(6);
-        assertEquals(DataType.INT, n.dataType());
+        assertEquals(DataType.INT32, n.dataType());
         for (int i = 0; i < 6; i++) {
           assertEquals((int) expect[i], n.getInt(i), type.toString());
         }

@@ -109,7 +109,7 @@ class MnistProviderTest {
       for (NamedBatch b : p) {
         INDArray x = b.get("data");
         INDArray y = b.get("softmax_label");
-        assertEquals(DataType.INT, y.dataType());
+        assertEquals(DataType.INT32, y.dataType());
         int real = b.countSamples();
         assertEquals(300, x.size(0));
         for (int r = 0; r < real; r += 37) {
