@@ -52,6 +52,8 @@ import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastDivOp;
 import org.nd4j.linalg.api.ops.impl.broadcast.BroadcastSubOp;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.factory.Nd4j;
+import java.lang.management.ManagementFactory;
+import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -84,6 +86,11 @@ import org.openjdk.jmh.infra.Blackhole;
  *       {@code RandomCropTransform} 224 and {@code FlipImageTransform(1)} with probability 0.5, then
  *       the same mean/std as two broadcast ops. DataVec decodes on the consumer's thread only.
  * </ul>
+ *
+ * <p>Besides samples/s, each benchmark reports {@code cpuUs}: the process's CPU time (all its
+ * threads: readers, consumer, GC, JIT) in µs per second, so that {@code cpuUs / score} is the CPU
+ * time per image. On a machine that other jobs share, throughput measures the share of the cores
+ * the run got as much as the code, while CPU time per image compares the work each variant does.
  *
  * <p>The images are made at setup, deterministically (seeded colour blobs upsampled to gradients,
  * rectangles and circles for edges, Gaussian noise of σ 4–16 so that the entropy decoder has the
@@ -308,20 +315,51 @@ public class ImageBenchmark {
     }
   }
 
+  /**
+   * The process's CPU time, as a secondary rate: {@code cpuUs} µs of CPU per second of the
+   * iteration (1 000 000 = one core busy). Its ratio to samples/s is the CPU time per image.
+   */
+  @State(Scope.Thread)
+  @AuxCounters(AuxCounters.Type.OPERATIONS)
+  public static class Cpu {
+    private static final com.sun.management.OperatingSystemMXBean OS =
+        (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+    /** µs of process CPU time spent in this iteration's invocations. */
+    public long cpuUs;
+
+    @Setup(Level.Iteration)
+    public void reset() {
+      cpuUs = 0;
+    }
+
+    static long now() {
+      return OS.getProcessCpuTime();
+    }
+
+    void add(long startCpu) {
+      cpuUs += (now() - startCpu) / 1000;
+    }
+  }
+
   /** minibatch: one shuffled epoch, decoded and augmented by {@code threads} reader threads. */
   @Benchmark
-  public void minibatch(Minibatch m, Blackhole bh) {
+  public void minibatch(Minibatch m, Cpu cpu, Blackhole bh) {
+    long c = Cpu.now();
     for (NamedBatch b : m.provider) {
       bh.consume(b);
     }
+    cpu.add(c);
   }
 
   /** The limit: decode-only, same encoded bytes from memory, same number of threads. */
   @Benchmark
-  public long decodeOnly(Encoded e, Threads t) throws Exception {
+  public long decodeOnly(Encoded e, Threads t, Cpu cpu) throws Exception {
+    long c = Cpu.now();
     int n = t.threads;
     if (n == 1) {
-      return e.decode(0, IMAGES);
+      long sum = e.decode(0, IMAGES);
+      cpu.add(c);
+      return sum;
     }
     List<Future<Long>> others = new ArrayList<>();
     for (int k = 1; k < n; k++) {
@@ -333,16 +371,19 @@ public class ImageBenchmark {
     for (Future<Long> f : others) {
       sum += f.get();
     }
+    cpu.add(c);
     return sum;
   }
 
   /** DataVec: one epoch through ImageRecordReader + RecordReaderDataSetIterator, on this thread. */
   @Benchmark
-  public void datavec(DataVec d, Blackhole bh) {
+  public void datavec(DataVec d, Cpu cpu, Blackhole bh) {
+    long c = Cpu.now();
     d.iterator.reset();
     while (d.iterator.hasNext()) {
       DataSet ds = d.iterator.next();
       bh.consume(ds.getFeatures());
     }
+    cpu.add(c);
   }
 }
