@@ -14,8 +14,9 @@ import org.jspecify.annotations.Nullable;
  * scale / std[c]} (mean from the mean image when there is one), or as the raw uint8 pixels.
  *
  * <p>The per-channel arithmetic of a float image is a 256-entry table per channel, built once per
- * image from its random contrast, illumination and PCA noise, so each pixel costs a lookup. Not
- * thread-safe.
+ * image from its random contrast, illumination and PCA noise, so each value costs a lookup; the
+ * window's pixels are copied out of native memory in one call, and the output is written plane by
+ * plane into a reused array, then copied into the batch row in bulk. Not thread-safe.
  */
 final class PixelWriter {
   /** ImageNet's RGB eigenvalues and eigenvectors (AlexNet's lighting noise), as MXNet's pca_noise uses. */
@@ -31,7 +32,8 @@ final class PixelWriter {
   private final int channels;
   private final int height;
   private final int width;
-  private final byte[] rowBytes;
+  /** The augmented image's window, copied from native memory in one call per image. */
+  private byte[] window = new byte[0];
   private final float[] floats;
   private final byte[] bytes;
   private final float[][] table;
@@ -46,7 +48,6 @@ final class PixelWriter {
     this.channels = a.channels();
     this.height = a.height();
     this.width = a.width();
-    this.rowBytes = new byte[width * channels];
     int n = channels * height * width;
     this.floats = uint8 ? new float[0] : new float[n];
     this.bytes = uint8 ? new byte[n] : new byte[0];
@@ -85,46 +86,112 @@ final class PixelWriter {
         }
       }
     }
-    int hw = height * width;
-    int[] swap = swap();
-    BytePointer data = image.data();
-    long step = image.step();
+    int step = window(image, x0, y0);
     float[] out = floats;
-    for (int i = 0; i < height; i++) {
-      data.position((y0 + i) * step + (long) x0 * channels).get(rowBytes, 0, rowBytes.length);
-      for (int j = 0; j < width; j++) {
-        int col = mirrored ? width - 1 - j : j;
-        int src = j * channels;
-        for (int c = 0; c < channels; c++) {
-          int v = rowBytes[src + swap[c]] & 0xff;
-          float value;
-          if (meanImg == null) {
-            value = table[c][v];
+    if (meanImg == null) {
+      tableFloats(out, step, mirrored);
+    } else {
+      meanFloats(out, step, mirrored, meanImg);
+    }
+    dst.put(row * out.length, out, 0, out.length);
+  }
+
+  /**
+   * Copies the window's rows (and what lies between them) from the image in one call, so the
+   * loops below read a Java array: a JNI call per row costs more than the row's arithmetic.
+   *
+   * @return the distance between rows in {@link #window}
+   */
+  private int window(Mat image, int x0, int y0) {
+    long step = image.step();
+    long span = (height - 1) * step + (long) width * channels;
+    if (span > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("an image row of " + step + " bytes is too large");
+    }
+    if (window.length < span) {
+      window = new byte[(int) span];
+    }
+    BytePointer data = image.data();
+    data.position(y0 * step + (long) x0 * channels).get(window, 0, (int) span);
+    return (int) step;
+  }
+
+  /** Per-channel lookup tables: one plane (or one interleaved pass) at a time, no branch per value. */
+  private void tableFloats(float[] out, int step, boolean mirrored) {
+    byte[] in = window;
+    int c = channels;
+    int w = width;
+    int hw = height * w;
+    int[] swap = swap();
+    if (!channelsLast) {
+      for (int k = 0; k < c; k++) {
+        float[] t = table[k];
+        int plane = k * hw;
+        for (int i = 0; i < height; i++) {
+          int src = i * step + swap[k];
+          int base = plane + i * w;
+          if (mirrored) {
+            int last = base + w - 1;
+            for (int j = 0; j < w; j++) {
+              out[last - j] = t[in[src + j * c] & 0xff];
+            }
           } else {
-            value = (v + pca[c] - meanImg[c * hw + i * width + j]) * mul[c] + add[c];
+            for (int j = 0; j < w; j++) {
+              out[base + j] = t[in[src + j * c] & 0xff];
+            }
           }
-          out[channelsLast ? (i * width + col) * channels + c : c * hw + i * width + col] = value;
+        }
+      }
+    } else {
+      for (int i = 0; i < height; i++) {
+        int src = i * step;
+        for (int j = 0; j < w; j++) {
+          int o = (i * w + (mirrored ? w - 1 - j : j)) * c;
+          int p = src + j * c;
+          for (int k = 0; k < c; k++) {
+            out[o + k] = table[k][in[p + swap[k]] & 0xff];
+          }
         }
       }
     }
-    dst.put(row * out.length, out, 0, out.length);
+  }
+
+  /** With a mean image: {@code (v + pca - meanImg) * mul + add} per value. */
+  private void meanFloats(float[] out, int step, boolean mirrored, float[] meanImg) {
+    byte[] in = window;
+    int c = channels;
+    int w = width;
+    int hw = height * w;
+    int[] swap = swap();
+    for (int i = 0; i < height; i++) {
+      int src = i * step;
+      for (int j = 0; j < w; j++) {
+        int col = mirrored ? w - 1 - j : j;
+        for (int k = 0; k < c; k++) {
+          int v = in[src + j * c + swap[k]] & 0xff;
+          float value = (v + pca[k] - meanImg[k * hw + i * w + j]) * mul[k] + add[k];
+          out[channelsLast ? (i * w + col) * c + k : k * hw + i * w + col] = value;
+        }
+      }
+    }
   }
 
   /** Writes the window as uint8 row {@code row} of {@code dst}: raw pixels, swapped and mirrored, no arithmetic. */
   void writeBytes(Mat image, int x0, int y0, SeededRandom r, ByteBuffer dst, int row) {
     boolean mirrored = mirrored(r);
-    int hw = height * width;
-    int[] swap = swap();
-    BytePointer data = image.data();
-    long step = image.step();
+    int step = window(image, x0, y0);
+    byte[] in = window;
     byte[] out = bytes;
+    int c = channels;
+    int w = width;
+    int hw = height * w;
+    int[] swap = swap();
     for (int i = 0; i < height; i++) {
-      data.position((y0 + i) * step + (long) x0 * channels).get(rowBytes, 0, rowBytes.length);
-      for (int j = 0; j < width; j++) {
-        int col = mirrored ? width - 1 - j : j;
-        int src = j * channels;
-        for (int c = 0; c < channels; c++) {
-          out[channelsLast ? (i * width + col) * channels + c : c * hw + i * width + col] = rowBytes[src + swap[c]];
+      int src = i * step;
+      for (int j = 0; j < w; j++) {
+        int col = mirrored ? w - 1 - j : j;
+        for (int k = 0; k < c; k++) {
+          out[channelsLast ? (i * w + col) * c + k : k * hw + i * w + col] = in[src + j * c + swap[k]];
         }
       }
     }

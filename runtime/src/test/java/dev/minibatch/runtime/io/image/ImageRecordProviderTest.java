@@ -155,6 +155,21 @@ class ImageRecordProviderTest {
   }
 
   @Test
+  void channelsLastFloatIsInterleavedAndMirrored() {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).channelsLast(true).mirror(true).scale(2)).build()) {
+      float[] expected = new float[48];
+      for (int i = 0; i < 4; i++) {
+        for (int j = 0; j < 4; j++) {
+          for (int k = 0; k < 3; k++) {
+            expected[(i * 4 + j) * 3 + k] = 2 * rgb(1 + i, 2 + (3 - j), k);
+          }
+        }
+      }
+      assertArrayEquals(expected, dataRows(p).get(0));
+    }
+  }
+
+  @Test
   void resizeScalesTheShorterSide() {
     // 6x8 with resize(3): the shorter side (6 rows) becomes 3, the width 3 * 8 / 6 = 4. Nearest
     // neighbour takes source pixel (2i, 2j); the 3x4 output needs no crop.
