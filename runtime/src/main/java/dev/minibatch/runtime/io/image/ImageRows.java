@@ -39,6 +39,8 @@ final class ImageRows implements RowWriter {
   private final boolean uint8;
   private final float @Nullable [] meanImage;
   private final LongSupplier seed;
+  /** Float planes without a mean image: OpenCV's vectorised path. */
+  private final boolean planes;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
 
   ImageRows(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
@@ -49,6 +51,7 @@ final class ImageRows implements RowWriter {
     this.uint8 = uint8;
     this.meanImage = meanImage;
     this.seed = seed;
+    this.planes = !uint8 && !channelsLast && meanImage == null;
   }
 
   @Override
@@ -71,6 +74,8 @@ final class ImageRows implements RowWriter {
         Augmenter out = w.augmenter;
         if (uint8) {
           w.pixels.writeBytes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
+        } else if (planes) {
+          w.pixels.writeFloatPlanes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
         } else {
           w.pixels.writeFloats(out.result(), out.x(), out.y(), w.random, target.floats(0), r);
         }

@@ -1,10 +1,17 @@
 package dev.minibatch.runtime.io.image;
 
+import static org.bytedeco.opencv.global.opencv_core.CV_32F;
+import static org.bytedeco.opencv.global.opencv_core.CV_32FC1;
+import static org.bytedeco.opencv.global.opencv_core.flip;
+import static org.bytedeco.opencv.global.opencv_core.split;
+
 import dev.minibatch.runtime.pipeline.SeededRandom;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.opencv_core.Mat;
+import org.bytedeco.opencv.opencv_core.MatVector;
+import org.bytedeco.opencv.opencv_core.Rect;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -40,6 +47,11 @@ final class PixelWriter {
   private final float[] mul = new float[4];
   private final float[] add = new float[4];
   private final float[] pca = new float[4];
+  private final Mat flipped = new Mat();
+  private final MatVector planes = new MatVector();
+  private final Rect rect = new Rect();
+  private @Nullable ByteBuffer batchBuffer;
+  private @Nullable BytePointer batchPointer;
 
   PixelWriter(Augmentation a, boolean channelsLast, float @Nullable [] meanImage, boolean uint8) {
     this.a = a;
@@ -64,15 +76,7 @@ final class PixelWriter {
     boolean mirrored = mirrored(r);
     float contrast = (r.nextFloat() * a.maxRandomContrast() * 2 - a.maxRandomContrast() + 1) * a.scale();
     float illumination = (r.nextFloat() * a.maxRandomIllumination() * 2 - a.maxRandomIllumination()) * a.scale();
-    java.util.Arrays.fill(pca, 0f);
-    if (a.pcaNoise() > 0 && channels >= 3) {
-      float a0 = r.nextGaussian(a.pcaNoise()) * EIGVAL[0];
-      float a1 = r.nextGaussian(a.pcaNoise()) * EIGVAL[1];
-      float a2 = r.nextGaussian(a.pcaNoise()) * EIGVAL[2];
-      for (int c = 0; c < 3; c++) {
-        pca[c] = EIGVEC[c][0] * a0 + EIGVEC[c][1] * a1 + EIGVEC[c][2] * a2;
-      }
-    }
+    pcaOffsets(r);
     float[] mean = a.mean();
     float[] std = a.std();
     float[] meanImg = meanImage;
@@ -94,6 +98,68 @@ final class PixelWriter {
       meanFloats(out, step, mirrored, meanImg);
     }
     dst.put(row * out.length, out, 0, out.length);
+  }
+
+  /**
+   * As {@link #writeFloats}, for planes without a mean image (the common case), with OpenCV's
+   * vectorised kernels instead of a Java loop: the window is mirrored ({@code flip}) and split into
+   * channels, and each channel is converted ({@code convertTo}, {@code v * a + b} in float) straight
+   * into its plane of the batch row. Values equal {@link #writeFloats}'s up to float rounding of
+   * the folded constants.
+   */
+  void writeFloatPlanes(Mat image, int x0, int y0, SeededRandom r, ByteBuffer dst, int row) {
+    boolean mirrored = mirrored(r);
+    float contrast = (r.nextFloat() * a.maxRandomContrast() * 2 - a.maxRandomContrast() + 1) * a.scale();
+    float illumination = (r.nextFloat() * a.maxRandomIllumination() * 2 - a.maxRandomIllumination()) * a.scale();
+    pcaOffsets(r);
+    float[] mean = a.mean();
+    float[] std = a.std();
+    BytePointer base = batchPointer(dst);
+    int hw = height * width;
+    int[] swap = swap();
+    boolean whole = x0 == 0 && y0 == 0 && image.cols() == width && image.rows() == height;
+    try (Mat window = whole ? null : image.apply(rect.x(x0).y(y0).width(width).height(height))) {
+      Mat src = whole ? image : window;
+      if (mirrored) {
+        flip(src, flipped, 1);
+        src = flipped;
+      }
+      if (channels > 1) {
+        split(src, planes);
+      }
+      for (int k = 0; k < channels; k++) {
+        float m = contrast / std[k];
+        float b = (pca[k] - mean[k]) * m + illumination / std[k];
+        long offset = ((long) row * channels * hw + (long) k * hw) * Float.BYTES;
+        try (Mat plane = channels > 1 ? planes.get(swap[k]) : null;
+            Mat out = new Mat(height, width, CV_32FC1, base.position(offset))) {
+          (channels > 1 ? plane : src).convertTo(out, CV_32F, m, b);
+        }
+      }
+    }
+  }
+
+  /** The batch buffer's address, wrapped once per buffer (the ring reuses a few). */
+  private BytePointer batchPointer(ByteBuffer dst) {
+    BytePointer p = batchPointer;
+    if (dst != batchBuffer || p == null) {
+      p = new BytePointer(dst);
+      batchPointer = p;
+      batchBuffer = dst;
+    }
+    return p;
+  }
+
+  private void pcaOffsets(SeededRandom r) {
+    java.util.Arrays.fill(pca, 0f);
+    if (a.pcaNoise() > 0 && channels >= 3) {
+      float a0 = r.nextGaussian(a.pcaNoise()) * EIGVAL[0];
+      float a1 = r.nextGaussian(a.pcaNoise()) * EIGVAL[1];
+      float a2 = r.nextGaussian(a.pcaNoise()) * EIGVAL[2];
+      for (int c = 0; c < 3; c++) {
+        pca[c] = EIGVEC[c][0] * a0 + EIGVEC[c][1] * a1 + EIGVEC[c][2] * a2;
+      }
+    }
   }
 
   /**
