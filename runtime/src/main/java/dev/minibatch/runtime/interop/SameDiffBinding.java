@@ -2,6 +2,7 @@ package dev.minibatch.runtime.interop;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.ProviderManifest;
 import dev.minibatch.runtime.nd4j.DTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,9 +28,28 @@ public final class SameDiffBinding {
    * @throws IllegalArgumentException listing every mismatch, one per line
    */
   public static void check(BatchProvider<?> provider, SameDiff graph) {
-    List<String> problems = new ArrayList<>();
     List<DataDesc> all = new ArrayList<>(provider.provideData());
     all.addAll(provider.provideLabel());
+    check(all, true, "the provider", graph);
+  }
+
+  /**
+   * Checks a provider's generated schema (its {@link ProviderManifest}, read from the class path
+   * without building the provider or loading its data) against {@code graph}'s placeholders: as
+   * {@link #check(BatchProvider, SameDiff)}, except that the batch axis is not compared, since the
+   * batch size is chosen when the provider is built.
+   *
+   * @throws IllegalArgumentException listing every mismatch, one per line
+   */
+  public static void check(ProviderManifest manifest, SameDiff graph) {
+    long batch = Math.max(1, manifest.batchSize());
+    List<DataDesc> all = new ArrayList<>(manifest.provideData(batch));
+    all.addAll(manifest.provideLabel(batch));
+    check(all, false, manifest.provider(), graph);
+  }
+
+  private static void check(List<DataDesc> all, boolean batchAxis, String what, SameDiff graph) {
+    List<String> problems = new ArrayList<>();
     for (DataDesc d : all) {
       SDVariable v = graph.hasVariable(d.name()) ? graph.getVariable(d.name()) : null;
       if (v == null) {
@@ -47,7 +67,7 @@ public final class SameDiffBinding {
       }
       if (have != null) {
         boolean ok = have.length == want.length;
-        for (int i = 0; ok && i < want.length; i++) {
+        for (int i = batchAxis ? 0 : 1; ok && i < want.length; i++) {
           ok = have[i] < 0 || have[i] == want[i];
         }
         if (!ok) {
@@ -67,7 +87,7 @@ public final class SameDiffBinding {
       }
     }
     if (!problems.isEmpty()) {
-      throw new IllegalArgumentException("the provider does not match the graph's placeholders:\n  - " + String.join("\n  - ", problems));
+      throw new IllegalArgumentException(what + " does not match the graph's placeholders:\n  - " + String.join("\n  - ", problems));
     }
   }
 
