@@ -5,6 +5,7 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.samples.CountingProvider;
 import dev.minibatch.samples.SameDiffGradients;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -60,14 +61,14 @@ public final class DigitImageTrainer {
     sd.setTrainingConfig(SameDiffBinding.bind(TrainingConfig.builder().updater(new Adam(2e-3)), train, sd).build());
     SameDiffGradients.createQuietly(sd);
     List<EpochReport> reports = new ArrayList<>();
+    // Count what the provider delivered: rows minus padding of every batch the network saw.
+    CountingProvider<NamedBatch> counted = new CountingProvider<>(train);
+    var batches = ProviderIterators.multiDataSet(counted);
     for (int epoch = 1; epoch <= epochs; epoch++) {
       long t0 = System.nanoTime();
-      long[] delivered = {0};
-      // Count what the provider delivered: rows minus padding of every batch the network saw.
-      var batches = ProviderIterators.multiDataSet(new CountingProvider<>(train, b -> delivered[0] += b.countSamples()));
       sd.fit(batches, 1);
       double seconds = (System.nanoTime() - t0) / 1e9;
-      EpochReport r = new EpochReport(epoch, delivered[0], seconds, accuracy(sd, test));
+      EpochReport r = new EpochReport(epoch, counted.takeSamples(), seconds, accuracy(sd, test));
       reports.add(r);
       progress.accept(r);
     }

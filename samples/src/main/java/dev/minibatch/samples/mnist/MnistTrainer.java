@@ -4,6 +4,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.interop.ProviderIterators;
+import dev.minibatch.samples.CountingProvider;
 import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.samples.SameDiffGradients;
 import java.util.ArrayList;

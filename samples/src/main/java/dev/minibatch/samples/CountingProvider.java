@@ -1,4 +1,4 @@
-package dev.minibatch.samples.mnist;
+package dev.minibatch.samples;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
@@ -13,16 +13,16 @@ import java.util.List;
  *
  * @param <B> the batch type
  */
-final class CountingProvider<B extends Batch> implements BatchProvider<B> {
+public final class CountingProvider<B extends Batch> implements BatchProvider<B> {
   private final BatchProvider<B> provider;
   private long samples;
 
-  CountingProvider(BatchProvider<B> provider) {
+  public CountingProvider(BatchProvider<B> provider) {
     this.provider = provider;
   }
 
   /** The real samples handed out since the last call, and starts counting again from zero. */
-  long takeSamples() {
+  public long takeSamples() {
     long n = samples;
     samples = 0;
     return n;
