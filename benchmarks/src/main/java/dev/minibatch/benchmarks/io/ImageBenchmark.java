@@ -280,6 +280,37 @@ public class ImageBenchmark {
       return sum;
     }
 
+    /**
+     * Decodes images {@code order[from..to)} and writes each one's centre 224x224 crop as float32
+     * planes ({@code split}, then {@code convertTo} with a mean/std) into {@code out}, a ring of five
+     * batches of 32 in native memory, as a batch loader must: the decode plus the unavoidable
+     * output traffic, with no engine, no random draws and no record reading.
+     */
+    long decodeAndWrite(int from, int to, BytePointer out) {
+      long sum = 0;
+      long image = 3L * CROP * CROP * Float.BYTES;
+      long plane = (long) CROP * CROP * Float.BYTES;
+      int y0 = (SIDE - CROP) / 2;
+      try (org.bytedeco.opencv.opencv_core.Rect rect = new org.bytedeco.opencv.opencv_core.Rect(y0, y0, CROP, CROP);
+          org.bytedeco.opencv.opencv_core.MatVector planes = new org.bytedeco.opencv.opencv_core.MatVector()) {
+        for (int k = from; k < to; k++) {
+          try (Mat m = imdecode(wrapped.get(order[k]), IMREAD_COLOR); Mat roi = m.apply(rect)) {
+            org.bytedeco.opencv.global.opencv_core.split(roi, planes);
+            long base = (k % (5 * BATCH)) * image;
+            for (int c = 0; c < 3; c++) {
+              try (Mat src = planes.get(2 - c);
+                  Mat dst = new Mat(CROP, CROP, org.bytedeco.opencv.global.opencv_core.CV_32FC1,
+                      out.position(base + c * plane))) {
+                src.convertTo(dst, org.bytedeco.opencv.global.opencv_core.CV_32F, 1 / STD[c], -MEAN[c] / STD[c]);
+              }
+            }
+            sum += m.cols();
+          }
+        }
+      }
+      return sum;
+    }
+
     @TearDown(Level.Trial)
     public void tearDown() {
       pool.shutdownNow();
@@ -374,6 +405,47 @@ public class ImageBenchmark {
     cpu.add(c);
     return sum;
   }
+  /**
+   * The limit with the output written: decode, centre-crop and write float32 planes into batch-sized
+   * native buffers, on {@code threads} threads (each with its own ring of five batches).
+   */
+  @Benchmark
+  public long decodeAndWrite(Encoded e, Threads t, Cpu cpu, Rings rings) throws Exception {
+    long c = Cpu.now();
+    int n = t.threads;
+    List<Future<Long>> others = new ArrayList<>();
+    for (int k = 1; k < n; k++) {
+      int from = IMAGES * k / n;
+      int to = IMAGES * (k + 1) / n;
+      BytePointer ring = rings.rings.get(k);
+      others.add(e.pool.submit(() -> e.decodeAndWrite(from, to, ring)));
+    }
+    long sum = e.decodeAndWrite(0, IMAGES / n, rings.rings.get(0));
+    for (Future<Long> f : others) {
+      sum += f.get();
+    }
+    cpu.add(c);
+    return sum;
+  }
+
+  /** One ring of five float32 batches per thread, in native memory. */
+  @State(Scope.Benchmark)
+  public static class Rings {
+    final List<BytePointer> rings = new ArrayList<>();
+
+    @Setup(Level.Trial)
+    public void setUp(Threads t) {
+      for (int k = 0; k < t.threads; k++) {
+        rings.add(new BytePointer(5L * BATCH * 3 * CROP * CROP * Float.BYTES));
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      rings.forEach(BytePointer::close);
+    }
+  }
+
 
   /** DataVec: one epoch through ImageRecordReader + RecordReaderDataSetIterator, on this thread. */
   @Benchmark
