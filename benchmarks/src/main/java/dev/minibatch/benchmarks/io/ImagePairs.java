@@ -63,6 +63,22 @@ public final class ImagePairs {
         }
       });
     }
+    // uint8 output (ImageRecordUInt8Iter): the same crop and mirror, a quarter of the bytes, no mean/std.
+    dev.minibatch.runtime.io.image.ImageRecordProvider bytes = dev.minibatch.runtime.io.image.ImageRecordProvider
+        .builder().pathImgrec(images.rec).pathImgidx(images.idx).dataShape(3, ImageBenchmark.CROP, ImageBenchmark.CROP)
+        .batchSize(ImageBenchmark.BATCH).shuffle(true).seed(ImageBenchmark.SEED).randCrop(true).randMirror(true)
+        .dtype(dev.minibatch.DType.UINT8).preprocessThreads(1).build();
+    closers.add(bytes::close);
+    names.add("minibatch uint8 1");
+    epochs.add(() -> {
+      long rows = 0;
+      for (NamedBatch b : bytes) {
+        rows += b.countSamples();
+      }
+      if (rows != ImageBenchmark.IMAGES) {
+        throw new IllegalStateException("an epoch delivered " + rows + " images");
+      }
+    });
     ImageBenchmark.DataVec dataVec = new ImageBenchmark.DataVec();
     dataVec.setUp(images);
     names.add("DataVec");
@@ -104,8 +120,9 @@ public final class ImagePairs {
     print("minibatch / decode+write, 2 threads", column(rate, r -> r[5] / r[4]));
     print("decode-only 1 -> 2 threads", column(rate, r -> r[3] / r[0]));
     print("minibatch 1 -> 2 threads", column(rate, r -> r[5] / r[2]));
-    print("minibatch 1 thread / DataVec", column(rate, r -> r[2] / r[6]));
-    print("minibatch 2 threads / DataVec", column(rate, r -> r[5] / r[6]));
+    print("minibatch uint8 / decode-only, 1 thread", column(rate, r -> r[6] / r[0]));
+    print("minibatch 1 thread / DataVec", column(rate, r -> r[2] / r[7]));
+    print("minibatch 2 threads / DataVec", column(rate, r -> r[5] / r[7]));
     System.exit(0);
   }
 

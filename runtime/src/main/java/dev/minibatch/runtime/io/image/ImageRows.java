@@ -72,7 +72,9 @@ final class ImageRows implements RowWriter {
           throw source.error(sample, w.encoded, e.getMessage(), e);
         }
         Augmenter out = w.augmenter;
-        if (uint8) {
+        if (uint8 && !channelsLast) {
+          w.pixels.writeBytePlanes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
+        } else if (uint8) {
           w.pixels.writeBytes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
         } else if (planes) {
           w.pixels.writeFloatPlanes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);

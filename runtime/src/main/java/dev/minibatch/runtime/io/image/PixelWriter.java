@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.image;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_32F;
 import static org.bytedeco.opencv.global.opencv_core.CV_32FC1;
+import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_core.flip;
 import static org.bytedeco.opencv.global.opencv_core.split;
 
@@ -49,6 +50,7 @@ final class PixelWriter {
   private final float[] pca = new float[4];
   private final Mat flipped = new Mat();
   private final MatVector planes = new MatVector();
+  private final MatVector outPlanes = new MatVector();
   private final Rect rect = new Rect();
   private @Nullable ByteBuffer batchBuffer;
   private @Nullable BytePointer batchPointer;
@@ -134,6 +136,48 @@ final class PixelWriter {
         try (Mat plane = channels > 1 ? planes.get(swap[k]) : null;
             Mat out = new Mat(height, width, CV_32FC1, base.position(offset))) {
           (channels > 1 ? plane : src).convertTo(out, CV_32F, m, b);
+        }
+      }
+    }
+  }
+
+  /**
+   * As {@link #writeBytes}, for planes (NCHW), with OpenCV: the window is mirrored ({@code flip})
+   * and split straight into the row's planes of the batch, swapped to RGB(A) on the way.
+   */
+  void writeBytePlanes(Mat image, int x0, int y0, SeededRandom r, ByteBuffer dst, int row) {
+    boolean mirrored = mirrored(r);
+    BytePointer base = batchPointer(dst);
+    int hw = height * width;
+    int[] swap = swap();
+    boolean whole = x0 == 0 && y0 == 0 && image.cols() == width && image.rows() == height;
+    try (Mat window = whole ? null : image.apply(rect.x(x0).y(y0).width(width).height(height))) {
+      Mat src = whole ? image : window;
+      if (mirrored) {
+        flip(src, flipped, 1);
+        src = flipped;
+      }
+      long first = (long) row * channels * hw;
+      if (channels == 1) {
+        try (Mat out = new Mat(height, width, CV_8UC1, base.position(first))) {
+          src.copyTo(out);
+        }
+        return;
+      }
+      // OpenCV's channel c (B, G, R, A) goes to output plane swap[c] (R, G, B, A).
+      outPlanes.resize(channels);
+      Mat[] headers = new Mat[channels];
+      try {
+        for (int c = 0; c < channels; c++) {
+          headers[c] = new Mat(height, width, CV_8UC1, base.position(first + (long) swap[c] * hw));
+          outPlanes.put(c, headers[c]);
+        }
+        split(src, outPlanes);
+      } finally {
+        for (Mat h : headers) {
+          if (h != null) {
+            h.close();
+          }
         }
       }
     }

@@ -155,6 +155,20 @@ class ImageRecordProviderTest {
   }
 
   @Test
+  void uint8PlanesAreRawMirroredRgb() {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).dtype(DType.UINT8).mirror(true)).build()) {
+      assertArrayEquals(expectedChw(4, 4, 1, j -> 2 + (3 - j)), dataRows(p).get(0));
+    }
+    // A gray image (one plane) through the same path.
+    Path rec = TestImages.write(dir.resolve("gray.rec"), List.of(ImageRecord.of(0, 0,
+        TestImages.png(2, 3, 1, (y, x, c) -> 10 * y + x))));
+    try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).batchSize(1).dataShape(1, 2, 3)
+        .dtype(DType.UINT8).build()) {
+      assertArrayEquals(new float[] {0, 1, 2, 10, 11, 12}, dataRows(p).get(0));
+    }
+  }
+
+  @Test
   void channelsLastFloatIsInterleavedAndMirrored() {
     try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).channelsLast(true).mirror(true).scale(2)).build()) {
       float[] expected = new float[48];
