@@ -49,6 +49,7 @@ final class Augmenter implements AutoCloseable {
   private final Rect rect = new Rect();
   private final Scalar fill;
   private byte[] pixels = new byte[0];
+  private final int[] resizeTo = new int[2];
   private Mat result = resized;
   private int x;
   private int y;
@@ -80,18 +81,10 @@ final class Augmenter implements AutoCloseable {
   void apply(Mat src, SeededRandom r) {
     Mat res = src;
     if (a.resize() > 0) {
-      int rows = res.rows();
-      int cols = res.cols();
-      int nh;
-      int nw;
-      if (rows > cols) {
-        nh = (int) ((long) a.resize() * rows / cols);
-        nw = a.resize();
-      } else {
-        nh = a.resize();
-        nw = (int) ((long) a.resize() * cols / rows);
-      }
-      resize(res, resized, size(nw, nh), 0, 0, inter(cols, rows, nw, nh, r));
+      OpenCv.shorterSide(res.rows(), res.cols(), a.resize(), resizeTo);
+      int nw = resizeTo[0];
+      int nh = resizeTo[1];
+      resize(res, resized, size(nw, nh), 0, 0, inter(res.cols(), res.rows(), nw, nh, r));
       res = resized;
     }
     if (a.affine()) {

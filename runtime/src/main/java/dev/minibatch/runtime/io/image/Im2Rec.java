@@ -1,12 +1,10 @@
 package dev.minibatch.runtime.io.image;
 
-import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_GRAYSCALE;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMWRITE_JPEG_QUALITY;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMWRITE_PNG_COMPRESSION;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 
@@ -190,8 +188,7 @@ public final class Im2Rec {
 
   private byte[] reencode(byte[] raw, Path file) {
     int flags = color == 1 ? IMREAD_COLOR : color == 0 ? IMREAD_GRAYSCALE : IMREAD_UNCHANGED;
-    try (BytePointer in = new BytePointer(raw); Mat bytes = new Mat(1, raw.length, CV_8UC1, in);
-        Mat img = imdecode(bytes, flags)) {
+    try (BytePointer in = new BytePointer(raw); Mat img = OpenCv.decode(in, 0, raw.length, flags)) {
       if (img.empty()) {
         throw new FileFormatException(file.toString(), "OpenCV cannot decode this image (" + raw.length + " bytes)");
       }
@@ -209,17 +206,10 @@ public final class Im2Rec {
           res = crop;
         }
         if (resize > 0) {
-          int nw;
-          int nh;
-          if (res.rows() > res.cols()) {
-            nw = resize;
-            nh = (int) ((long) res.rows() * resize / res.cols());
-          } else {
-            nh = resize;
-            nw = (int) ((long) res.cols() * resize / res.rows());
-          }
+          int[] size = new int[2];
+          OpenCv.shorterSide(res.rows(), res.cols(), resize, size);
           resized = new Mat();
-          try (Size s = new Size(nw, nh)) {
+          try (Size s = new Size(size[0], size[1])) {
             org.bytedeco.opencv.global.opencv_imgproc.resize(res, resized, s, 0, 0, INTER_LINEAR);
           }
           res = resized;

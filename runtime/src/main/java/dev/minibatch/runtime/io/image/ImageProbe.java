@@ -1,8 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
-import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 
 import java.nio.ByteBuffer;
 import org.bytedeco.javacpp.BytePointer;
@@ -39,8 +37,7 @@ public record ImageProbe(String format, int height, int width, int channels, @Nu
       direct = ByteBuffer.allocateDirect(n).put(b.duplicate());
       direct.flip();
     }
-    try (BytePointer p = new BytePointer(direct); Mat bytes = new Mat(1, n, CV_8UC1, p);
-        Mat image = imdecode(bytes, IMREAD_UNCHANGED)) {
+    try (BytePointer p = new BytePointer(direct); Mat image = OpenCv.decode(p, 0, n, IMREAD_UNCHANGED)) {
       if (image.empty()) {
         return new ImageProbe(format, 0, 0, 0, "OpenCV cannot decode the " + n + " image bytes; expected a JPEG, PNG "
             + "or another format OpenCV reads");

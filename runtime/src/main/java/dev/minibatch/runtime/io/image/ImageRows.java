@@ -1,11 +1,9 @@
 package dev.minibatch.runtime.io.image;
 
 import static org.bytedeco.opencv.global.opencv_core.CV_8U;
-import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_GRAYSCALE;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_GRAY2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
@@ -39,8 +37,6 @@ final class ImageRows implements RowWriter {
   private final boolean uint8;
   private final float @Nullable [] meanImage;
   private final LongSupplier seed;
-  /** Float planes without a mean image: OpenCV's vectorised path. */
-  private final boolean planes;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
 
   ImageRows(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
@@ -51,7 +47,6 @@ final class ImageRows implements RowWriter {
     this.uint8 = uint8;
     this.meanImage = meanImage;
     this.seed = seed;
-    this.planes = !uint8 && !channelsLast && meanImage == null;
   }
 
   @Override
@@ -72,21 +67,13 @@ final class ImageRows implements RowWriter {
           throw source.error(sample, w.encoded, e.getMessage(), e);
         }
         Augmenter out = w.augmenter;
-        if (uint8 && !channelsLast) {
-          w.pixels.writeBytePlanes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
-        } else if (uint8) {
-          w.pixels.writeBytes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
-        } else if (planes) {
-          w.pixels.writeFloatPlanes(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
-        } else {
-          w.pixels.writeFloats(out.result(), out.x(), out.y(), w.random, target.floats(0), r);
-        }
+        w.pixels.write(out.result(), out.x(), out.y(), w.random, target.bytes(0), r);
       }
       labels.put(r * width, w.encoded.labels, 0, width);
     }
   }
 
-  /** Decodes sample {@code i} without augmentation (for the mean image): the window to average. */
+  /** This thread's worker (the mean image's pass reads images through it). */
   Worker worker() {
     return workers.get();
   }
@@ -118,10 +105,7 @@ final class ImageRows implements RowWriter {
         throw source.error(i, encoded, "the record holds no image bytes after its header and labels", null);
       }
       int flags = a.channels() == 1 ? IMREAD_GRAYSCALE : a.channels() == 3 ? IMREAD_COLOR : IMREAD_UNCHANGED;
-      Mat decoded;
-      try (Mat bytes = new Mat(1, encoded.length, CV_8UC1, p.position(encoded.offset))) {
-        decoded = imdecode(bytes, flags);
-      }
+      Mat decoded = OpenCv.decode(p, encoded.offset, encoded.length, flags);
       if (decoded.empty()) {
         decoded.close();
         throw source.error(i, encoded, "OpenCV cannot decode the " + encoded.length + " image bytes (they start with "

@@ -5,7 +5,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import java.nio.FloatBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +43,9 @@ final class MeanImage {
     int n = a.channels() * a.height() * a.width();
     double[] sum = new double[n];
     float[] one = new float[n];
-    FloatBuffer out = FloatBuffer.wrap(one);
+    // A row in native memory, as the batch rows are, so the same writer fills it.
+    ByteBuffer out = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder());
+    java.nio.FloatBuffer values = out.asFloatBuffer();
     for (int i = 0; i < source.size(); i++) {
       w.random.reset(0, 0, i);
       try (Mat image = w.decode(i)) {
@@ -55,8 +56,9 @@ final class MeanImage {
         } catch (RuntimeException e) {
           throw rows.error(i, "computing the mean image: " + e.getMessage(), e);
         }
-        w.pixels.writeFloats(w.augmenter.result(), w.augmenter.x(), w.augmenter.y(), w.random, out, 0);
+        w.pixels.write(w.augmenter.result(), w.augmenter.x(), w.augmenter.y(), w.random, out, 0);
       }
+      values.get(0, one);
       for (int k = 0; k < n; k++) {
         sum[k] += one[k];
       }

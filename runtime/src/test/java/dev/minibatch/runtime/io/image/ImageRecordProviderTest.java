@@ -268,7 +268,7 @@ class ImageRecordProviderTest {
   }
 
   @Test
-  void anUndecodableImageNamesFileRecordOffsetAndId() {
+  void anUndecodableImageNamesFileRecordOffsetAndId() throws InterruptedException {
     byte[] png = TestImages.png(6, 8, 3, ImageRecordProviderTest::bgr);
     byte[] junk = {1, 2, 3, 4, 5, 6, 7, 8};
     Path rec = TestImages.write(dir.resolve("junk.rec"), List.of(ImageRecord.of(0, 0, png), ImageRecord.of(41, 0, junk)));
@@ -278,7 +278,24 @@ class ImageRecordProviderTest {
       StageFailedException e = assertThrows(StageFailedException.class, () -> dataRows(p));
       assertEquals(rec + ": record 1 at offset " + offset + " (image id 41): OpenCV cannot decode the 8 image bytes "
           + "(they start with 0x01020304); expected a JPEG, PNG or another format OpenCV reads", e.getCause().getMessage());
+      assertEquals("image", e.stage());
+      assertEquals(1, e.sampleIndex());
+      // The contract's failing-sample test needs an injected exception as the root cause, which a
+      // provider without user code cannot take; this is its counterpart: the reader threads end.
+      assertTrue(readersEnd(10_000), "a minibatch-image reader thread is alive 10 s after the failure reached the consumer");
     }
+  }
+
+  /** Whether every {@code minibatch-image-*} thread ends within {@code millis}. */
+  private static boolean readersEnd(long millis) throws InterruptedException {
+    long deadline = System.currentTimeMillis() + millis;
+    while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("minibatch-image"))) {
+      if (System.currentTimeMillis() > deadline) {
+        return false;
+      }
+      Thread.sleep(20);
+    }
+    return true;
   }
 
   private Path augmentedSet(int n) {
