@@ -32,6 +32,8 @@ import org.jspecify.annotations.Nullable;
  *   for (DigitBatch batch : p) { ... }
  * }
  * }</pre>
+ *
+ * <p>Memory: a sample takes 3140 bytes of batch memory; a batch of the default 32 samples, 100480 bytes. A provider holds two such batches (more with reader threads).
  */
 @Generated(
     value = "dev.minibatch.processor.MinibatchProcessor",
@@ -43,6 +45,17 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
    * unless the builder sets one.
    */
   public static final int DEFAULT_BATCH_SIZE = 32;
+
+  /**
+   * The batch memory of one sample, estimated at compile time: a sample takes 3140 bytes of batch memory; a batch of the default 32 samples, 100480 bytes. A provider holds two such batches (more with reader threads).
+   */
+  public static final long BYTES_PER_SAMPLE = 3140L;
+
+  /**
+   * {@link #BYTES_PER_SAMPLE} times {@link #DEFAULT_BATCH_SIZE}: one batch's memory at the default size (0
+   * when no batch size is declared).
+   */
+  public static final long BYTES_PER_BATCH = 100480L;
 
   private static final Shape IMAGE_SHAPE = Shape.of(28, 28);
 

@@ -31,6 +31,13 @@ public abstract class DataDesc {
   /** Whether this is a model input or a label. */
   public abstract Role role();
 
+  /**
+   * The bound of the variable axis ({@link Shape#variableAxis()} of {@link #shape()}, where the shape
+   * holds {@link Shape#VARIABLE}): the declared {@code @Provides(maxLength)}, or 0 when there is no
+   * bound or no variable axis. A batch's own arrays have the actual length there.
+   */
+  public abstract long maxLength();
+
   /** The batch size: the first axis of {@link #shape()}. */
   public final long batchSize() {
     return shape().dim(0);
@@ -43,7 +50,7 @@ public abstract class DataDesc {
 
   /** A builder; name, shape and dtype are required, role defaults to DATA. */
   public static Builder builder() {
-    return new AutoValue_DataDesc.Builder().role(Role.DATA);
+    return new AutoValue_DataDesc.Builder().role(Role.DATA).maxLength(0);
   }
 
   /** A description of a batch array of {@code batchSize} samples of {@code sampleShape}. */
@@ -59,6 +66,17 @@ public abstract class DataDesc {
    */
   public static DataDesc of(String name, long batchSize, Shape sampleShape, DType dtype, Role role, String layout) {
     Builder b = builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).role(role);
+    return (layout.isEmpty() ? b : b.layout(layout)).build();
+  }
+
+  /**
+   * {@link #of(String, long, Shape, DType, Role, String)} for a sample shape with a {@link
+   * Shape#VARIABLE} axis bounded by {@code maxLength} (0: unbounded).
+   */
+  public static DataDesc of(String name, long batchSize, Shape sampleShape, DType dtype, Role role, String layout,
+      long maxLength) {
+    Builder b = builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).role(role)
+        .maxLength(maxLength);
     return (layout.isEmpty() ? b : b.layout(layout)).build();
   }
 
@@ -85,9 +103,29 @@ public abstract class DataDesc {
    *   <li>four axes: {@code NCDHW} (MXNet's default for a 5-D batch);
    *   <li>more: {@code N} and one {@code _} (unnamed) per axis.
    * </ul>
+   *
+   * <p>A sample with a {@link Shape#VARIABLE} axis is a sequence, whose variable axis is {@code T}:
+   * {@code NT} for a sequence of scalars (token ids), {@code NTC} for one of vectors, {@code NCT}
+   * when the variable axis comes last (channels first, as DL4J's recurrent layers default to), and
+   * for more axes {@code T} at the variable axis and {@code _} elsewhere.
    */
   public static String defaultLayout(Shape batchShape) {
     int sampleRank = batchShape.rank() - 1;
+    int variable = batchShape.variableAxis();
+    if (variable > 0) {
+      switch (sampleRank) {
+        case 1:
+          return "NT";
+        case 2:
+          return variable == 1 ? "NTC" : "NCT";
+        default:
+          StringBuilder sb = new StringBuilder("N");
+          for (int axis = 1; axis <= sampleRank; axis++) {
+            sb.append(axis == variable ? 'T' : '_');
+          }
+          return sb.toString();
+      }
+    }
     switch (sampleRank) {
       case -1:
       case 0:
@@ -133,6 +171,11 @@ public abstract class DataDesc {
     /** Data or label. */
     public abstract Builder role(Role role);
 
+    /** The bound of the variable axis; 0 (the default) for none. */
+    public abstract Builder maxLength(long maxLength);
+
+    abstract long maxLength();
+
     abstract Shape shape();
 
     abstract DType dtype();
@@ -147,7 +190,7 @@ public abstract class DataDesc {
      * Builds the description.
      *
      * @throws IllegalArgumentException for an empty name, a rank-0 shape (the batch axis is
-     *     missing), {@link DType#INFER}, or a layout that {@link ShapeCheck#checkLayout} rejects
+     *     missing), a negative maxLength or one without a variable axis, {@link DType#INFER}, or a layout that {@link ShapeCheck#checkLayout} rejects
      *     (one letter per axis of the shape, starting with {@code N})
      */
     public final DataDesc build() {
@@ -156,6 +199,10 @@ public abstract class DataDesc {
       }
       if (shape().rank() == 0) {
         throw new IllegalArgumentException("DataDesc '" + name() + "': the shape must start with the batch axis");
+      }
+      if (maxLength() < 0 || maxLength() > 0 && shape().isFixed()) {
+        throw new IllegalArgumentException("DataDesc '" + name() + "': maxLength " + maxLength()
+            + (maxLength() < 0 ? " is negative" : " needs a VARIABLE axis in the shape " + shape()));
       }
       if (dtype() == DType.INFER) {
         throw new IllegalArgumentException("DataDesc '" + name() + "': dtype INFER is not a concrete type");

@@ -13,15 +13,31 @@ import java.lang.annotation.Target;
  * <p>Supported member types: the eight Java primitives (scalars, {@code shape = {}}), primitive
  * arrays whose rank equals the shape's rank (or rank 1 holding the shape's elements row-major), and
  * {@code INDArray} (checked against the shape at run time).
+ *
+ * <p>One axis of a shape may be {@link #VARIABLE}: samples then differ in length along it (text,
+ * audio, time series), and the batch pads every sample to the longest one of the batch (or to the
+ * bucket's bound, or to {@link #maxLength()} with fixed shapes), fills the padded steps with {@link
+ * #stepPadding()}, and gives a mask ({@code [batch, T]}, 1 for real steps) and the lengths ({@code
+ * [batch]}) next to the data. Only arrays of the shape's rank (not flat ones) and {@code INDArray}
+ * can hold a variable axis; see {@code docs/sequences.md}.
  */
 @Documented
 @Retention(RetentionPolicy.CLASS)
 @Target({ElementType.FIELD, ElementType.METHOD, ElementType.RECORD_COMPONENT})
 public @interface Provides {
+  /**
+   * The marker of a variable axis in {@link #shape()}: {@code shape = {VARIABLE, 64}} is a sequence
+   * of any length of 64-element vectors. At most one axis per member.
+   */
+  int VARIABLE = -1;
+
   /** The provided name; empty means the member's (property) name. */
   String name() default "";
 
-  /** The per-sample shape, without the batch axis; empty means a scalar. Every dim must be > 0. */
+  /**
+   * The per-sample shape, without the batch axis; empty means a scalar. Every dim must be > 0,
+   * except one that may be {@link #VARIABLE}.
+   */
   int[] shape() default {};
 
   /** True for a label (target), false for data (input). */
@@ -39,4 +55,26 @@ public @interface Provides {
    * {@code [minibatch/LayoutRank]}.
    */
   String layout() default "";
+
+  /**
+   * The longest a sample may be along the {@link #VARIABLE} axis; 0 (the default) means no bound.
+   * Longer samples are handled by {@link #tooLong()}. With a bound, the batch buffers are sized by
+   * it and {@link DataDesc#maxLength()} reports it. Needs a variable axis ({@code
+   * [minibatch/MaxLengthWithoutVariable]}).
+   */
+  int maxLength() default 0;
+
+  /** What a sample longer than {@link #maxLength()} becomes: an error (the default) or truncated. */
+  TooLong tooLong() default TooLong.ERROR;
+
+  /**
+   * The member (by property name) whose variable axis this member's variable axis must equal in
+   * every sample, e.g. the tags of a tagging task {@code sameLengthAs = "tokens"}: they then share
+   * one length, one mask and one bound ({@code maxLength} and {@code tooLong} are declared on the
+   * named member only). The generated collate checks the lengths per sample.
+   */
+  String sameLengthAs() default "";
+
+  /** The value padded steps of the variable axis hold (0 by default); padded rows keep the builder's padding. */
+  double stepPadding() default 0;
 }

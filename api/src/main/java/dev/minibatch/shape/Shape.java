@@ -7,6 +7,12 @@ import java.util.Arrays;
  * {@link #withBatch(long)} prepends one. The empty shape is a scalar.
  */
 public final class Shape {
+  /**
+   * The extent of a variable axis (one whose length differs from sample to sample), as in {@code
+   * @Provides(shape = {VARIABLE, 64})}; -1, as SameDiff and ONNX write an unknown dim.
+   */
+  public static final long VARIABLE = -1;
+
   private static final Shape SCALAR = new Shape(new long[0]);
 
   private final long[] dims;
@@ -18,8 +24,8 @@ public final class Shape {
   /**
    * A shape with the given dims.
    *
-   * @throws IllegalArgumentException if a dim is not positive (the message is {@link
-   *     ShapeCheck#checkDims}'s)
+   * @throws IllegalArgumentException if a dim is neither positive nor {@link #VARIABLE}, or more
+   *     than one is {@link #VARIABLE} (the message is {@link ShapeCheck#checkDims}'s)
    */
   public static Shape of(long... dims) {
     if (dims.length == 0) {
@@ -52,8 +58,37 @@ public final class Shape {
     return dims[axis];
   }
 
-  /** The number of elements: the product of the dims, 1 for a scalar. */
+  /** The variable axis, or -1 if every axis is fixed. */
+  public int variableAxis() {
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] == VARIABLE) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** True if no axis is {@link #VARIABLE}. */
+  public boolean isFixed() {
+    return variableAxis() < 0;
+  }
+
+  /** This shape with axis {@code axis} set to {@code dim} (a bound or an actual length for a variable axis). */
+  public Shape withDim(int axis, long dim) {
+    long[] out = dims.clone();
+    out[axis] = dim;
+    return of(out);
+  }
+
+  /**
+   * The number of elements: the product of the dims, 1 for a scalar.
+   *
+   * @throws IllegalStateException for a shape with a variable axis
+   */
   public long elementCount() {
+    if (!isFixed()) {
+      throw new IllegalStateException("shape " + this + " has a variable axis, so no fixed element count");
+    }
     long n = 1;
     for (long d : dims) {
       n = Math.multiplyExact(n, d);
@@ -94,9 +129,20 @@ public final class Shape {
     return dims.length == 1 ? SCALAR : new Shape(Arrays.copyOfRange(dims, 1, dims.length));
   }
 
-  /** True if {@code actual} (the dims of some array) equals this shape. */
+  /**
+   * True if {@code actual} (the dims of some array) equals this shape, a {@link #VARIABLE} axis
+   * matching any extent.
+   */
   public boolean matches(long[] actual) {
-    return Arrays.equals(dims, actual);
+    if (actual.length != dims.length) {
+      return false;
+    }
+    for (int i = 0; i < dims.length; i++) {
+      if (dims[i] != actual[i] && dims[i] != VARIABLE) {
+        return false;
+      }
+    }
+    return true;
   }
 
   @Override

@@ -10,11 +10,22 @@ import org.jspecify.annotations.Nullable;
 public final class ShapeCheck {
   private ShapeCheck() {}
 
-  /** Checks that every dim is positive; names the first bad axis. */
+  /**
+   * Checks that every dim is positive, except at most one {@link Shape#VARIABLE} (-1); names the
+   * first bad axis.
+   */
   public static @Nullable String checkDims(long[] dims) {
+    int variable = -1;
     for (int i = 0; i < dims.length; i++) {
-      if (dims[i] <= 0) {
-        return "shape " + format(dims) + ": dim " + i + " is " + dims[i] + ", every dim must be > 0";
+      if (dims[i] == Shape.VARIABLE) {
+        if (variable >= 0) {
+          return "shape " + format(dims) + ": dims " + variable + " and " + i + " are both VARIABLE; a sample has one "
+              + "mask and one length, so at most one axis can vary";
+        }
+        variable = i;
+      } else if (dims[i] <= 0) {
+        return "shape " + format(dims) + ": dim " + i + " is " + dims[i] + ", every dim must be > 0 (or VARIABLE, "
+            + "-1, for the one axis whose length varies)";
       }
     }
     return null;
@@ -51,7 +62,7 @@ public final class ShapeCheck {
    */
   public static String sampleMismatch(String field, long sampleIndex, Shape expected, long[] actual) {
     return "field '" + field + "' of sample " + sampleIndex + ": expected shape " + expected
-        + " (" + expected.elementCount() + " elements), got " + format(actual);
+        + (expected.isFixed() ? " (" + expected.elementCount() + " elements)" : "") + ", got " + format(actual);
   }
 
   /** Formats dims as {@code (a, b, c)}; a rank-1 shape as {@code (a,)} like numpy. */

@@ -32,7 +32,8 @@ class ShapeTest {
   @Test
   void theOneCheckerNamesTheBadAxis() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> Shape.of(3, 0, 2));
-    assertEquals("shape (3, 0, 2): dim 1 is 0, every dim must be > 0", e.getMessage());
+    assertEquals("shape (3, 0, 2): dim 1 is 0, every dim must be > 0 (or VARIABLE, -1, for the one axis whose length "
+        + "varies)", e.getMessage());
     assertEquals(e.getMessage(), ShapeCheck.checkDims(new int[] {3, 0, 2}));
     assertNull(ShapeCheck.checkDims(new int[] {3, 1}));
     assertNull(ShapeCheck.checkArrayRank(1, 3));
@@ -41,5 +42,34 @@ class ShapeTest {
         ShapeCheck.checkArrayRank(2, 3));
     assertEquals("field 'image' of sample 17: expected shape (28, 28) (784 elements), got (783,)",
         ShapeCheck.sampleMismatch("image", 17, Shape.of(28, 28), new long[] {783}));
+  }
+
+  @Test
+  void oneVariableAxisMatchesAnyLengthThere() {
+    Shape s = Shape.of(Shape.VARIABLE, 64);
+    assertEquals(0, s.variableAxis());
+    assertEquals(false, s.isFixed());
+    assertEquals(true, s.matches(new long[] {7, 64}));
+    assertEquals(true, s.matches(new long[] {1, 64}));
+    assertEquals(false, s.matches(new long[] {7, 63}));
+    assertEquals(false, s.matches(new long[] {7}));
+    assertEquals(Shape.of(20, 64), s.withDim(0, 20));
+    assertEquals("(-1, 64)", s.toString());
+    assertThrows(IllegalStateException.class, s::elementCount);
+    assertEquals(-1, Shape.of(3, 4).variableAxis());
+    IllegalArgumentException two = assertThrows(IllegalArgumentException.class,
+        () -> Shape.of(Shape.VARIABLE, Shape.VARIABLE));
+    assertEquals("shape (-1, -1): dims 0 and 1 are both VARIABLE; a sample has one mask and one length, so at most one "
+        + "axis can vary", two.getMessage());
+    assertEquals("field 'tokens' of sample 3: expected shape (-1, 64), got (5, 63)",
+        ShapeCheck.sampleMismatch("tokens", 3, s, new long[] {5, 63}));
+  }
+
+  @Test
+  void aVariableAxisIsASequenceInTheDefaultLayout() {
+    assertEquals("NT", dev.minibatch.DataDesc.defaultLayout(Shape.of(Shape.VARIABLE).withBatch(2)));
+    assertEquals("NTC", dev.minibatch.DataDesc.defaultLayout(Shape.of(Shape.VARIABLE, 3).withBatch(2)));
+    assertEquals("NCT", dev.minibatch.DataDesc.defaultLayout(Shape.of(3, Shape.VARIABLE).withBatch(2)));
+    assertEquals("N_T_", dev.minibatch.DataDesc.defaultLayout(Shape.of(3, Shape.VARIABLE, 3).withBatch(2)));
   }
 }

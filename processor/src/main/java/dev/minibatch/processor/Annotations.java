@@ -69,6 +69,10 @@ final class Annotations {
   }
 
   /** The simple name of an enum constant value. */
+  static double doubleValue(Elements elements, AnnotationMirror m, String attribute) {
+    return ((Number) value(elements, m, attribute).getValue()).doubleValue();
+  }
+
   static String enumValue(Elements elements, AnnotationMirror m, String attribute) {
     return ((VariableElement) value(elements, m, attribute).getValue()).getSimpleName().toString();
   }

@@ -42,6 +42,27 @@ final class BatchWriter {
           .addStatement("return array($L)", i++)
           .build());
     }
+    for (FieldDescriptor f : d.fields()) {
+      if (!f.variable()) {
+        continue;
+      }
+      t.addMethod(MethodSpec.methodBuilder(f.accessor() + "Mask")
+          .addModifiers(Modifier.PUBLIC)
+          .returns(RuntimeNames.INDARRAY)
+          .addJavadoc("The mask of {@code $L}'s variable axis: FLOAT32 {@code (batch, T)}, 1 for a sample's real steps, 0 for\n"
+              + "padded steps and padding rows$L.\n", f.name(), d.group(f.group()).size() > 1
+              ? "; shared by " + d.group(f.group()).stream().map(x -> "{@code " + x.name() + "}")
+                  .collect(java.util.stream.Collectors.joining(", ")) : "")
+          .addStatement("return maskOf($L)", f.group())
+          .build());
+      t.addMethod(MethodSpec.methodBuilder(f.accessor() + "Lengths")
+          .addModifiers(Modifier.PUBLIC)
+          .returns(RuntimeNames.INDARRAY)
+          .addJavadoc("The length of each row along {@code $L}'s variable axis: INT32 {@code (batch)}, 0 for padding rows.\n",
+              f.name())
+          .addStatement("return lengthsOf($L)", f.group())
+          .build());
+    }
     t.addMethod(MethodSpec.methodBuilder("newBatch")
         .addAnnotation(Override.class)
         .addModifiers(Modifier.PROTECTED)
@@ -54,7 +75,7 @@ final class BatchWriter {
   static String batchShape(FieldDescriptor f) {
     StringBuilder sb = new StringBuilder("(batch");
     for (int dim : f.shape()) {
-      sb.append(", ").append(dim);
+      sb.append(", ").append(dim == dev.minibatch.Provides.VARIABLE ? "T" : String.valueOf(dim));
     }
     return sb.append(')').toString();
   }

@@ -42,17 +42,203 @@ final class CollateWriter {
         m.addStatement("$T out$L = target.$L($L)", bufferType(f), i, ProviderWriter.viewMethod(f.dtype()), i);
       }
     }
+    // Per batch: the padded length, the mask and the lengths of every length group.
+    for (int g = 0; g < d.groups().size(); g++) {
+      m.addStatement("int steps$L = target.steps($L)", g, g);
+      m.addStatement("$T mask$L = target.mask($L)", ClassName.get("java.nio", "FloatBuffer"), g, g);
+      m.addStatement("$T lengths$L = target.lengths($L)", ClassName.get("java.nio", "IntBuffer"), g, g);
+    }
     // Per row: read each member once, check it, bulk-copy it.
     m.beginControlFlow("for (int row = from; row < to; row++)");
     m.addStatement("$T sample = samples.get(positions[row])", d.sample());
     m.beginControlFlow("if (sample == null)");
     m.addStatement("throw $T.nullSample(indices[row])", RuntimeNames.COLLATE);
     m.endControlFlow();
+    if (d.variable()) {
+      m.addCode(sequencePreamble(d));
+    }
     for (int i = 0; i < fields.size(); i++) {
-      m.addCode(field(fields.get(i), i));
+      FieldDescriptor f = fields.get(i);
+      m.addCode(f.variable() ? variableField(f, i) : field(f, i));
     }
     m.endControlFlow();
     return m.build();
+  }
+
+  /**
+   * Per row, before any member is copied: reads every variable member, measures its variable axis,
+   * applies its group's bound ({@code len} steps kept, {@code skip} dropped at the start), checks
+   * that members sharing a length have it, and writes the row's length and mask.
+   */
+  private static CodeBlock sequencePreamble(SampleDescriptor d) {
+    CodeBlock.Builder c = CodeBlock.builder();
+    List<FieldDescriptor> fields = d.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      FieldDescriptor f = fields.get(i);
+      if (f.variable()) {
+        String v = "v" + i;
+        c.addStatement("$T $L = sample.$L", valueType(f), v, f.read());
+        nullCheck(c, f, v);
+        c.addStatement("int n$L = $L", i, rawLength(c, f, v, "indices[row]"));
+      }
+    }
+    for (int g = 0; g < d.groups().size(); g++) {
+      List<FieldDescriptor> group = d.group(g);
+      FieldDescriptor root = group.get(0);
+      int r = fields.indexOf(root);
+      c.addStatement("int len$L = n$L", g, r);
+      c.addStatement("int skip$L = 0", g);
+      if (root.maxLength() > 0) {
+        c.beginControlFlow("if (n$L > $L)", r, root.maxLength());
+        switch (root.tooLong()) {
+          case ERROR -> c.addStatement("throw $T.tooLong($S, indices[row], n$L, $L)", RuntimeNames.COLLATE, root.name(), r,
+              root.maxLength());
+          case TRUNCATE_START -> c.addStatement("len$L = $L", g, root.maxLength())
+              .addStatement("skip$L = n$L - $L", g, r, root.maxLength());
+          case TRUNCATE_END -> c.addStatement("len$L = $L", g, root.maxLength());
+        }
+        c.endControlFlow();
+      }
+      for (FieldDescriptor follower : group.subList(1, group.size())) {
+        int fi = fields.indexOf(follower);
+        c.beginControlFlow("if (n$L != n$L)", fi, r);
+        c.addStatement("throw $T.lengthMismatch($S, indices[row], n$L, $S, n$L)", RuntimeNames.COLLATE, follower.name(), fi,
+            root.name(), r);
+        c.endControlFlow();
+      }
+      c.addStatement("lengths$L.put(row, len$L)", g, g);
+      c.addStatement("int maskAt$L = row * steps$L", g, g);
+      c.beginControlFlow("for (int t = 0; t < steps$L; t++)", g);
+      c.addStatement("mask$L.put(maskAt$L + t, t < len$L ? 1f : 0f)", g, g, g);
+      c.endControlFlow();
+    }
+    return c.build();
+  }
+
+  /** The Java type of a member's value. */
+  static TypeName valueType(FieldDescriptor f) {
+    return f.storage() == FieldType.Storage.INDARRAY ? RuntimeNames.INDARRAY
+        : ProviderWriter.arrayOf(f.primitive(), f.arrayRank());
+  }
+
+  /**
+   * Emits the checks that reach the variable axis of {@code v} (the fixed axes before it) and
+   * returns the expression of its length there.
+   */
+  static String rawLength(CodeBlock.Builder c, FieldDescriptor f, String v, String index) {
+    String shape = ProviderWriter.shapeConstant(f);
+    if (f.storage() == FieldType.Storage.INDARRAY) {
+      return CodeBlock.of("$T.lengthOf($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index, shape, v).toString();
+    }
+    int axis = f.variableAxis();
+    String cur = v;
+    for (int a = 0; a < axis; a++) {
+      c.beginControlFlow("if ($L.length != $L || $L[0] == null)", cur, f.shape().get(a), cur);
+      c.addStatement("throw $T.mismatch($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index, shape, v);
+      c.endControlFlow();
+      cur = cur + "[0]";
+    }
+    return cur + ".length";
+  }
+
+  /**
+   * A member with a variable axis: its row holds {@code steps} along that axis, the sample's kept
+   * steps first (from {@code skip} on), then {@code stepPadding}.
+   */
+  private static CodeBlock variableField(FieldDescriptor f, int position) {
+    CodeBlock.Builder c = CodeBlock.builder();
+    int g = f.group();
+    String v = "v" + position;
+    String out = "out" + position;
+    c.add("// $L: $L $L, padded to steps$L\n", f.name(), f.dtype(), BatchWriter.batchShape(f), g);
+    if (f.storage() == FieldType.Storage.INDARRAY) {
+      c.addStatement("$T.sequence($L, target.row($L, row), $L, len$L, skip$L, $L)", RuntimeNames.COLLATE, v, position,
+          f.variableAxis(), g, g, literal(f.stepPadding()));
+      return c.build();
+    }
+    // The row's length: the fixed dims times the batch's steps.
+    String at = "at" + position;
+    c.addStatement("int $L = row * $L * steps$L", at, f.elementCount(), g);
+    emitAxis(c, f, position, 0, v, v, out, at);
+    return c.build();
+  }
+
+  /** The loops of axis {@code axis} of {@code src} (an array of rank {@code rank - axis}), writing from {@code at}. */
+  private static void emitAxis(CodeBlock.Builder c, FieldDescriptor f, int position, int axis, String root, String src,
+      String out, String at) {
+    List<Integer> dims = f.shape();
+    int rank = dims.size();
+    int g = f.group();
+    String shape = ProviderWriter.shapeConstant(f);
+    boolean variable = axis == f.variableAxis();
+    if (axis == rank - 1) {
+      if (variable) {
+        copyRow(c, f, out, src, "skip" + g, at, "len" + g);
+        fill(c, f, out, at + " + len" + g, "steps" + g + " - len" + g);
+        c.addStatement("$L += steps$L", at, g);
+      } else {
+        c.beginControlFlow("if ($L.length != $L)", src, dims.get(axis));
+        c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
+        c.endControlFlow();
+        copyRow(c, f, out, src, "0", at, String.valueOf(dims.get(axis)));
+        c.addStatement("$L += $L", at, dims.get(axis));
+      }
+      return;
+    }
+    String i = "i" + position + "_" + axis;
+    String child = root + "_" + (axis + 1);
+    TypeName childType = ProviderWriter.arrayOf(f.primitive(), rank - axis - 1);
+    String expected = axis + 1 == f.variableAxis() ? "n" + position : String.valueOf(dims.get(axis + 1));
+    if (variable) {
+      c.beginControlFlow("for (int $L = 0; $L < len$L; $L++)", i, i, g, i);
+      c.addStatement("$T $L = $L[skip$L + $L]", childType, child, src, g, i);
+    } else {
+      if (axis > 0 || f.variableAxis() == 0) {
+        // Axis 0 of a member whose variable axis is deeper was checked when its length was read.
+        c.beginControlFlow("if ($L.length != $L)", src, dims.get(axis));
+        c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
+        c.endControlFlow();
+      }
+      c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
+      c.addStatement("$T $L = $L[$L]", childType, child, src, i);
+    }
+    c.beginControlFlow("if ($L == null || $L.length != $L)", child, child, expected);
+    c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
+    c.endControlFlow();
+    emitAxis(c, f, position, axis + 1, root, child, out, at);
+    c.endControlFlow();
+    if (variable) {
+      long inner = 1;
+      for (int b = axis + 1; b < rank; b++) {
+        inner *= dims.get(b);
+      }
+      fill(c, f, out, at, "(steps" + g + " - len" + g + ") * " + inner);
+      c.addStatement("$L += (steps$L - len$L) * $L", at, g, g, inner);
+    }
+  }
+
+  /** Writes {@code count} padding values to {@code out} from {@code at}. */
+  private static void fill(CodeBlock.Builder c, FieldDescriptor f, String out, String at, String count) {
+    String pad = padValue(f);
+    c.beginControlFlow("for (int j = $L, end = j + $L; j < end; j++)", at, count);
+    c.addStatement("$L.put(j, $L)", out, pad);
+    c.endControlFlow();
+  }
+
+  /** The step padding as a literal of the buffer's element type. */
+  private static String padValue(FieldDescriptor f) {
+    double p = f.stepPadding();
+    String to = ProviderWriter.bufferElement(f.dtype());
+    return switch (to) {
+      case "float" -> p + "f";
+      case "double" -> String.valueOf(p);
+      case "long" -> (long) p + "L";
+      default -> "(" + to + ") " + (long) p;
+    };
+  }
+
+  private static String literal(double d) {
+    return d + "d";
   }
 
   private static CodeBlock field(FieldDescriptor f, int position) {
@@ -83,7 +269,7 @@ final class CollateWriter {
           c.beginControlFlow("if ($L.length != $L)", v, count);
           c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, v);
           c.endControlFlow();
-          copyRow(c, f, out, v, "row * " + count, count);
+          copyRow(c, f, out, v, "0", "row * " + count, String.valueOf(count));
         } else {
           nested(c, f, position, v, shape, out);
         }
@@ -114,20 +300,22 @@ final class CollateWriter {
       c.endControlFlow();
       parent = child;
     }
-    copyRow(c, f, out, parent, at, dims.get(rank - 1));
+    copyRow(c, f, out, parent, "0", at, String.valueOf(dims.get(rank - 1)));
     c.addStatement("$L += $L", at, dims.get(rank - 1));
     for (int axis = 0; axis < rank - 1; axis++) {
       c.endControlFlow();
     }
   }
 
-  /** Copies {@code length} elements of {@code src} to {@code out} at {@code at}. */
-  private static void copyRow(CodeBlock.Builder c, FieldDescriptor f, String out, String src, String at, long length) {
+  /** Copies {@code length} elements of {@code src} from {@code srcFrom} to {@code out} at {@code at}. */
+  private static void copyRow(CodeBlock.Builder c, FieldDescriptor f, String out, String src, String srcFrom, String at,
+      String length) {
     if (ProviderWriter.bufferElement(f.dtype()).equals(f.primitive())) {
-      c.addStatement("$L.put($L, $L, 0, $L)", out, at, src, length);
+      c.addStatement("$L.put($L, $L, $L, $L)", out, at, src, srcFrom, length);
     } else {
+      String from = srcFrom.equals("0") ? "" : srcFrom + " + ";
       c.beginControlFlow("for (int j = 0; j < $L; j++)", length);
-      c.addStatement("$L.put($L + j, $L)", out, at, convert(src + "[j]", f.primitive(), f.dtype()));
+      c.addStatement("$L.put($L + j, $L)", out, at, convert(src + "[" + from + "j]", f.primitive(), f.dtype()));
       c.endControlFlow();
     }
   }

@@ -27,14 +27,32 @@ final class DescriptorFactory {
   /** The model of a type whose validation report was clean. */
   SampleDescriptor create(TypeElement type) {
     AnnotationMirror dp = Annotations.find(type, Annotations.DATA_PROVIDER).orElseThrow();
-    List<FieldDescriptor> data = new ArrayList<>();
-    List<FieldDescriptor> labels = new ArrayList<>();
+    List<Member> data = new ArrayList<>();
+    List<Member> labels = new ArrayList<>();
     for (Member m : members.of(type)) {
-      FieldDescriptor f = field(m);
-      (f.label() ? labels : data).add(f);
+      (Annotations.booleanValue(elements, m.annotation(), "label") ? labels : data).add(m);
     }
-    List<FieldDescriptor> fields = new ArrayList<>(data);
-    fields.addAll(labels);
+    List<Member> ordered = new ArrayList<>(data);
+    ordered.addAll(labels);
+    // Length groups: every variable member that follows no one owns one, in field order.
+    List<Integer> groups = new ArrayList<>();
+    java.util.Map<String, Integer> groupOf = new java.util.HashMap<>();
+    java.util.Map<String, Member> roots = new java.util.HashMap<>();
+    for (int i = 0; i < ordered.size(); i++) {
+      Member m = ordered.get(i);
+      if (variableAxis(m) >= 0 && Annotations.stringValue(elements, m.annotation(), "sameLengthAs").isEmpty()) {
+        groupOf.put(m.property(), groups.size());
+        roots.put(m.property(), m);
+        groups.add(i);
+      }
+    }
+    List<FieldDescriptor> fields = new ArrayList<>();
+    for (Member m : ordered) {
+      String follows = Annotations.stringValue(elements, m.annotation(), "sameLengthAs");
+      String root = follows.isEmpty() ? m.property() : follows;
+      Integer group = variableAxis(m) >= 0 ? groupOf.get(root) : null;
+      fields.add(field(m, group == null ? -1 : group, group == null ? m : roots.get(root)));
+    }
     return new SampleDescriptor(
         type,
         com.palantir.javapoet.ClassName.get(type),
@@ -43,11 +61,23 @@ final class DescriptorFactory {
         GeneratedNames.daggerModule(type),
         Annotations.intValue(elements, dp, "batchSize"),
         fields,
+        groups,
         options.daggerModule(),
         options.generatedAnnotation());
   }
 
-  private FieldDescriptor field(Member m) {
+  private int variableAxis(Member m) {
+    int[] shape = Annotations.intArray(elements, m.annotation(), "shape");
+    for (int i = 0; i < shape.length; i++) {
+      if (shape[i] == dev.minibatch.Provides.VARIABLE) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  /** {@code m}'s descriptor; {@code root} declares the bound of its length group (or is {@code m}). */
+  private FieldDescriptor field(Member m, int group, Member root) {
     AnnotationMirror a = m.annotation();
     FieldType ft = FieldType.of(m.type());
     DType dtype = DType.valueOf(Annotations.enumValue(elements, a, "dtype"));
@@ -71,6 +101,11 @@ final class DescriptorFactory {
         ft.rank(),
         Objects.requireNonNull(m.read()),
         Members.accessorOf(m.property()),
-        Members.constantOf(m.property()));
+        Members.constantOf(m.property()),
+        variableAxis(m),
+        group,
+        Annotations.intValue(elements, root.annotation(), "maxLength"),
+        dev.minibatch.TooLong.valueOf(Annotations.enumValue(elements, root.annotation(), "tooLong")),
+        Annotations.doubleValue(elements, a, "stepPadding"));
   }
 }

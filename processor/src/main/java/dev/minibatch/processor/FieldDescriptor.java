@@ -19,6 +19,12 @@ import org.jspecify.annotations.Nullable;
  * @param read the expression reading the member from a sample ({@code image()})
  * @param accessor the generated batch accessor ({@code getImage})
  * @param constant the generated name constant ({@code IMAGE})
+ * @param variableAxis the VARIABLE axis of {@code shape}, or -1 for a fixed shape
+ * @param group the length group (the index in {@link SampleDescriptor#groups()} of the member whose
+ *     length this one has: itself, or the one it is {@code sameLengthAs}); -1 for a fixed shape
+ * @param maxLength the bound of the variable axis (the group root's), 0 for none
+ * @param tooLong the group root's policy for samples longer than maxLength
+ * @param stepPadding the value of padded steps
  */
 record FieldDescriptor(
     String property,
@@ -32,18 +38,28 @@ record FieldDescriptor(
     int arrayRank,
     String read,
     String accessor,
-    String constant) {
+    String constant,
+    int variableAxis,
+    int group,
+    int maxLength,
+    dev.minibatch.TooLong tooLong,
+    double stepPadding) {
 
   FieldDescriptor {
     shape = List.copyOf(shape);
   }
 
+  /** The elements of one sample; for a variable shape, of one step (the variable axis counted as 1). */
   long elementCount() {
     long n = 1;
     for (int d : shape) {
-      n *= d;
+      n *= d == dev.minibatch.Provides.VARIABLE ? 1 : d;
     }
     return n;
+  }
+
+  boolean variable() {
+    return variableAxis >= 0;
   }
 
   /** True when the member's dtype is the one its Java type holds, so copies can be bulk. */

@@ -1,8 +1,6 @@
 package dev.minibatch.processor;
 
-import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
-import dev.minibatch.shape.Shape;
 import java.util.stream.Collectors;
 
 /**
@@ -21,7 +19,7 @@ import java.util.stream.Collectors;
  * slots=2
  * slot.0.name=image            (slot.N.* for N in 0..slots-1, data first)
  * slot.0.role=DATA
- * slot.0.shape=28,28           (per sample; empty for a scalar)
+ * slot.0.shape=28,28           (per sample; empty for a scalar; -1 marks a variable axis)
  * slot.0.dtype=FLOAT32
  * slot.0.layout=NTC            (DataDesc's layout of the batch array)
  * slot.0.property=image        (the sample's member)
@@ -54,14 +52,15 @@ final class ManifestWriter {
     for (int i = 0; i < ordered.size(); i++) {
       FieldDescriptor f = ordered.get(i);
       Role role = f.label() ? Role.LABEL : Role.DATA;
-      Shape sample = Shape.of(f.shape().stream().mapToLong(Integer::longValue).toArray());
-      DataDesc desc = DataDesc.of(f.name(), 1, sample, f.dtype(), role);
       String prefix = "slot." + i + ".";
       line(out, prefix + "name", f.name());
       line(out, prefix + "role", role.name());
       line(out, prefix + "shape", f.shape().stream().map(String::valueOf).collect(Collectors.joining(",")));
       line(out, prefix + "dtype", f.dtype().name());
-      line(out, prefix + "layout", desc.layout());
+      line(out, prefix + "layout", f.layout());
+      if (f.variable()) {
+        line(out, prefix + "maxLength", Integer.toString(f.maxLength()));
+      }
       line(out, prefix + "property", f.property());
     }
     return out.toString();

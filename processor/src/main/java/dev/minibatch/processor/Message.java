@@ -70,6 +70,30 @@ enum Message {
   /** A getter-style member that takes parameters or returns nothing. */
   NOT_A_GETTER("NotAGetter",
       "@Provides method %s must take no parameters and return a value, like a getter"),
+  /** More than one {@code VARIABLE} axis in one member's shape. */
+  MULTIPLE_VARIABLE_AXES("MultipleVariableAxes",
+      "@Provides '%s' has shape %s with VARIABLE axes %s; a sample has one length, one mask and one padding rule "
+          + "per member, so only one axis can vary. Fix the other axes, or split the member"),
+  /** A {@code VARIABLE} axis in a flat (rank-1) array of a higher-rank shape. */
+  VARIABLE_FLAT("VariableFlat",
+      "@Provides '%s' is a flat %s for shape %s; a flat array cannot say where the variable axis ends. Use a "
+          + "rank-%d array (%s)"),
+  /** {@code maxLength} on a member without a variable axis. */
+  MAX_LENGTH_WITHOUT_VARIABLE("MaxLengthWithoutVariable",
+      "@Provides '%s' declares maxLength = %d but its shape %s has no VARIABLE axis; drop maxLength, or mark the "
+          + "axis that varies with VARIABLE"),
+  /** A negative {@code maxLength}. */
+  NEGATIVE_MAX_LENGTH("NegativeMaxLength",
+      "@Provides '%s' declares maxLength = %d; it must be > 0, or 0 for no bound"),
+  /** {@code tooLong} set without a {@code maxLength} to be too long for. */
+  TOO_LONG_WITHOUT_MAX_LENGTH("TooLongWithoutMaxLength",
+      "@Provides '%s' sets tooLong = %s but no maxLength; a sample can only be too long for a bound"),
+  /** {@code sameLengthAs} naming no member, or the member itself. */
+  SAME_LENGTH_UNKNOWN("SameLengthUnknown",
+      "@Provides '%s' has sameLengthAs = \"%s\", %s; name another @Provides member by its property name: %s"),
+  /** {@code sameLengthAs} between members that cannot share a length. */
+  SAME_LENGTH_MISMATCH("SameLengthMismatch",
+      "@Provides '%s' has sameLengthAs = \"%s\", but %s"),
   /** A generated type whose name is already taken. */
   GENERATED_NAME_CLASH("GeneratedNameClash",
       "the generated type %s would clash with the existing type %s; rename one of them"),

@@ -44,11 +44,32 @@ final class ProviderWriter {
             + "unless the builder sets one.\n")
         .initializer("$L", d.batchSize())
         .build());
+    MemoryEstimate memory = MemoryEstimate.of(d);
+    t.addField(FieldSpec.builder(long.class, "BYTES_PER_SAMPLE", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("The batch memory of one sample, estimated at compile time: $L\n", memory.javadoc())
+        .initializer("$LL", memory.bytesPerSample())
+        .build());
+    t.addField(FieldSpec.builder(long.class, "BYTES_PER_BATCH", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+        .addJavadoc("{@link #BYTES_PER_SAMPLE} times {@link #DEFAULT_BATCH_SIZE}: one batch's memory at the default size (0\n"
+            + "when no batch size is declared).\n")
+        .initializer("$LL", memory.bytesPerBatch())
+        .build());
+    if (d.variable()) {
+      t.addField(FieldSpec.builder(long.class, "BYTES_PER_SAMPLE_STEP", Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
+          .addJavadoc("The bytes one more step of every variable axis adds to one sample (masks included); for an\n"
+              + "unbounded axis, add this times the longest sample's length to {@link #BYTES_PER_SAMPLE}.\n")
+          .initializer("$LL", memory.bytesPerSampleStep())
+          .build());
+    }
+    t.addJavadoc("\n<p>Memory: $L\n", memory.javadoc());
     for (FieldDescriptor f : d.fields()) {
       t.addField(FieldSpec.builder(RuntimeNames.SHAPE, shapeConstant(f), Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
           .initializer(f.shape().isEmpty() ? CodeBlock.of("$T.scalar()", RuntimeNames.SHAPE)
               : CodeBlock.of("$T.of($L)", RuntimeNames.SHAPE, joinDims(f)))
           .build());
+    }
+    if (d.variable()) {
+      SequenceWriter.write(d, t);
     }
     t.addField(batcher, "batcher", Modifier.PRIVATE, Modifier.FINAL);
     t.addMethod(MethodSpec.constructorBuilder()
@@ -126,9 +147,10 @@ final class ProviderWriter {
       if (!c.isEmpty()) {
         c.add(",\n");
       }
-      c.add("$T.of($T.$L, batchSize, $L, $T.$L, $T.$L, $S)", RuntimeNames.DATA_DESC, d.batch(), f.constant(),
+      c.add("$T.of($T.$L, batchSize, $L, $T.$L, $T.$L, $S", RuntimeNames.DATA_DESC, d.batch(), f.constant(),
           shapeConstant(f), RuntimeNames.DTYPE, f.dtype().name(), RuntimeNames.ROLE, f.label() ? "LABEL" : "DATA",
           f.layout());
+      c.add(f.variable() ? ", " + f.maxLength() + ")" : ")");
     }
     return MethodSpec.methodBuilder("layout")
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
@@ -148,7 +170,12 @@ final class ProviderWriter {
     }
     TypeName nullableList = list.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
     TypeName nullableIterable = iterable.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
-    return TypeSpec.classBuilder(builder)
+    String sequenceArgs = d.variable() ? ", SEQUENCES, new $T(fixedLength)" : "";
+    TypeSpec.Builder b = TypeSpec.classBuilder(builder);
+    if (d.variable()) {
+      SequenceWriter.builderSettings(d, builder, b);
+    }
+    return b
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .superclass(ParameterizedTypeName.get(RuntimeNames.PROVIDER_BUILDER, builder))
         .addJavadoc("Builds {@link $T}s: the sample source plus the settings every provider shares.\n", d.provider())
@@ -184,20 +211,32 @@ final class ProviderWriter {
                 + "@throws IllegalArgumentException for invalid settings\n")
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate))",
-                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
-                d.provider(), d.batch(), d.provider())
+            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate"
+                + sequenceArgs + "))",
+                sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
+                d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.<$T, $T>streaming($S, s, sampling(), $T::layout, $T::new, $T::collate))",
-                d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
-                d.provider(), d.batch(), d.provider())
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, sampling(), $T::layout, $T::new, $T::collate"
+                + sequenceArgs + "))",
+                sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
+                d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("throw new $T($S)", IllegalStateException.class,
                 d.provider().simpleName() + ": no samples; call samples(list) or streaming(iterable) before build()")
             .build())
         .build();
+  }
+
+  /** {@code args}, plus the SequenceOptions class when the sample has variable-length members. */
+  private static Object[] sequenceArgs(SampleDescriptor d, Object... args) {
+    if (!d.variable()) {
+      return args;
+    }
+    Object[] out = java.util.Arrays.copyOf(args, args.length + 1);
+    out[args.length] = RuntimeNames.SEQUENCE_OPTIONS;
+    return out;
   }
 
   static String shapeConstant(FieldDescriptor f) {
@@ -210,7 +249,7 @@ final class ProviderWriter {
       if (sb.length() > 0) {
         sb.append(", ");
       }
-      sb.append(dim);
+      sb.append(dim == dev.minibatch.Provides.VARIABLE ? "Shape.VARIABLE" : String.valueOf(dim));
     }
     return sb.toString();
   }

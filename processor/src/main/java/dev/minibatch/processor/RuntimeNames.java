@@ -20,6 +20,9 @@ final class RuntimeNames {
   static final ClassName SAMPLE_BATCHER = ClassName.get(INTERNAL, "SampleBatcher");
   static final ClassName COLLATE_TARGET = ClassName.get(ENGINE, "CollateTarget");
   static final ClassName COLLATE = ClassName.get(ENGINE, "Collate");
+  static final ClassName SEQUENCE_FIELDS = ClassName.get(ENGINE, "SequenceFields");
+  static final ClassName SEQUENCE_OPTIONS = ClassName.get(INTERNAL, "SequenceOptions");
+  static final ClassName TOO_LONG = ClassName.get("dev.minibatch", "TooLong");
 
   static final ClassName DATA_DESC = ClassName.get("dev.minibatch", "DataDesc");
   static final ClassName DTYPE = ClassName.get("dev.minibatch", "DType");

@@ -15,6 +15,8 @@ import javax.lang.model.element.TypeElement;
  * @param daggerModule the generated Dagger module's name
  * @param batchSize the annotation's default batch size (0 = set on the builder)
  * @param fields data members first, then labels, each in declaration order
+ * @param groups the length groups: per group, the position in {@code fields} of the member that
+ *     owns the length (a variable member without {@code sameLengthAs}), in field order
  * @param generateDaggerModule whether to write the Dagger module
  * @param generatedAnnotation whether to mark generated types {@code @Generated}
  */
@@ -26,11 +28,26 @@ record SampleDescriptor(
     ClassName daggerModule,
     int batchSize,
     List<FieldDescriptor> fields,
+    List<Integer> groups,
     boolean generateDaggerModule,
     boolean generatedAnnotation) {
 
   SampleDescriptor {
     fields = List.copyOf(fields);
+    groups = List.copyOf(groups);
+  }
+
+  /** True if some member has a variable axis. */
+  boolean variable() {
+    return !groups.isEmpty();
+  }
+
+  /** The members of length group {@code g}, root first. */
+  List<FieldDescriptor> group(int g) {
+    FieldDescriptor root = fields.get(groups.get(g));
+    List<FieldDescriptor> out = new java.util.ArrayList<>(List.of(root));
+    fields.stream().filter(f -> f.group() == g && f != root).forEach(out::add);
+    return out;
   }
 
   List<FieldDescriptor> data() {

@@ -70,6 +70,16 @@ final class SampleValidator {
       }
       String accessor = Members.accessorOf(m.property());
       String constant = Members.constantOf(m.property());
+      if (variableAxis(m) >= 0) {
+        // The mask and lengths accessors of a variable member take these names.
+        for (String extra : List.of(accessor + "Mask", accessor + "Lengths")) {
+          Member e = byAccessor.putIfAbsent(extra, m);
+          if (e != null) {
+            report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH, describe(m), extra, constant,
+                "member " + describe(e) + " generates too");
+          }
+        }
+      }
       Member a = byAccessor.putIfAbsent(accessor, m);
       Member c = byConstant.putIfAbsent(constant, m);
       if (a != null || c != null) {
@@ -84,7 +94,67 @@ final class SampleValidator {
     if (!anyData) {
       report.error(type, dp, null, Message.NO_DATA, type.getQualifiedName());
     }
+    checkSameLengths(found, report);
     return report.build();
+  }
+
+  /**
+   * {@code sameLengthAs}: it names another member, both have a variable axis, the named member
+   * follows no one (it is its group's root), and the follower leaves the bound to the root.
+   */
+  private void checkSameLengths(List<Member> found, ValidationReport.Builder report) {
+    Map<String, Member> byProperty = new HashMap<>();
+    for (Member m : found) {
+      byProperty.putIfAbsent(m.property(), m);
+    }
+    for (Member m : found) {
+      AnnotationMirror a = m.annotation();
+      String target = Annotations.stringValue(elements, a, "sameLengthAs");
+      if (target.isEmpty()) {
+        continue;
+      }
+      AnnotationValue v = Annotations.explicit(a, "sameLengthAs");
+      String name = providedName(m);
+      Member root = byProperty.get(target);
+      if (root == null || root == m) {
+        report.error(m.element(), a, v, Message.SAME_LENGTH_UNKNOWN, name, target,
+            root == null ? "which is not a @Provides member of this type" : "which is this member itself",
+            found.stream().filter(o -> o != m).map(Member::property).collect(Collectors.joining(", ")));
+        continue;
+      }
+      String problem = null;
+      if (variableAxis(m) < 0) {
+        problem = "its own shape " + shapeText(m) + " has no VARIABLE axis to share";
+      } else if (variableAxis(root) < 0) {
+        problem = "'" + target + "' has shape " + shapeText(root) + " with no VARIABLE axis (a length can only be "
+            + "shared between variable axes)";
+      } else if (!Annotations.stringValue(elements, root.annotation(), "sameLengthAs").isEmpty()) {
+        problem = "'" + target + "' itself follows '" + Annotations.stringValue(elements, root.annotation(),
+            "sameLengthAs") + "'; name that member instead";
+      } else if (Annotations.intValue(elements, a, "maxLength") != 0
+          || Annotations.explicit(a, "tooLong") != null) {
+        problem = "it also declares maxLength or tooLong; a shared length has one bound, declared on '" + target + "'";
+      }
+      if (problem != null) {
+        report.error(m.element(), a, v, Message.SAME_LENGTH_MISMATCH, name, target, problem);
+      }
+    }
+  }
+
+  /** The member's VARIABLE axis (of its declared shape), or -1. */
+  private int variableAxis(Member m) {
+    int[] shape = Annotations.intArray(elements, m.annotation(), "shape");
+    for (int i = 0; i < shape.length; i++) {
+      if (shape[i] == Shape.VARIABLE) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private String shapeText(Member m) {
+    return ShapeCheck.format(Arrays.stream(Annotations.intArray(elements, m.annotation(), "shape")).asLongStream()
+        .toArray());
   }
 
   private void checkType(TypeElement type, AnnotationMirror dp, ValidationReport.Builder report) {
@@ -153,10 +223,22 @@ final class SampleValidator {
 
     int[] shape = Annotations.intArray(elements, a, "shape");
     AnnotationValue shapeValue = Annotations.explicit(a, "shape");
-    String dimProblem = ShapeCheck.checkDims(shape);
-    if (dimProblem != null) {
-      report.error(e, a, shapeValue, Message.SHAPE_DIM, name, dimProblem);
+    List<Integer> variable = new java.util.ArrayList<>();
+    for (int i = 0; i < shape.length; i++) {
+      if (shape[i] == Shape.VARIABLE) {
+        variable.add(i);
+      }
     }
+    if (variable.size() > 1) {
+      report.error(e, a, shapeValue, Message.MULTIPLE_VARIABLE_AXES, name,
+          ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray()), variable);
+    } else {
+      String dimProblem = ShapeCheck.checkDims(shape);
+      if (dimProblem != null) {
+        report.error(e, a, shapeValue, Message.SHAPE_DIM, name, dimProblem);
+      }
+    }
+    checkMaxLength(m, name, shape, !variable.isEmpty(), report);
     String layout = Annotations.stringValue(elements, a, "layout");
     if (!layout.isEmpty()) {
       String layoutProblem = ShapeCheck.checkLayout(layout, shape.length);
@@ -185,7 +267,11 @@ final class SampleValidator {
         }
         break;
       case ARRAY:
-        if (shape.length == 0) {
+        if (ft.rank() == 1 && shape.length > 1 && !variable.isEmpty()) {
+          report.error(e, a, shapeValue, Message.VARIABLE_FLAT, name, m.type(),
+              ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray()), shape.length,
+              ProviderWriter.arrayOf(ft.primitive(), shape.length));
+        } else if (shape.length == 0) {
           report.error(e, a, null, Message.MISSING_SHAPE, name, m.type(),
               ft.rank() == 1 ? "n" : String.join(", ", java.util.Collections.nCopies(ft.rank(), "n")));
         } else {
@@ -202,6 +288,23 @@ final class SampleValidator {
     if (dtype != DType.INFER && !ft.allowedDTypes().contains(dtype)) {
       report.error(e, a, Annotations.explicit(a, "dtype"), Message.DTYPE_MISMATCH, name, m.type(), dtype,
           ft.allowedDTypes().stream().map(Enum::name).collect(Collectors.joining(", ")));
+    }
+  }
+
+  private void checkMaxLength(Member m, String name, int[] shape, boolean variable, ValidationReport.Builder report) {
+    AnnotationMirror a = m.annotation();
+    int maxLength = Annotations.intValue(elements, a, "maxLength");
+    AnnotationValue v = Annotations.explicit(a, "maxLength");
+    String shapeText = ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray());
+    if (maxLength < 0) {
+      report.error(m.element(), a, v, Message.NEGATIVE_MAX_LENGTH, name, maxLength);
+    } else if (maxLength > 0 && !variable) {
+      report.error(m.element(), a, v, Message.MAX_LENGTH_WITHOUT_VARIABLE, name, maxLength, shapeText);
+    }
+    AnnotationValue tooLong = Annotations.explicit(a, "tooLong");
+    if (tooLong != null && maxLength == 0) {
+      report.error(m.element(), a, tooLong, Message.TOO_LONG_WITHOUT_MAX_LENGTH, name,
+          Annotations.enumValue(elements, a, "tooLong"));
     }
   }
 

@@ -20,7 +20,7 @@ class DiagnosticsTest {
     lines[2] = "import dev.minibatch.DataProvider;";
     lines[3] = "import dev.minibatch.Provides;";
     lines[4] = "import org.nd4j.linalg.api.ndarray.INDArray;";
-    lines[5] = "";
+    lines[5] = "import static dev.minibatch.Provides.VARIABLE;";
     System.arraycopy(body, 0, lines, 6, body.length);
     return Sources.source(name, lines);
   }
@@ -104,12 +104,127 @@ class DiagnosticsTest {
   }
 
   @Test
+  void shapeDim_negativeOtherThanVariable() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {-2, 3}) float[][] x) {}");
+    assertOneError(src, "ShapeDim", "shape = {-2, 3}");
+    assertThat(Sources.compile(src)).hadErrorContaining("dim 0 is -2, every dim must be > 0 (or VARIABLE, -1");
+  }
+
+  @Test
+  void multipleVariableAxes() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE, VARIABLE}) float[][] x) {}");
+    assertOneError(src, "MultipleVariableAxes", "shape = {VARIABLE, VARIABLE}");
+    assertThat(Sources.compile(src)).hadErrorContaining("has shape (-1, -1) with VARIABLE axes [0, 1]");
+  }
+
+  @Test
+  void variableFlat() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE, 64}) float[] x) {}");
+    assertOneError(src, "VariableFlat", "shape = {VARIABLE, 64}");
+    assertThat(Sources.compile(src)).hadErrorContaining("Use a rank-2 array (float[][])");
+  }
+
+  @Test
+  void maxLengthWithoutVariable() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {8},",
+        "      maxLength = 20) float[] x) {}");
+    assertOneError(src, "MaxLengthWithoutVariable", "maxLength = 20");
+  }
+
+  @Test
+  void negativeMaxLength() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE},",
+        "      maxLength = -5) float[] x) {}"), "NegativeMaxLength", "maxLength = -5");
+  }
+
+  @Test
+  void tooLongWithoutMaxLength() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE},",
+        "      tooLong = dev.minibatch.TooLong.TRUNCATE_END) float[] x) {}"), "TooLongWithoutMaxLength", "tooLong =");
+  }
+
+  @Test
+  void sameLengthUnknown() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE}) int[] tokens,",
+        "  @Provides(shape = {VARIABLE}, label = true,",
+        "      sameLengthAs = \"tokenz\") int[] tags) {}");
+    assertOneError(src, "SameLengthUnknown", "sameLengthAs = \"tokenz\"");
+    assertThat(Sources.compile(src)).hadErrorContaining("which is not a @Provides member of this type; name another "
+        + "@Provides member by its property name: tokens");
+  }
+
+  @Test
+  void sameLengthUnknown_itself() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE},",
+        "      sameLengthAs = \"tokens\") int[] tokens) {}"), "SameLengthUnknown", "sameLengthAs = \"tokens\"");
+  }
+
+  @Test
+  void sameLengthMismatch_targetOfAnotherRankWithoutVariableAxis() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {4, 4}) float[][] image,",
+        "  @Provides(shape = {VARIABLE}, label = true,",
+        "      sameLengthAs = \"image\") int[] tags) {}");
+    assertOneError(src, "SameLengthMismatch", "sameLengthAs = \"image\"");
+    assertThat(Sources.compile(src)).hadErrorContaining("'image' has shape (4, 4) with no VARIABLE axis");
+  }
+
+  @Test
+  void sameLengthMismatch_scalarTarget() {
+    assertOneError(sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE}) int[] tokens,",
+        "  @Provides(label = true) int count,",
+        "  @Provides(shape = {VARIABLE}, label = true,",
+        "      sameLengthAs = \"count\") int[] tags) {}"), "SameLengthMismatch", "sameLengthAs = \"count\"");
+  }
+
+  @Test
+  void sameLengthMismatch_followerWithItsOwnBound() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "  @Provides(shape = {VARIABLE}) int[] tokens,",
+        "  @Provides(shape = {VARIABLE}, label = true, maxLength = 9,",
+        "      sameLengthAs = \"tokens\") int[] tags) {}");
+    assertOneError(src, "SameLengthMismatch", "sameLengthAs = \"tokens\"");
+    assertThat(Sources.compile(src)).hadErrorContaining("declared on 'tokens'");
+  }
+
+  @Test
   void shapeDim_fromConstant() {
     assertOneError(sample("S",
         "@DataProvider",
         "record S(",
         "    @Provides(shape = {S.H, 2}) float[][] x) {",
-        "  static final int H = -1;",
+        "  static final int H = -3;",
         "}"), "ShapeDim", "shape = {S.H, 2}");
   }
 

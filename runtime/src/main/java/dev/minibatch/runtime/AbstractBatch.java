@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The base of every batch: named arrays laid out by a {@link BatchLayout}, with the row count, the
@@ -26,6 +27,15 @@ public abstract class AbstractBatch<B extends AbstractBatch<B>> implements Batch
   private long[] indices = NO_INDICES;
   private final List<INDArray> dataList;
   private final List<INDArray> labelList;
+  private static final INDArray[] NONE = new INDArray[0];
+  /** Per length group (variable-length members only): the mask and the lengths. */
+  private INDArray[] masks = NONE;
+  private INDArray[] lengths = NONE;
+  /** Per layout position: its length group, or -1; null when no member has a variable axis. */
+  private int @Nullable [] groups;
+  private int bucketKey = -1;
+  private long realSteps;
+  private long paddedSteps;
 
   /** An empty batch of {@code layout}; a provider fills it with {@link #reset}. */
   protected AbstractBatch(BatchLayout layout) {
@@ -60,6 +70,70 @@ public abstract class AbstractBatch<B extends AbstractBatch<B>> implements Batch
     this.rows = rows;
     this.pad = pad;
     this.indices = sampleIndices;
+  }
+
+  /**
+   * For providers of variable-length members: the masks and lengths per length group, the length
+   * group of each layout position (-1 for a fixed one), the bucket key (-1: none), and the real and
+   * padded steps of the rows that hold samples. Call after {@link #reset}; used, not copied.
+   */
+  public final void resetSequences(INDArray[] masks, INDArray[] lengths, int[] groups, int bucketKey, long realSteps,
+      long paddedSteps) {
+    if (groups.length != arrays.length || masks.length != lengths.length) {
+      throw new IllegalArgumentException("expected a group per array and a length per mask");
+    }
+    this.masks = masks;
+    this.lengths = lengths;
+    this.groups = groups;
+    this.bucketKey = bucketKey;
+    this.realSteps = realSteps;
+    this.paddedSteps = paddedSteps;
+  }
+
+  /** The mask of length group {@code g}; for generated accessors. */
+  protected final INDArray maskOf(int g) {
+    return masks[g];
+  }
+
+  /** The lengths of length group {@code g}; for generated accessors. */
+  protected final INDArray lengthsOf(int g) {
+    return lengths[g];
+  }
+
+  @Override
+  public final @Nullable INDArray mask(String name) {
+    int g = groupOf(name);
+    return g < 0 ? null : masks[g];
+  }
+
+  @Override
+  public final @Nullable INDArray lengths(String name) {
+    int g = groupOf(name);
+    return g < 0 ? null : lengths[g];
+  }
+
+  private int groupOf(String name) {
+    int p = layout.position(name);
+    int[] gs = groups;
+    return gs == null ? -1 : gs[p];
+  }
+
+  @Override
+  public final int bucketKey() {
+    return bucketKey;
+  }
+
+  /**
+   * The steps of the rows that hold samples that are real (the sum of their lengths over every
+   * length group); 0 without variable-length members.
+   */
+  public final long realSteps() {
+    return realSteps;
+  }
+
+  /** The padded steps of the rows that hold samples (padding rows not counted); 0 without variable-length members. */
+  public final long paddedSteps() {
+    return paddedSteps;
   }
 
   /** The array at layout position {@code i} (data first, then labels); for generated accessors. */
@@ -161,7 +235,35 @@ public abstract class AbstractBatch<B extends AbstractBatch<B>> implements Batch
     int subPad = Math.max(0, to - Math.max(from, real));
     B b = newBatch();
     b.reset(views, to - from, subPad, Arrays.copyOfRange(indices, from, to));
+    carrySequences(b, a -> a.get(NDArrayIndex.interval(from, to)), from, Math.min(to, real));
     return b;
+  }
+
+  /**
+   * Gives {@code b} this batch's masks and lengths, each through {@code view}, with the steps of
+   * rows {@code [realFrom, realTo)}.
+   */
+  private void carrySequences(AbstractBatch<?> b, java.util.function.UnaryOperator<INDArray> view, int realFrom,
+      int realTo) {
+    int[] gs = groups;
+    if (gs == null) {
+      return;
+    }
+    INDArray[] m = new INDArray[masks.length];
+    INDArray[] l = new INDArray[lengths.length];
+    long real = 0;
+    long padded = 0;
+    for (int g = 0; g < masks.length; g++) {
+      m[g] = view.apply(masks[g]);
+      l[g] = view.apply(lengths[g]);
+      long steps = masks[g].size(1);
+      for (int r = realFrom; r < realTo; r++) {
+        int len = lengths[g].getInt(r);
+        real += len;
+        padded += steps - len;
+      }
+    }
+    b.resetSequences(m, l, gs, bucketKey, real, padded);
   }
 
   @Override
@@ -187,7 +289,17 @@ public abstract class AbstractBatch<B extends AbstractBatch<B>> implements Batch
         for (int i = 0; i < arrays.length; i++) {
           placed[i] = Placement.place(part.array(i), device);
         }
-        part.reset(placed, part.rows(), part.pad(), ((AbstractBatch<?>) part).indices);
+        AbstractBatch<?> p = part;
+        part.reset(placed, part.rows(), part.pad(), p.indices);
+        if (p.groups != null) {
+          INDArray[] m = new INDArray[p.masks.length];
+          INDArray[] l = new INDArray[p.lengths.length];
+          for (int g = 0; g < m.length; g++) {
+            m[g] = Placement.place(p.masks[g], device);
+            l[g] = Placement.place(p.lengths[g], device);
+          }
+          part.resetSequences(m, l, p.groups, p.bucketKey, p.realSteps, p.paddedSteps);
+        }
       }
       out.add(part);
     }
@@ -202,6 +314,15 @@ public abstract class AbstractBatch<B extends AbstractBatch<B>> implements Batch
     }
     B b = newBatch();
     b.reset(copies, rows, pad, Arrays.copyOf(indices, rows));
+    if (groups != null) {
+      INDArray[] m = new INDArray[masks.length];
+      INDArray[] l = new INDArray[lengths.length];
+      for (int g = 0; g < m.length; g++) {
+        m[g] = masks[g].dup();
+        l[g] = lengths[g].dup();
+      }
+      b.resetSequences(m, l, groups, bucketKey, realSteps, paddedSteps);
+    }
     return b;
   }
 

@@ -69,4 +69,35 @@ public interface Batch {
 
   /** A deep copy that stays valid after the iterator moves on. */
   Batch copy();
+
+  /**
+   * The mask of the variable axis of {@code name} ({@code [rows, T]}, 1 for a sample's real steps,
+   * 0 for padded steps and padding rows), or null if {@code name} has no variable axis. Members
+   * that share a length ({@code sameLengthAs}) share one mask.
+   *
+   * @throws IllegalArgumentException if the batch has no array {@code name}
+   */
+  default @org.jspecify.annotations.Nullable INDArray mask(String name) {
+    get(name);
+    return null;
+  }
+
+  /**
+   * The length of each row along the variable axis of {@code name} ({@code [rows]}, int32, 0 for
+   * padding rows), or null if {@code name} has no variable axis.
+   *
+   * @throws IllegalArgumentException if the batch has no array {@code name}
+   */
+  default @org.jspecify.annotations.Nullable INDArray lengths(String name) {
+    get(name);
+    return null;
+  }
+
+  /**
+   * The bucket this batch was drawn from: the bucket's bound on the variable axis (MXNet's {@code
+   * bucket_key}), or -1 when the provider does not bucket.
+   */
+  default int bucketKey() {
+    return -1;
+  }
 }

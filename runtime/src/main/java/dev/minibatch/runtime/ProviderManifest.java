@@ -42,12 +42,15 @@ public record ProviderManifest(String sample, String provider, String batch, int
    * @param dtype the element type
    * @param layout the batch array's layout, batch axis first
    * @param property the sample's member it is read from
+   * @param maxLength the bound of the variable axis ({@link Shape#VARIABLE} in {@code sampleShape}),
+   *     0 for none
    */
-  public record Slot(String name, Role role, Shape sampleShape, DType dtype, String layout, String property) {
+  public record Slot(String name, Role role, Shape sampleShape, DType dtype, String layout, String property,
+      long maxLength) {
     /** The description of a batch of {@code batchSize} rows, as the provider reports it. */
     public DataDesc toDataDesc(long batchSize) {
       return DataDesc.builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).layout(layout)
-          .role(role).build();
+          .role(role).maxLength(maxLength).build();
     }
   }
 
@@ -105,7 +108,7 @@ public record ProviderManifest(String sample, String provider, String batch, int
       try {
         slots.add(new Slot(required(p, source, prefix + "name"), Role.valueOf(required(p, source, prefix + "role")),
             Shape.of(dims), DType.valueOf(required(p, source, prefix + "dtype")), required(p, source, prefix + "layout"),
-            required(p, source, prefix + "property")));
+            required(p, source, prefix + "property"), Long.parseLong(p.getProperty(prefix + "maxLength", "0"))));
       } catch (IllegalArgumentException e) {
         throw new IllegalArgumentException(source + ": slot " + i + ": " + e.getMessage(), e);
       }

@@ -37,6 +37,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   private final BatchOutput<B> output;
   private final RowWriter rows;
   private final int[] indexBuffer;
+  private final int[] stepBuffer;
   private final @Nullable ReaderThreads readers;
   private final @Nullable Consumer<? super B> delivery;
 
@@ -54,7 +55,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     }
     IntFunction<BatchLayout> layouts = Objects.requireNonNull(b.layouts, "layout");
     this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),
-        b.sampling);
+        b.sampling, b.sequences);
+    this.stepBuffer = new int[b.sequences == null ? 0 : b.sequences.groups()];
     this.rows = Objects.requireNonNull(b.rows, "rows");
     this.indexBuffer = new int[order.batchSize()];
     this.readers = b.readers;
@@ -206,7 +208,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
       guard.unlockWriting();
     }
     ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, rows, output.padValues, r.threads(),
-        workers), guard, ticket, autoRelease, delivery);
+        workers, output.sequences), guard, ticket, autoRelease, delivery);
     guard.onStop(ticket, e.stopper());
     return e;
   }
@@ -222,7 +224,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     for (int r = 0; r < samples; r++) {
       sampleIndices[r] = idx[r];
     }
-    slot.begin(plan.epoch(), (long) j * plan.batchSize());
+    Sequences.begin(output.sequences, slot, plan, j, idx, samples, stepBuffer);
     if (samples > 0) {
       rows.write(idx, 0, samples, slot);
     }
@@ -279,6 +281,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     private @Nullable EpochDraws draws;
     private @Nullable ReaderThreads readers;
     private @Nullable Consumer<? super B> delivery;
+    private @Nullable Sequences sequences;
 
     private Builder(String name, int numSamples, Sampling sampling) {
       this.name = name;
@@ -313,6 +316,12 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     /** Batches are written by reader threads running ahead of the consumer. */
     public Builder<B> readers(@Nullable ReaderThreads readers) {
       this.readers = readers;
+      return this;
+    }
+
+    /** The samples have variable-length members, measured in {@code sequences}. */
+    public Builder<B> sequences(@Nullable Sequences sequences) {
+      this.sequences = sequences;
       return this;
     }
 

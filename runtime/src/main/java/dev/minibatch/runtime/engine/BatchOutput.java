@@ -21,6 +21,7 @@ final class BatchOutput<B extends AbstractBatch<B>> {
   final BatchLayout layout;
   final Function<BatchLayout, B> batches;
   final double[] padValues;
+  final @Nullable Sequences sequences;
   private @Nullable BatchRing<B> ring;
   private @Nullable BatchRing<B> readerRing;
   private @Nullable Workers readers;
@@ -29,6 +30,18 @@ final class BatchOutput<B extends AbstractBatch<B>> {
    * @throws IllegalArgumentException if {@code sampling} sets padding for a name the layout lacks
    */
   BatchOutput(String provider, BatchLayout layout, Function<BatchLayout, B> batches, Sampling sampling) {
+    this(provider, layout, batches, sampling, null);
+  }
+
+  /**
+   * {@link #BatchOutput(String, BatchLayout, Function, Sampling)} with variable-length members: the
+   * layout reported is {@code sequences}'s view of the declared one (bounds filled in for fixed
+   * shapes), the buffers are sized by their bounds.
+   */
+  BatchOutput(String provider, BatchLayout declared, Function<BatchLayout, B> batches, Sampling sampling,
+      @Nullable Sequences sequences) {
+    BatchLayout layout = sequences == null ? declared : sequences.layout(declared);
+    this.sequences = sequences;
     for (String name : sampling.padding().keySet()) {
       if (!layout.contains(name)) {
         throw new IllegalArgumentException(provider + ": padding set for '" + name + "', which is not provided; names are "
@@ -51,7 +64,7 @@ final class BatchOutput<B extends AbstractBatch<B>> {
   BatchRing<B> ring() {
     BatchRing<B> r = ring;
     if (r == null) {
-      r = new BatchRing<>(layout, SLOTS, batches);
+      r = new BatchRing<>(layout, SLOTS, batches, sequences);
       ring = r;
     }
     return r;
@@ -64,7 +77,7 @@ final class BatchOutput<B extends AbstractBatch<B>> {
   BatchRing<B> readerRing(int slots, Workers workers) {
     BatchRing<B> r = readerRing;
     if (r == null) {
-      r = new BatchRing<>(layout, slots, batches);
+      r = new BatchRing<>(layout, slots, batches, sequences);
       readerRing = r;
     }
     readers = workers;

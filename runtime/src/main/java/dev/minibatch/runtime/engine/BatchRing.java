@@ -22,12 +22,19 @@ final class BatchRing<B extends AbstractBatch<B>> implements AutoCloseable {
    */
   @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is made raw, then typed
   BatchRing(BatchLayout layout, int slotCount, Function<BatchLayout, B> batchFactory) {
+    this(layout, slotCount, batchFactory, null);
+  }
+
+  /** {@link #BatchRing(BatchLayout, int, Function)} with buffers sized for variable-length members. */
+  @SuppressWarnings({"unchecked", "rawtypes"}) // a generic array is made raw, then typed
+  BatchRing(BatchLayout layout, int slotCount, Function<BatchLayout, B> batchFactory,
+      @org.jspecify.annotations.Nullable Sequences sequences) {
     if (slotCount < 1) {
       throw new IllegalArgumentException("need at least one buffer slot, got " + slotCount);
     }
     slots = new BatchSlot[slotCount];
     for (int s = 0; s < slotCount; s++) {
-      slots[s] = new BatchSlot<>(layout, batchFactory.apply(layout));
+      slots[s] = new BatchSlot<>(layout, batchFactory.apply(layout), sequences);
     }
   }
 

@@ -20,6 +20,21 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
 public final class BatchSlot<B extends AbstractBatch<B>> {
   private final INDArray[] full;
   private final NativeRows[] rows;
+  private final @Nullable Sequences sequences;
+  /** Per length group: the mask ({@code [capacity, bound]}, float) and lengths ({@code [capacity]}, int) buffers. */
+  private final INDArray[] masks;
+  private final INDArray[] lengths;
+  /** Per length group: the padded length of the batch being written, set before any row is written. */
+  private final int[] steps;
+  private int bucketKey = -1;
+  /** The steps {@link #current} and {@link #currentMasks} were made for. */
+  private final int[] viewSteps;
+  /** The arrays for {@link #capacity} rows at the current steps: views of the buffers' first elements. */
+  private final INDArray[] current;
+  private final INDArray[] currentMasks;
+  private final INDArray[] currentLengths;
+  /** Per layout position, its length group or -1. */
+  private final int[] positionGroups;
   private final long[] indices;
   private final B batch;
   private final int capacity;
@@ -29,16 +44,37 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   private int epoch;
   private long firstPosition;
 
-  BatchSlot(BatchLayout layout, B batch) {
+  BatchSlot(BatchLayout layout, B batch, @Nullable Sequences sequences) {
     int n = layout.size();
     this.full = new INDArray[n];
     this.rows = new NativeRows[n];
+    this.sequences = sequences;
     this.capacity = Math.toIntExact(layout.all().get(0).batchSize());
     for (int i = 0; i < n; i++) {
       DataDesc d = layout.all().get(i);
-      full[i] = Nd4j.createUninitialized(DTypes.toNd4j(d.dtype()), d.shape().toLongArray(), 'c');
+      long[] shape = sequences == null ? d.shape().toLongArray() : sequences.allocation(d, i);
+      full[i] = Nd4j.createUninitialized(DTypes.toNd4j(d.dtype()), shape, 'c');
       rows[i] = NativeRows.of(full[i]);
     }
+    int groups = sequences == null ? 0 : sequences.groups();
+    this.masks = new INDArray[groups];
+    this.lengths = new INDArray[groups];
+    this.steps = new int[groups];
+    this.viewSteps = new int[groups];
+    for (int g = 0; g < groups; g++) {
+      masks[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT,
+          new long[] {capacity, sequences.bound(g)}, 'c');
+      lengths[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.INT, new long[] {capacity}, 'c');
+      steps[g] = sequences.bound(g);
+      viewSteps[g] = steps[g];
+    }
+    this.positionGroups = new int[n];
+    for (int i = 0; i < n; i++) {
+      positionGroups[i] = sequences == null ? -1 : sequences.group(i);
+    }
+    this.current = full.clone();
+    this.currentMasks = masks.clone();
+    this.currentLengths = lengths;
     this.partial = full;
     this.indices = new long[capacity];
     this.batch = batch;
@@ -90,7 +126,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
         v = views;
         if (v == null) {
           INDArray[] arrays = full.clone();
-          v = new CollateTarget(arrays);
+          v = new CollateTarget(arrays, masks, lengths, steps, this);
           views = v;
         }
       }
@@ -103,6 +139,60 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     this.firstPosition = firstPosition;
   }
 
+  /**
+   * {@link #begin(int, long)} for a batch with variable-length members: its padded length per group
+   * ({@link Sequences#steps}) and its bucket key (-1 without buckets). Every writer of the batch
+   * sets the same values before writing rows.
+   */
+  void begin(int epoch, long firstPosition, int[] batchSteps, int bucketKey) {
+    begin(epoch, firstPosition);
+    System.arraycopy(batchSteps, 0, steps, 0, steps.length);
+    this.bucketKey = bucketKey;
+  }
+
+  /** True if some member has a variable axis. */
+  boolean hasSequences() {
+    return sequences != null;
+  }
+
+  /** The padded length of length group {@code g} in the batch being written. */
+  int steps(int g) {
+    return steps[g];
+  }
+
+  /**
+   * A view of row {@code row} of the array at layout position {@code i} at the current steps (for
+   * INDArray members with a variable axis; arrays without one get their plain row).
+   */
+  INDArray rowView(int i, int row) {
+    if (sequences == null || sequences.axis(i) < 0) {
+      return full[i].get(NDArrayIndex.point(row));
+    }
+    long[] shape = stepShape(i, 1);
+    long rowLength = 1;
+    for (int a = 1; a < shape.length; a++) {
+      rowLength *= shape[a];
+    }
+    long[] sampleShape = java.util.Arrays.copyOfRange(shape, 1, shape.length);
+    return Nd4j.create(full[i].data(), sampleShape, Nd4j.getStrides(sampleShape, 'c'), row * rowLength, 'c');
+  }
+
+  /** The shape of {@code rowCount} rows of position {@code i} at the current steps. */
+  private long[] stepShape(int i, long rowCount) {
+    long[] shape = full[i].shape().clone();
+    shape[0] = rowCount;
+    Sequences q = sequences;
+    if (q != null && q.axis(i) >= 0) {
+      shape[q.axis(i) + 1] = steps[q.group(i)];
+    }
+    return shape;
+  }
+
+  /** A view of the first elements of {@code buffer} as a c-ordered array of {@code shape}. */
+  private static INDArray prefix(INDArray buffer, long[] shape) {
+    return Nd4j.create(buffer.data(), shape, Nd4j.getStrides(shape, 'c'), 0, 'c');
+  }
+
   /** Fills rows {@code [from, to)} of every array with its constant and marks them as constant padding. */
   void padConstant(int from, int to, double[] values) {
     if (to <= from) {
@@ -112,7 +202,13 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
       indices[r] = EpochPlan.CONSTANT_PAD;
     }
     for (int i = 0; i < full.length; i++) {
-      full[i].get(NDArrayIndex.interval(from, to)).assign(values[i]);
+      INDArray rowsOf = sequences == null || sequences.axis(i) < 0 ? full[i] : prefix(full[i], stepShape(i, capacity));
+      rowsOf.get(NDArrayIndex.interval(from, to)).assign(values[i]);
+    }
+    // A constant row holds no sample: length 0, mask 0.
+    for (int g = 0; g < masks.length; g++) {
+      prefix(masks[g], new long[] {capacity, steps[g]}).get(NDArrayIndex.interval(from, to)).assign(0);
+      lengths[g].get(NDArrayIndex.interval(from, to)).assign(0);
     }
   }
 
@@ -123,6 +219,9 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   B publish(int rowCount, int pad) {
     for (NativeRows r : rows) {
       r.hostWritten();
+    }
+    if (sequences != null) {
+      return publishSequences(rowCount, pad);
     }
     if (rowCount == capacity) {
       batch.reset(full, rowCount, pad, indices);
@@ -140,10 +239,60 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return batch;
   }
 
+  /** {@link #publish} for a batch with variable-length members: views at this batch's steps, with masks and lengths. */
+  private B publishSequences(int rowCount, int pad) {
+    Sequences q = java.util.Objects.requireNonNull(sequences);
+    if (!java.util.Arrays.equals(steps, viewSteps)) {
+      for (int i = 0; i < full.length; i++) {
+        if (q.axis(i) >= 0) {
+          current[i] = prefix(full[i], stepShape(i, capacity));
+        }
+      }
+      for (int g = 0; g < masks.length; g++) {
+        currentMasks[g] = prefix(masks[g], new long[] {capacity, steps[g]});
+      }
+      System.arraycopy(steps, 0, viewSteps, 0, steps.length);
+      partialRows = -1;
+    }
+    INDArray[] arrays = current;
+    INDArray[] maskArrays = currentMasks;
+    INDArray[] lengthArrays = currentLengths;
+    if (rowCount != capacity) {
+      arrays = new INDArray[full.length];
+      for (int i = 0; i < full.length; i++) {
+        arrays[i] = current[i].get(NDArrayIndex.interval(0, rowCount));
+      }
+      maskArrays = new INDArray[masks.length];
+      lengthArrays = new INDArray[masks.length];
+      for (int g = 0; g < masks.length; g++) {
+        maskArrays[g] = currentMasks[g].get(NDArrayIndex.interval(0, rowCount));
+        lengthArrays[g] = lengths[g].get(NDArrayIndex.interval(0, rowCount));
+      }
+    }
+    // The padding of the rows that hold samples (padding rows are all padding, and not counted).
+    long real = 0;
+    long padded = 0;
+    java.nio.IntBuffer[] lengthViews = views().lengthViews();
+    int samples = rowCount - pad;
+    for (int g = 0; g < masks.length; g++) {
+      java.nio.IntBuffer l = lengthViews[g];
+      for (int r = 0; r < samples; r++) {
+        int len = l.get(r);
+        real += len;
+        padded += steps[g] - len;
+      }
+    }
+    batch.reset(arrays, rowCount, pad, indices);
+    batch.resetSequences(maskArrays, lengthArrays, positionGroups, bucketKey, real, padded);
+    return batch;
+  }
+
   void close() {
-    for (INDArray a : full) {
-      if (a.closeable()) {
-        a.close();
+    for (INDArray[] group : new INDArray[][] {full, masks, lengths}) {
+      for (INDArray a : group) {
+        if (a.closeable()) {
+          a.close();
+        }
       }
     }
   }

@@ -6,6 +6,7 @@ import java.lang.reflect.Array;
 import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
 
 /**
@@ -28,6 +29,20 @@ public final class Collate {
   /** The error for a null member. */
   public static NullPointerException nullMember(String name, long sampleIndex) {
     return new NullPointerException("field '" + name + "' of sample " + sampleIndex + " is null");
+  }
+
+  /** The error for a sample longer than its member's {@code maxLength} under {@code TooLong.ERROR}. */
+  public static IllegalArgumentException tooLong(String name, long sampleIndex, long length, long maxLength) {
+    return new IllegalArgumentException("field '" + name + "' of sample " + sampleIndex + ": length " + length
+        + " exceeds maxLength " + maxLength + " (tooLong = ERROR); raise maxLength, or truncate with tooLong = "
+        + "TRUNCATE_START or TRUNCATE_END");
+  }
+
+  /** The error for a member whose variable axis differs from the member it is {@code sameLengthAs}. */
+  public static IllegalArgumentException lengthMismatch(String name, long sampleIndex, long length, String root,
+      long rootLength) {
+    return new IllegalArgumentException("field '" + name + "' of sample " + sampleIndex + " has length " + length
+        + " but is sameLengthAs '" + root + "', which has length " + rootLength);
   }
 
   /** The error for a null sample. */
@@ -85,5 +100,45 @@ public final class Collate {
     } else {
       dst.assign(same ? value : value.reshape('c', expected.toLongArray()));
     }
+  }
+
+  /**
+   * The length of an INDArray member's variable axis, after checking its rank and fixed dims
+   * against {@code expected} (which holds {@link Shape#VARIABLE} there).
+   */
+  public static int lengthOf(String name, long sampleIndex, Shape expected, INDArray value) {
+    if (!expected.matches(value.shape())) {
+      throw mismatch(name, sampleIndex, expected, value);
+    }
+    return Math.toIntExact(value.size(expected.variableAxis()));
+  }
+
+  /**
+   * Copies steps {@code [skip, skip + len)} of an INDArray member along {@code axis} into the first
+   * {@code len} steps of {@code row} (the member's row at the batch's steps), and {@code pad} into
+   * the rest. Converts the element type if needed.
+   */
+  public static void sequence(INDArray value, INDArray row, int axis, int len, int skip, double pad) {
+    long steps = row.size(axis);
+    INDArrayIndex[] kept = all(row.rank());
+    kept[axis] = NDArrayIndex.interval(0, len);
+    INDArrayIndex[] from = all(row.rank());
+    from[axis] = NDArrayIndex.interval(skip, skip + len);
+    if (len > 0) {
+      row.get(kept).assign(value.get(from));
+    }
+    if (len < steps) {
+      INDArrayIndex[] rest = all(row.rank());
+      rest[axis] = NDArrayIndex.interval(len, steps);
+      row.get(rest).assign(pad);
+    }
+  }
+
+  private static INDArrayIndex[] all(int rank) {
+    INDArrayIndex[] out = new INDArrayIndex[rank];
+    for (int i = 0; i < rank; i++) {
+      out[i] = NDArrayIndex.all();
+    }
+    return out;
   }
 }

@@ -24,13 +24,25 @@ public final class CollateTarget {
   private final INDArray[] arrays;
   private final ByteBuffer[] bytes;
   private final Object[] typed;
+  private final FloatBuffer[] masks;
+  private final IntBuffer[] lengths;
+  private final int[] steps;
+  private final BatchSlot<?> slot;
 
   /** The views of {@code slot}'s arrays, made on first use and kept with the slot. */
   public static CollateTarget of(BatchSlot<?> slot) {
     return slot.views();
   }
 
-  CollateTarget(INDArray[] arrays) {
+  CollateTarget(INDArray[] arrays, INDArray[] masks, INDArray[] lengths, int[] steps, BatchSlot<?> slot) {
+    this.slot = slot;
+    this.steps = steps;
+    this.masks = new FloatBuffer[masks.length];
+    this.lengths = new IntBuffer[lengths.length];
+    for (int g = 0; g < masks.length; g++) {
+      this.masks[g] = hostBytes(masks[g]).asFloatBuffer();
+      this.lengths[g] = hostBytes(lengths[g]).asIntBuffer();
+    }
     this.arrays = arrays.clone();
     this.bytes = new ByteBuffer[arrays.length];
     this.typed = new Object[arrays.length];
@@ -40,12 +52,48 @@ public final class CollateTarget {
       if (n > Integer.MAX_VALUE) {
         throw new IllegalArgumentException("a batch array of " + n + " bytes exceeds 2 GiB; use a smaller batch");
       }
-      Nd4j.getAffinityManager().ensureLocation(a, AffinityManager.Location.HOST);
-      BytePointer p = new BytePointer(a.data().addressPointer());
-      bytes[i] = p.limit(n).asByteBuffer().order(ByteOrder.nativeOrder());
+      bytes[i] = hostBytes(a);
       // The view of the array's own element type, made now: writers on several threads then only read it.
       typed[i] = typedView(bytes[i], a.dataType());
     }
+  }
+
+  /** A native-order byte view of {@code a}'s host memory. */
+  private static ByteBuffer hostBytes(INDArray a) {
+    long n = a.length() * a.data().getElementSize();
+    Nd4j.getAffinityManager().ensureLocation(a, AffinityManager.Location.HOST);
+    BytePointer p = new BytePointer(a.data().addressPointer());
+    return p.limit(n).asByteBuffer().order(ByteOrder.nativeOrder());
+  }
+
+  /**
+   * The padded length of length group {@code g} in the batch being written: a variable member's row
+   * holds this many steps, its sample's own and then padding.
+   */
+  public int steps(int g) {
+    return steps[g];
+  }
+
+  /** The mask of length group {@code g}: row {@code r} at {@code r * steps(g)}, 1 for a real step, 0 for padding. */
+  public FloatBuffer mask(int g) {
+    return masks[g];
+  }
+
+  /** The lengths of length group {@code g}, one per row. */
+  public IntBuffer lengths(int g) {
+    return lengths[g];
+  }
+
+  IntBuffer[] lengthViews() {
+    return lengths;
+  }
+
+  /**
+   * Row {@code row} of the array at layout position {@code i} at this batch's steps (for INDArray
+   * members).
+   */
+  public INDArray row(int i, int row) {
+    return slot.rowView(i, row);
   }
 
   private static Object typedView(ByteBuffer b, org.nd4j.linalg.api.buffer.DataType type) {

@@ -27,7 +27,7 @@ import org.jspecify.annotations.Nullable;
 final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
   record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, RowWriter rows, double[] padValues,
-      int readers, Workers workers) {}
+      int readers, Workers workers, @Nullable Sequences sequences) {}
 
   private final Shared<B> shared;
   private final Cleaner.Cleanable cleanable;
@@ -223,6 +223,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       int n = job.readers();
       int slotCount = job.ring().size();
       int[] idx = new int[plan.batchSize()];
+      int[] steps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
       for (int j = plan.position(); j < plan.batchCount(); j++) {
         long t0 = System.nanoTime();
         lock.lock();
@@ -245,7 +246,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         int to = (int) ((long) rows * (w + 1) / n);
         if (from < to) {
           try {
-            write(plan, j, from, to, idx);
+            write(plan, j, from, to, idx, steps);
           } catch (Throwable t) {
             fail(t, idx, from, to, plan.sampleRows(j));
             return;
@@ -265,7 +266,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       }
     }
 
-    private void write(EpochPlan plan, int j, int from, int to, int[] idx) {
+    private void write(EpochPlan plan, int j, int from, int to, int[] idx, int[] steps) {
       BatchSlot<B> slot = job.ring().slot(j % job.ring().size());
       int samples = plan.sampleRows(j);
       plan.indices(j, idx);
@@ -275,7 +276,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         sampleIndices[r] = idx[r];
       }
       // Every reader sets the same values: no reader waits for another to set them.
-      slot.begin(plan.epoch(), (long) j * plan.batchSize());
+      Sequences.begin(job.sequences(), slot, plan, j, idx, samples, steps);
       if (copyTo > from) {
         job.rows().write(idx, from, copyTo, slot);
       }

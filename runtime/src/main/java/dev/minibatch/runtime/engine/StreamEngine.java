@@ -54,6 +54,15 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
    */
   public StreamEngine(String name, Iterable<? extends S> source, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, SampleWriter<? super S> writer) {
+    this(name, source, sampling, layouts, batches, writer, null);
+  }
+
+  /**
+   * An engine over {@code source} whose samples have variable-length members: every batch is padded
+   * to their bounds ({@link Sequences#streaming}).
+   */
+  public StreamEngine(String name, Iterable<? extends S> source, Sampling sampling, IntFunction<BatchLayout> layouts,
+      Function<BatchLayout, B> batches, SampleWriter<? super S> writer, @Nullable Sequences sequences) {
     if (sampling.batchSize() <= 0) {
       throw new IllegalArgumentException(name + ": a streaming source needs a batch size >= 1 (its length is unknown); "
           + "call batchSize(n) on the builder");
@@ -74,7 +83,7 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     this.sampling = sampling;
     this.batchSize = sampling.batchSize();
     this.guard = new IterationGuard(name);
-    this.output = new BatchOutput<>(name, layouts.apply(batchSize), batches, sampling);
+    this.output = new BatchOutput<>(name, layouts.apply(batchSize), batches, sampling, sequences);
     this.writer = writer;
     this.window = new ArrayList<>(batchSize);
     this.windowRows = writer.over(window);

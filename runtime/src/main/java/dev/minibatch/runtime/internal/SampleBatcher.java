@@ -8,6 +8,8 @@ import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
 import dev.minibatch.runtime.engine.CollateTarget;
 import dev.minibatch.runtime.engine.SampleWriter;
+import dev.minibatch.runtime.engine.SequenceFields;
+import dev.minibatch.runtime.engine.Sequences;
 import dev.minibatch.runtime.engine.StreamEngine;
 import java.util.List;
 import java.util.function.Function;
@@ -41,6 +43,30 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
         .layout(layouts).batches(batches).rows(writer(collator).over(samples)).build();
     return new SampleBatcher<>(providerName, engine, null);
+  }
+
+  /**
+   * A batcher over a random-access source whose samples have variable-length members: their lengths
+   * are read once, now.
+   */
+  public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
+      Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
+      SequenceFields<S> fields, SequenceOptions options) {
+    Sequences sequences = Sequences.measure(samples, fields, options.fixedLength());
+    BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).sequences(sequences).build();
+    return new SampleBatcher<>(providerName, engine, null);
+  }
+
+  /**
+   * A batcher over a streaming source whose samples have variable-length members: each needs a
+   * maxLength, and every batch is padded to it.
+   */
+  public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
+      Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
+      Function<BatchLayout, B> batches, Collator<S> collator, SequenceFields<S> fields, SequenceOptions options) {
+    return new SampleBatcher<>(providerName, null, new StreamEngine<>(providerName, samples, sampling, layouts, batches,
+        writer(collator), Sequences.streaming(providerName, fields)));
   }
 
   /** A batcher over a streaming source: every epoch iterates {@code samples} once. */
