@@ -198,8 +198,21 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
 
     private @Nullable Iterable<? extends Digit> stream;
 
+    private int readers;
+
     private Builder() {
       batchSize(DEFAULT_BATCH_SIZE);
+    }
+
+    /**
+     * Collate a List source's batches on {@code threads} reader threads (named {@code
+     * minibatch-sample-reader-<n>}), each writing its share of every batch's rows, up to two batches ahead
+     * of the consumer; 0 (the default) collates on the consumer's thread. The batches are the same for any
+     * number of threads. A streaming source is always read on the consumer's thread.
+     */
+    public Builder readers(int threads) {
+      this.readers = threads;
+      return this;
     }
 
     /**
@@ -232,7 +245,7 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     public DigitProvider build() {
       List<? extends Digit> l = list;
       if (l != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
       }
       Iterable<? extends Digit> s = stream;
       if (s != null) {

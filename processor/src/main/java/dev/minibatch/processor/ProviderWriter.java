@@ -181,6 +181,18 @@ final class ProviderWriter {
         .addJavadoc("Builds {@link $T}s: the sample source plus the settings every provider shares.\n", d.provider())
         .addField(nullableList, "list", Modifier.PRIVATE)
         .addField(nullableIterable, "stream", Modifier.PRIVATE)
+        .addField(TypeName.INT, "readers", Modifier.PRIVATE)
+        .addMethod(MethodSpec.methodBuilder("readers")
+            .addModifiers(Modifier.PUBLIC)
+            .returns(builder)
+            .addParameter(TypeName.INT, "threads")
+            .addJavadoc("Collate a List source's batches on {@code threads} reader threads (named {@code\n"
+                + "minibatch-sample-reader-<n>}), each writing its share of every batch's rows, up to two batches ahead\n"
+                + "of the consumer; 0 (the default) collates on the consumer's thread. The batches are the same for any\n"
+                + "number of threads. A streaming source is always read on the consumer's thread.\n")
+            .addStatement("this.readers = threads")
+            .addStatement("return this")
+            .build())
         .addMethod(constructor.build())
         .addMethod(MethodSpec.methodBuilder("samples")
             .addModifiers(Modifier.PUBLIC)
@@ -211,7 +223,7 @@ final class ProviderWriter {
                 + "@throws IllegalArgumentException for invalid settings\n")
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate"
+            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate, readers"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 d.provider(), d.batch(), d.provider()))

@@ -1,5 +1,7 @@
 package dev.minibatch.runtime.engine;
 
+import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.pipeline.PaddingStats;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
@@ -29,6 +31,9 @@ abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, Pip
   private final long ticket;
   private final StageCounters counters;
   private boolean ended;
+  /** Steps of variable-length members delivered (written on the consumer's thread, read by any). */
+  private volatile long realSteps;
+  private volatile long paddedSteps;
 
   GuardedIterator(IterationGuard guard, long ticket) {
     this.guard = guard;
@@ -58,6 +63,10 @@ abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, Pip
     counters.addItems(1);
     counters.addBusy(spent);
     counters.addConsumerWait(spent);
+    if (batch instanceof AbstractBatch<?> a && a.realSteps() + a.paddedSteps() > 0) {
+      realSteps += a.realSteps();
+      paddedSteps += a.paddedSteps();
+    }
     return batch;
   }
 
@@ -75,7 +84,8 @@ abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, Pip
           own.waitInputNanos(), own.blockedOutputNanos(), own.consumerWaitNanos(), own.wallNanos(), own.queueDepth(),
           own.queueCapacity());
     }
-    return up.plus(own);
+    PipelineStats all = up.plus(own);
+    return realSteps > 0 ? all.withPadding(new PaddingStats(realSteps, paddedSteps)) : all;
   }
 
   /** Releases what the iteration holds (threads, sources); called once, when it ends. */

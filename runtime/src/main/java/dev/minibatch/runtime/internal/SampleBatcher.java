@@ -7,6 +7,7 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
 import dev.minibatch.runtime.engine.CollateTarget;
+import dev.minibatch.runtime.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.SampleWriter;
 import dev.minibatch.runtime.engine.SequenceFields;
 import dev.minibatch.runtime.engine.Sequences;
@@ -37,12 +38,23 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     this.stream = stream;
   }
 
-  /** A batcher over a random-access source. */
+  /** Batch buffers with reader threads: readers write up to two batches ahead of the consumer. */
+  private static final int READER_SLOTS = 3;
+
+  /** A batcher over a random-access source, written by {@code readers} threads (0: the consumer's). */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
-      Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator) {
+      Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
+      int readers) {
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).build();
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers)).build();
     return new SampleBatcher<>(providerName, engine, null);
+  }
+
+  private static @Nullable ReaderThreads readerThreads(int readers) {
+    if (readers < 0) {
+      throw new IllegalArgumentException("readers must be >= 0 (0 = the consumer's thread), got " + readers);
+    }
+    return readers == 0 ? null : new ReaderThreads("sample-reader", readers, READER_SLOTS);
   }
 
   /**
@@ -51,10 +63,11 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
       Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
-      SequenceFields<S> fields, SequenceOptions options) {
+      int readers, SequenceFields<S> fields, SequenceOptions options) {
     Sequences sequences = Sequences.measure(samples, fields, options.fixedLength());
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).sequences(sequences).build();
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers))
+        .sequences(sequences).build();
     return new SampleBatcher<>(providerName, engine, null);
   }
 

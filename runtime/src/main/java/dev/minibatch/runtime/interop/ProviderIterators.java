@@ -98,6 +98,21 @@ public final class ProviderIterators {
       epoch = provider.iterator();
     }
 
+    /**
+     * The masks of {@code names} (a variable-length member's mask, null for a fixed one), or null
+     * when none has one, as DL4J expects.
+     */
+    static INDArray @Nullable [] masks(Batch b, List<String> names, boolean detach) {
+      INDArray[] out = new INDArray[names.size()];
+      boolean any = false;
+      for (int i = 0; i < out.length; i++) {
+        INDArray m = b.mask(names.get(i));
+        out[i] = m == null || !detach ? m : m.dup();
+        any |= m != null;
+      }
+      return any ? out : null;
+    }
+
     static INDArray[] arrays(List<INDArray> list, boolean detach) {
       INDArray[] out = new INDArray[list.size()];
       for (int i = 0; i < out.length; i++) {
@@ -120,7 +135,10 @@ public final class ProviderIterators {
     @Override
     public MultiDataSet next() {
       Batch b = nextBatch();
-      MultiDataSet m = new org.nd4j.linalg.dataset.MultiDataSet(arrays(b.data(), detach), arrays(b.label(), detach));
+      List<String> names = b.names();
+      int nData = b.data().size();
+      MultiDataSet m = new org.nd4j.linalg.dataset.MultiDataSet(arrays(b.data(), detach), arrays(b.label(), detach),
+          masks(b, names.subList(0, nData), detach), masks(b, names.subList(nData, names.size()), detach));
       MultiDataSetPreProcessor p = preProcessor;
       if (p != null) {
         p.preProcess(m);
@@ -155,7 +173,10 @@ public final class ProviderIterators {
     @Override
     public DataSet next() {
       Batch b = nextBatch();
-      DataSet d = new DataSet(b.data().get(0), b.label().get(0));
+      INDArray[] featureMask = masks(b, b.names().subList(0, 1), false);
+      INDArray[] labelMask = masks(b, b.names().subList(1, 2), false);
+      DataSet d = new DataSet(b.data().get(0), b.label().get(0), featureMask == null ? null : featureMask[0],
+          labelMask == null ? null : labelMask[0]);
       DataSetPreProcessor p = preProcessor;
       if (p != null) {
         p.preProcess(d);

@@ -22,7 +22,8 @@ public final class SameDiffBinding {
 
   /**
    * Checks {@code provider} against {@code graph}'s placeholders. A placeholder's batch dim may be
-   * -1 (free) or the provider's batch size. A placeholder that no provided array feeds is a
+   * -1 (free) or the provider's batch size; a variable axis ({@link dev.minibatch.shape.Shape#VARIABLE}
+   * in the provided shape, whose length changes from batch to batch) needs -1 in the placeholder. A placeholder that no provided array feeds is a
    * mismatch too: {@code fit} would fail on it later.
    *
    * @throws IllegalArgumentException listing every mismatch, one per line
@@ -71,8 +72,10 @@ public final class SameDiffBinding {
           ok = have[i] < 0 || have[i] == want[i];
         }
         if (!ok) {
+          int variable = d.shape().variableAxis();
           problems.add("'" + d.name() + "': provided shape " + Arrays.toString(want) + " (batch axis first), placeholder shape "
-              + Arrays.toString(have));
+              + Arrays.toString(have) + (variable >= 0 && have.length == want.length && have[variable] >= 0
+                  ? "; axis " + variable + " varies from batch to batch, so the placeholder needs -1 there" : ""));
         }
       }
       DataType expected = DTypes.toNd4j(d.dtype());

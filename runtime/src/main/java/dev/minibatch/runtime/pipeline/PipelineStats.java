@@ -14,10 +14,30 @@ public final class PipelineStats {
   public static final PipelineStats EMPTY = new PipelineStats(List.of());
 
   private final List<StageStats> stages;
+  private final PaddingStats padding;
 
   /** Stats of the given stages, source first. */
   public PipelineStats(List<StageStats> stages) {
+    this(stages, PaddingStats.NONE);
+  }
+
+  /** Stats of the given stages, source first, and the padding of the batches delivered. */
+  public PipelineStats(List<StageStats> stages, PaddingStats padding) {
     this.stages = Collections.unmodifiableList(new ArrayList<>(stages));
+    this.padding = padding;
+  }
+
+  /**
+   * The padding of the variable-length members of the batches delivered so far ({@link
+   * PaddingStats#NONE} for providers without them).
+   */
+  public PaddingStats padding() {
+    return padding;
+  }
+
+  /** These stats with {@code padding}. */
+  public PipelineStats withPadding(PaddingStats padding) {
+    return new PipelineStats(stages, padding);
   }
 
   /**
@@ -49,14 +69,14 @@ public final class PipelineStats {
     }
     List<StageStats> all = new ArrayList<>(stages);
     all.addAll(later.stages);
-    return new PipelineStats(all);
+    return new PipelineStats(all, later.padding.realSteps() > 0 ? later.padding : padding);
   }
 
   /** This pipeline's stages followed by {@code last}. */
   public PipelineStats plus(StageStats last) {
     List<StageStats> all = new ArrayList<>(stages);
     all.add(last);
-    return new PipelineStats(all);
+    return new PipelineStats(all, padding);
   }
 
   /**
@@ -95,6 +115,10 @@ public final class PipelineStats {
     }
     StageStats last = stages.get(stages.size() - 1);
     sb.append(String.format(Locale.ROOT, "consumer waited %.0f%%", 100 * last.consumerWaitShare()));
+    if (padding.realSteps() > 0) {
+      sb.append(String.format(Locale.ROOT, " | padding %.3f (%d padded / %d real steps)", padding.ratio(),
+          padding.paddedSteps(), padding.realSteps()));
+    }
     return sb.append(" | bottleneck: ").append(bottleneck()).toString();
   }
 
