@@ -83,7 +83,12 @@ public final class SameDiffBinding {
         problems.add("'" + d.name() + "': provided dtype " + d.dtype() + " (" + expected + "), placeholder dtype " + v.dataType());
       }
     }
-    List<String> provided = all.stream().map(DataDesc::name).toList();
+    List<String> provided = new ArrayList<>(all.stream().map(DataDesc::name).toList());
+    for (DataDesc d : all) {
+      if (!d.shape().isFixed()) {
+        provided.add(maskName(d.name()));
+      }
+    }
     for (String placeholder : placeholderNames(graph)) {
       if (!provided.contains(placeholder)) {
         problems.add("placeholder '" + placeholder + "' is not provided; the provider's names are " + provided);
@@ -95,14 +100,35 @@ public final class SameDiffBinding {
   }
 
   /**
+   * The placeholder name that receives the mask of {@code name}'s variable axis: {@code
+   * <name>_mask}. A graph may declare it (FLOAT32, {@code [-1, -1]}) to weigh its loss by the real
+   * steps.
+   */
+  public static String maskName(String name) {
+    return name + "_mask";
+  }
+
+  /**
    * Sets {@code builder}'s feature and label mappings to the provider's data and label names, after
-   * {@link #check}.
+   * {@link #check}; and, where the graph declares a {@link #maskName mask placeholder} for every
+   * data (or every label) array, the feature (or label) mask mappings too, so {@code fit} feeds the
+   * masks of the batches' variable axes.
    */
   public static TrainingConfig.Builder bind(TrainingConfig.Builder builder, BatchProvider<?> provider, SameDiff graph) {
     check(provider, graph);
-    return builder
-        .dataSetFeatureMapping(provider.provideData().stream().map(DataDesc::name).toList())
-        .dataSetLabelMapping(provider.provideLabel().stream().map(DataDesc::name).toList());
+    List<String> data = provider.provideData().stream().map(DataDesc::name).toList();
+    List<String> labels = provider.provideLabel().stream().map(DataDesc::name).toList();
+    builder.dataSetFeatureMapping(data).dataSetLabelMapping(labels);
+    List<String> placeholders = placeholderNames(graph);
+    List<String> dataMasks = data.stream().map(SameDiffBinding::maskName).toList();
+    List<String> labelMasks = labels.stream().map(SameDiffBinding::maskName).toList();
+    if (placeholders.containsAll(dataMasks)) {
+      builder.dataSetFeatureMaskMapping(dataMasks);
+    }
+    if (!labelMasks.isEmpty() && placeholders.containsAll(labelMasks)) {
+      builder.dataSetLabelMaskMapping(labelMasks);
+    }
+    return builder;
   }
 
   private static List<String> placeholderNames(SameDiff graph) {
