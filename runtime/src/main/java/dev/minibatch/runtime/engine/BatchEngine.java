@@ -222,7 +222,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     for (int r = 0; r < samples; r++) {
       sampleIndices[r] = idx[r];
     }
-    slot.begin(plan.epoch(), (long) j * plan.batchSize());
+    slot.begin(plan.epoch(), plan.firstPosition(j));
     if (samples > 0) {
       rows.write(idx, 0, samples, slot);
     }

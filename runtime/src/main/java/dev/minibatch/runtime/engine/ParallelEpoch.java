@@ -275,7 +275,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         sampleIndices[r] = idx[r];
       }
       // Every reader sets the same values: no reader waits for another to set them.
-      slot.begin(plan.epoch(), (long) j * plan.batchSize());
+      slot.begin(plan.epoch(), plan.firstPosition(j));
       if (copyTo > from) {
         job.rows().write(idx, from, copyTo, slot);
       }
