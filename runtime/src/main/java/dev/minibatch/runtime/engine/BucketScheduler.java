@@ -139,11 +139,6 @@ final class BucketScheduler implements OrderPlan {
     return bounds.clone();
   }
 
-  /** The epoch {@link #beginEpoch()} starts next. */
-  int nextEpoch() {
-    return nextEpoch;
-  }
-
   /** Starts the next epoch (or resumes the restored one). */
   @Override
   public EpochPlan beginEpoch() {

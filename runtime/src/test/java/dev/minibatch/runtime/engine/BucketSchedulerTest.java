@@ -106,6 +106,8 @@ class BucketSchedulerTest {
     assertEquals(7, plan.firstPosition(3));
     assertArrayEquals(new int[] {4, 4, 8, 16}, new int[] {plan.bucketKey(0), plan.bucketKey(1), plan.bucketKey(2),
         plan.bucketKey(3)});
+    assertEquals("epoch 0: 4=[0, 2, 5] 4=[9] 8=[4, 7, 8] 16=[1, 3, 6]", plan.toString());
+    assertArrayEquals(BOUNDS, s.bounds());
     // No carry, no shuffle: every epoch is the same.
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(4, 0, 9), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
   }
