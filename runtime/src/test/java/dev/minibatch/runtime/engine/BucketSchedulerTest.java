@@ -222,6 +222,41 @@ class BucketSchedulerTest {
   }
 
   @Test
+  void padContinueWrapsWhenTheBucketIsEmptyInTheNextEpochsPart() {
+    // Bounds {4, 8, 14, 16}: bucket 16 holds only sample 6. With shuffle and 2 parts, sample 6 is
+    // in part 0 in some epochs only. Where it is in part 0 in epoch e, its batch is [6, 6], pad 1:
+    // padded from epoch e + 1's bucket (then carried, and skipped there) if 6 is in part 0 again,
+    // else wrapped from epoch e's own bucket, and nothing is carried.
+    int[] bounds = {4, 8, 14, 16};
+    Sampling sampling = sampling(2, LastBatch.PAD_CONTINUE, true, 2, 0, false);
+    BucketScheduler s = new BucketScheduler(LENGTHS, bounds, sampling);
+    PartOrder parts = new PartOrder(LENGTHS.length, sampling);
+    int wrapped = 0;
+    int continued = 0;
+    boolean skipNext = false;
+    for (int e = 0; e < 30; e++) {
+      boolean here = Arrays.stream(parts.order(42, e, false)).anyMatch(i -> i == 6);
+      boolean next = Arrays.stream(parts.order(42, e + 1, false)).anyMatch(i -> i == 6);
+      List<B> sixteen = epoch(s).stream().filter(x -> x.key() == 16).toList();
+      int[] carried = s.saveState().carried();
+      if (here && !skipNext) {
+        assertEquals(List.of(b(16, 1, 6, 6)), sixteen, "epoch " + e);
+        boolean carries = Arrays.equals(Arrays.copyOfRange(carried, Math.max(0, carried.length - 3), carried.length),
+            new int[] {3, 1, 6});
+        assertEquals(next, carries, "epoch " + e + ": carried " + Arrays.toString(carried));
+        wrapped += next ? 0 : 1;
+        continued += next ? 1 : 0;
+        skipNext = next;
+      } else {
+        // Not in this part, or already delivered as the last epoch's padding.
+        assertEquals(List.of(), sixteen, "epoch " + e);
+        skipNext = false;
+      }
+    }
+    assertTrue(wrapped > 0 && continued > 0, "both cases seen: wrapped " + wrapped + ", continued " + continued);
+  }
+
+  @Test
   void batchSizeZeroMakesEachBucketOneBatch() {
     BucketScheduler s = scheduler(0, LastBatch.PAD_WRAP);
     assertEquals(10, s.batchSize());
