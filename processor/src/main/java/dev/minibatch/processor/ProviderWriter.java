@@ -170,7 +170,7 @@ final class ProviderWriter {
     }
     TypeName nullableList = list.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
     TypeName nullableIterable = iterable.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
-    String sequenceArgs = d.variable() ? ", SEQUENCES, new $T(fixedLength)" : "";
+    String sequenceArgs = d.variable() ? ", SEQUENCES, new $T(fixedLength, buckets)" : "";
     TypeSpec.Builder b = TypeSpec.classBuilder(builder);
     if (d.variable()) {
       SequenceWriter.builderSettings(d, builder, b);

@@ -72,6 +72,29 @@ final class SequenceWriter {
   }
 
   static void builderSettings(SampleDescriptor d, ClassName builder, TypeSpec.Builder b) {
+    ClassName buckets = ClassName.get(RuntimeNames.RT, "Buckets");
+    String bucketed = d.fields().get(d.groups().get(0)).name();
+    b.addField(FieldSpec.builder(buckets.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE)
+        .build()), "buckets", Modifier.PRIVATE).build());
+    b.addMethod(MethodSpec.methodBuilder("buckets")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(int[].class, "bounds")
+        .varargs(true)
+        .addJavadoc("Groups samples by the length of {@code $L} into buckets with these bounds (MXNet's BucketingIter):\n"
+            + "a sample goes to the smallest bound at least its length, each batch comes from one bucket, is padded\n"
+            + "to its bound and reports it as {@code bucketKey()}. Seeded, resumable and sharded like any order; every\n"
+            + "last-batch policy applies per bucket. A List source only.\n", bucketed)
+        .addStatement("return buckets($T.of(bounds))", buckets)
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("buckets")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(buckets, "buckets")
+        .addJavadoc("{@link #buckets(int...)} with bounds given, or chosen from the data ({@code Buckets.byCount(n)}).\n")
+        .addStatement("this.buckets = $T.requireNonNull(buckets, $S)", java.util.Objects.class, "buckets")
+        .addStatement("return this")
+        .build());
     b.addField(TypeName.BOOLEAN, "fixedLength", Modifier.PRIVATE);
     b.addMethod(MethodSpec.methodBuilder("fixedLength")
         .addModifiers(Modifier.PUBLIC)

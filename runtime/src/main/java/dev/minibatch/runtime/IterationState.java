@@ -63,7 +63,11 @@ public final class IterationState {
     return position;
   }
 
-  /** The sample indices carried into {@link #epoch()} from the one before. */
+  /**
+   * The sample indices carried into {@link #epoch()} from the one before. A bucketed provider
+   * keeps a carry per bucket and stores them here as groups {@code [bucket, count, samples...]},
+   * one per bucket with a carry, by ascending bucket index.
+   */
   public int[] carried() {
     return carried.clone();
   }

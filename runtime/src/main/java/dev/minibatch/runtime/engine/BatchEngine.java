@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.engine;
 
+import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
@@ -46,17 +47,29 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     this.numSamples = b.numSamples;
     this.guard = new IterationGuard(b.name);
     EpochDraws d = b.draws;
+    Sequences sequences = b.sequences;
+    Buckets buckets = b.buckets;
     if (d != null) {
       this.drawn = new DrawnOrder(d, b.sampling, b.numSamples);
       this.order = drawn;
+    } else if (buckets != null) {
+      if (sequences == null) {
+        throw new IllegalArgumentException(name + ": buckets need a member with a VARIABLE axis to group samples by");
+      }
+      this.drawn = null;
+      // Samples are bucketed by the length of the first length group; its batches are padded to their bucket's bound.
+      int[] lengths = sequences.lengths(0);
+      int[] bounds = buckets.resolve(lengths);
+      this.order = new BucketScheduler(lengths, bounds, b.sampling);
+      sequences = sequences.bucketed(bounds[bounds.length - 1]);
     } else {
       this.drawn = null;
       this.order = new SampleScheduler(b.numSamples, b.sampling);
     }
     IntFunction<BatchLayout> layouts = Objects.requireNonNull(b.layouts, "layout");
     this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),
-        b.sampling, b.sequences);
-    this.stepBuffer = new int[b.sequences == null ? 0 : b.sequences.groups()];
+        b.sampling, sequences);
+    this.stepBuffer = new int[sequences == null ? 0 : sequences.groups()];
     this.rows = Objects.requireNonNull(b.rows, "rows");
     this.indexBuffer = new int[order.batchSize()];
     this.readers = b.readers;
@@ -282,6 +295,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     private @Nullable ReaderThreads readers;
     private @Nullable Consumer<? super B> delivery;
     private @Nullable Sequences sequences;
+    private @Nullable Buckets buckets;
 
     private Builder(String name, int numSamples, Sampling sampling) {
       this.name = name;
@@ -322,6 +336,15 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     /** The samples have variable-length members, measured in {@code sequences}. */
     public Builder<B> sequences(@Nullable Sequences sequences) {
       this.sequences = sequences;
+      return this;
+    }
+
+    /**
+     * Batches are drawn from buckets of samples of similar length ({@link BucketScheduler}), by the
+     * first length group of {@link #sequences}; each batch is padded to its bucket's bound.
+     */
+    public Builder<B> buckets(@Nullable Buckets buckets) {
+      this.buckets = buckets;
       return this;
     }
 

@@ -4,8 +4,10 @@ import dev.minibatch.runtime.IterationState;
 
 /**
  * The order plans of the engine: which sample each row of each batch of an epoch holds.
- * Implemented by {@link SampleScheduler} (in order, shuffled, sharded) and {@link DrawnOrder}
- * (drawn by the provider, then sharded and cut the same way). Called under the engine's write lock.
+ * Implemented by {@link SampleScheduler} (in order, shuffled, sharded), {@link DrawnOrder} (drawn by
+ * the provider, then sharded and cut the same way) and {@link BucketScheduler} (sharded the same
+ * way, then grouped by length bucket, every bucket cut on its own). Called under the engine's write
+ * lock.
  */
 interface OrderPlan {
   /** Rows per full batch. */

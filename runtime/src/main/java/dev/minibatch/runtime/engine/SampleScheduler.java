@@ -12,12 +12,12 @@ import org.jspecify.annotations.Nullable;
  * Plans the epochs of a provider over {@code numSamples} samples addressed by index: the order
  * plan shared by every random-access provider.
  *
- * <p>Per epoch: the order is the identity, or with shuffle a permutation drawn from (seed, epoch)
- * alone (Fisher–Yates over a {@link SplittableRandom} seeded by {@link Seeds#derive}); the part
- * {@code partIndex} of {@code numParts} is the contiguous block {@code [floor(p*n/k),
- * floor((p+1)*n/k))} of that order (with {@code evenShards}, every part takes {@code ceil(n/k)}
- * samples, wrapping to the order's start); then {@link LastBatchPolicy} cuts the part, after the
- * samples carried in from the last epoch, into batches.
+ * <p>Per epoch: {@link PartOrder} gives the part's order — the identity, or with shuffle a
+ * permutation drawn from (seed, epoch) alone (Fisher–Yates over a {@link SplittableRandom} seeded
+ * by {@link Seeds#derive}); the part {@code partIndex} of {@code numParts} is the contiguous block
+ * {@code [floor(p*n/k), floor((p+1)*n/k))} of that order (with {@code evenShards}, every part takes
+ * {@code ceil(n/k)} samples, wrapping to the order's start); then {@link LastBatchPolicy} cuts
+ * the part, after the samples carried in from the last epoch, into batches.
  *
  * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
  */
@@ -26,6 +26,7 @@ final class SampleScheduler implements OrderPlan {
   private final Sampling sampling;
   private final int partSize;
   private final int batchSize;
+  private final PartOrder parts;
 
   private long seed;
   private @Nullable EpochPlan current;
@@ -34,9 +35,6 @@ final class SampleScheduler implements OrderPlan {
   private int[] carry = new int[0];
   private int resumePosition;
   // Reused across epochs: a superseded plan is never read again (the engine's guard).
-  private int[] orderBuffer = new int[0];
-  private int[] nextOrderBuffer = new int[0];
-  private int[] partBuffer = new int[0];
   private int[] streamBuffer = new int[0];
 
   /**
@@ -45,25 +43,16 @@ final class SampleScheduler implements OrderPlan {
    * @throws IllegalArgumentException if there are no samples, or this provider's part would be empty
    */
   SampleScheduler(int numSamples, Sampling sampling) {
-    if (numSamples <= 0) {
-      throw new IllegalArgumentException("no samples: a provider needs at least one sample");
-    }
+    this.parts = new PartOrder(numSamples, sampling);
     this.numSamples = numSamples;
     this.sampling = sampling;
-    int k = sampling.numParts();
-    int p = sampling.partIndex();
-    this.partSize = sampling.evenShards()
-        ? (int) ((numSamples + (long) k - 1) / k)
-        : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
-    if (partSize == 0) {
-      throw new IllegalArgumentException("part " + p + " of " + k + " would be empty: " + numSamples
-          + " samples cannot fill " + k + " parts; use fewer parts or evenShards(true)");
-    }
+    this.partSize = parts.partSize();
     this.batchSize = sampling.batchSize() == 0 ? partSize : sampling.batchSize();
     if (sampling.lastBatch() == LastBatch.PAD_CONTINUE && partSize < batchSize) {
       // As MXNet's round_batch: the padding must come from one following epoch.
       throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per part: part "
-          + p + " of " + k + " has " + partSize + " samples, the batch size is " + batchSize);
+          + sampling.partIndex() + " of " + sampling.numParts() + " has " + partSize + " samples, the batch size is "
+          + batchSize);
     }
     Long s = sampling.seed();
     this.seed = s != null ? s : Seeds.unseeded();
@@ -218,47 +207,12 @@ final class SampleScheduler implements OrderPlan {
   }
 
   /**
-   * The order of this part's samples in {@code epoch}, before the last-batch policy; {@code
-   * second} selects the buffer for a look-ahead epoch so the current one stays intact.
+   * The order of this part's samples in {@code epoch}, before the last-batch policy ({@link
+   * PartOrder}); {@code second} selects the buffer for a look-ahead epoch so the current one stays
+   * intact.
    */
   int[] partOrder(int epoch, boolean second) {
-    int n = numSamples;
-    int[] order = second ? nextOrderBuffer : orderBuffer;
-    if (order.length != n) {
-      order = new int[n];
-      if (second) {
-        nextOrderBuffer = order;
-      } else {
-        orderBuffer = order;
-      }
-    }
-    for (int i = 0; i < n; i++) {
-      order[i] = i;
-    }
-    if (sampling.shuffle()) {
-      SplittableRandom rng = new SplittableRandom(Seeds.derive(seed, epoch));
-      for (int i = n - 1; i > 0; i--) {
-        int j = rng.nextInt(i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
-    }
-    int k = sampling.numParts();
-    int p = sampling.partIndex();
-    if (k == 1) {
-      return order;
-    }
-    long start = sampling.evenShards() ? (long) p * partSize : (long) p * n / k;
-    int[] part = second ? new int[partSize] : partBuffer;
-    if (part.length != partSize) {
-      part = new int[partSize];
-      partBuffer = part;
-    }
-    for (int i = 0; i < partSize; i++) {
-      part[i] = order[(int) ((start + i) % n)];
-    }
-    return part;
+    return parts.order(seed, epoch, second);
   }
 
   String fingerprint() {

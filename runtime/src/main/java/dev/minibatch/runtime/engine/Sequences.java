@@ -76,6 +76,16 @@ public final class Sequences {
     return new Sequences(fields, bounds, null, true);
   }
 
+  /**
+   * These sequences with group 0 bucketed: its buffers hold the largest bucket bound {@code
+   * largestBound} too, since a batch is padded to its bucket's bound.
+   */
+  Sequences bucketed(int largestBound) {
+    int[] b = bounds.clone();
+    b[0] = Math.max(b[0], largestBound);
+    return new Sequences(fields, b, table, fixed);
+  }
+
   /** The number of length groups. */
   public int groups() {
     return bounds.length;
@@ -126,7 +136,7 @@ public final class Sequences {
       if (fixed || t == null) {
         out[g] = bounds[g];
       } else if (g == 0 && bucketKey >= 0) {
-        out[g] = Math.min(bucketKey, bounds[g]);
+        out[g] = bucketKey;
       } else {
         int[] lengths = t[g];
         int max = 1;
@@ -180,12 +190,12 @@ public final class Sequences {
    */
   static void begin(@Nullable Sequences q, BatchSlot<?> slot, EpochPlan plan, int j, int[] idx, int samples,
       int[] stepBuffer) {
-    long first = (long) j * plan.batchSize();
+    long first = plan.firstPosition(j);
     if (q == null) {
       slot.begin(plan.epoch(), first);
       return;
     }
-    int key = -1;
+    int key = plan.bucketKey(j);
     q.steps(idx, samples, key, stepBuffer);
     slot.begin(plan.epoch(), first, stepBuffer, key);
   }

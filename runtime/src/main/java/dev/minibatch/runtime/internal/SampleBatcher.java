@@ -67,7 +67,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     Sequences sequences = Sequences.measure(samples, fields, options.fixedLength());
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
         .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers))
-        .sequences(sequences).build();
+        .sequences(sequences).buckets(options.buckets()).build();
     return new SampleBatcher<>(providerName, engine, null);
   }
 
@@ -78,6 +78,10 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, Collator<S> collator, SequenceFields<S> fields, SequenceOptions options) {
+    if (options.buckets() != null) {
+      throw new IllegalArgumentException(providerName + ": buckets need a List source (every sample's length is read "
+          + "before the epoch is cut); pass a List to samples(list)");
+    }
     return new SampleBatcher<>(providerName, null, new StreamEngine<>(providerName, samples, sampling, layouts, batches,
         writer(collator), Sequences.streaming(providerName, fields)));
   }

@@ -59,6 +59,9 @@ public final class TrainCharLstm {
   public static CharLineProvider provider(List<CharLine> lines, Options o) {
     CharLineProvider.Builder b = CharLineProvider.builder().samples(lines).batchSize(o.batchSize()).shuffle(true)
         .seed(o.seed()).lastBatch(LastBatch.PARTIAL);
+    if (o.buckets().length > 0) {
+      b.buckets(o.buckets());
+    }
     return b.build();
   }
 

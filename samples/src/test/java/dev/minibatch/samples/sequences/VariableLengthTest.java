@@ -232,6 +232,99 @@ class VariableLengthTest {
     }
   }
 
+  // Buckets {2, 4, 5} over lengths 3, 1, 4, 2, 5: bucket 2 holds samples 1 and 3, bucket 4 samples 0 and 2,
+  // bucket 5 sample 4. Without shuffle the buckets come in ascending order, each padded to its bound.
+  @Test
+  void bucketsPadEachBatchToItsBucketsBoundAndReportIt() {
+    try (TaggedProvider p = TaggedProvider.builder().samples(tagged()).batchSize(2).buckets(2, 4, 5).build()) {
+      List<Integer> keys = new ArrayList<>();
+      List<Seen> e = new ArrayList<>();
+      long real = 0;
+      long padded = 0;
+      try (BatchIterator<TaggedBatch> it = p.iterator()) {
+        while (it.hasNext()) {
+          TaggedBatch b = it.next();
+          keys.add(b.bucketKey());
+          e.add(seen(b));
+        }
+        real = dev.minibatch.runtime.pipeline.PipelineStats.of(it).padding().realSteps();
+        padded = dev.minibatch.runtime.pipeline.PipelineStats.of(it).padding().paddedSteps();
+      }
+      assertEquals(List.of(2, 4, 5), keys);
+      assertBatch(e.get(0), new int[][] {{11, 0}, {31, 32}}, new int[][] {{111, -1}, {131, 132}},
+          new float[][] {{1, 0}, {1, 1}}, new int[] {1, 2}, 0);
+      assertBatch(e.get(1), new int[][] {{1, 2, 3, 0}, {21, 22, 23, 24}}, new int[][] {{101, 102, 103, -1},
+          {121, 122, 123, 124}}, new float[][] {{1, 1, 1, 0}, {1, 1, 1, 1}}, new int[] {3, 4}, 0);
+      assertBatch(e.get(2), new int[][] {{41, 42, 43, 44, 45}}, new int[][] {{141, 142, 143, 144, 145}},
+          new float[][] {{1, 1, 1, 1, 1}}, new int[] {5}, 0);
+      // Padding 2 steps of 15 with buckets, against 4 of 15 without (thePaddingRatio... above).
+      assertEquals(15, real);
+      assertEquals(2, padded);
+    }
+  }
+
+  @Test
+  void bucketsApplyTheLastBatchPolicyPerBucket() {
+    try (TaggedProvider p = TaggedProvider.builder().samples(tagged()).batchSize(2).buckets(2, 4, 5)
+        .lastBatch(LastBatch.PAD_CONSTANT).dataPadding(5).labelPadding(7).build()) {
+      List<Seen> e = epoch(p);
+      assertEquals(3, e.size());
+      // Bucket 5's batch: sample 4, then a constant row.
+      assertBatch(e.get(2), new int[][] {{41, 42, 43, 44, 45}, {5, 5, 5, 5, 5}},
+          new int[][] {{141, 142, 143, 144, 145}, {7, 7, 7, 7, 7}}, new float[][] {{1, 1, 1, 1, 1}, {0, 0, 0, 0, 0}},
+          new int[] {5, 0}, 1);
+    }
+    try (TaggedProvider p = TaggedProvider.builder().samples(tagged()).batchSize(2).buckets(2, 4, 5)
+        .lastBatch(LastBatch.DISCARD).build()) {
+      assertEquals(2, epoch(p).size());
+    }
+  }
+
+  @Test
+  void aBucketedOrderIsTheSameForAnyNumberOfReadersAndAcrossAResume() {
+    List<Tagged> many = new ArrayList<>();
+    java.util.Random r = new java.util.Random(5);
+    for (int i = 0; i < 300; i++) {
+      many.add(Tagged.of(i, 1 + (int) Math.min(63, Math.abs(r.nextGaussian()) * 12)));
+    }
+    java.util.function.IntFunction<TaggedProvider> build = readers -> TaggedProvider.builder().samples(many)
+        .batchSize(8).shuffle(true).seed(11).lastBatch(LastBatch.ROLL_OVER).buckets(8, 16, 32, 64).readers(readers)
+        .build();
+    List<List<Seen>> epochs = new ArrayList<>();
+    try (TaggedProvider p = build.apply(0)) {
+      epochs.add(epoch(p));
+      epochs.add(epoch(p));
+    }
+    try (TaggedProvider p = build.apply(3)) {
+      assertSameBatches(epochs.get(0), epoch(p));
+      assertSameBatches(epochs.get(1), epoch(p));
+    }
+    // Stop after 5 batches of epoch 2, resume in a new provider: the rest of epoch 2 is the same.
+    dev.minibatch.runtime.IterationState state;
+    try (TaggedProvider p = build.apply(0)) {
+      epoch(p);
+      try (BatchIterator<TaggedBatch> it = p.iterator()) {
+        for (int j = 0; j < 5; j++) {
+          it.next();
+        }
+        state = p.saveState();
+      }
+    }
+    try (TaggedProvider p = build.apply(2)) {
+      p.restoreState(dev.minibatch.runtime.IterationState.decode(state.encode()));
+      assertSameBatches(epochs.get(1).subList(5, epochs.get(1).size()), epoch(p));
+    }
+  }
+
+  private static void assertSameBatches(List<Seen> want, List<Seen> got) {
+    assertEquals(want.size(), got.size());
+    for (int j = 0; j < want.size(); j++) {
+      assertArrayEquals(want.get(j).tokens(), got.get(j).tokens(), "batch " + j);
+      assertArrayEquals(want.get(j).mask(), got.get(j).mask(), "batch " + j);
+      assertArrayEquals(want.get(j).lengths(), got.get(j).lengths(), "batch " + j);
+    }
+  }
+
   @Test
   void membersThatShareALengthAreCheckedPerSample() {
     List<Tagged> bad = new ArrayList<>(tagged());
