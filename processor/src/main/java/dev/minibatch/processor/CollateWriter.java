@@ -217,18 +217,30 @@ final class CollateWriter {
     }
   }
 
-  /** Writes {@code count} padding values to {@code out} from {@code at}. */
+  /** Writes {@code count} padding values to {@code out} from {@code at}: bulk copies of the member's padding row. */
   private static void fill(CodeBlock.Builder c, FieldDescriptor f, String out, String at, String count) {
-    String pad = padValue(f);
-    c.beginControlFlow("for (int j = $L, end = j + $L; j < end; j++)", at, count);
-    c.addStatement("$L.put(j, $L)", out, pad);
-    c.endControlFlow();
+    c.addStatement("$T.fill($L, $L, $L, $L)", RuntimeNames.COLLATE, out, at, count, padRowConstant(f));
+  }
+
+  /** The provider's constant holding {@code f}'s padding row. */
+  static String padRowConstant(FieldDescriptor f) {
+    return f.constant() + "_PAD";
+  }
+
+  /** The initializer of {@link #padRowConstant}: {@code Collate.padRow(value)} in the buffer's element type. */
+  static CodeBlock padRowInitializer(FieldDescriptor f) {
+    return CodeBlock.of("$T.padRow($L)", RuntimeNames.COLLATE, padValue(f));
   }
 
   /** The step padding as a literal of the buffer's element type. */
   private static String padValue(FieldDescriptor f) {
     double p = f.stepPadding();
     String to = ProviderWriter.bufferElement(f.dtype());
+    if (Double.isNaN(p) || Double.isInfinite(p)) {
+      String special = Double.isNaN(p) ? "NaN" : p > 0 ? "POSITIVE_INFINITY" : "NEGATIVE_INFINITY";
+      return to.equals("float") ? "Float." + special : "Double." + special;
+    }
+    // byte, short, char, int get a cast literal, so the padRow overload of the buffer's type is chosen.
     return switch (to) {
       case "float" -> p + "f";
       case "double" -> String.valueOf(p);

@@ -43,6 +43,14 @@ final class SequenceWriter {
             RuntimeNames.TOO_LONG, policies.build(), d.provider())
         .build());
 
+    for (FieldDescriptor f : fields) {
+      if (f.variable() && f.storage() != FieldType.Storage.INDARRAY) {
+        t.addField(FieldSpec.builder(ProviderWriter.arrayOf(ProviderWriter.bufferElement(f.dtype()), 1),
+                CollateWriter.padRowConstant(f), Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
+            .initializer(CollateWriter.padRowInitializer(f))
+            .build());
+      }
+    }
     MethodSpec.Builder m = MethodSpec.methodBuilder("length")
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .returns(int.class)

@@ -25,8 +25,8 @@ import org.openjdk.jmh.infra.Blackhole;
  * frames of 64 floats, a skewed distribution: {@link #lengths}) padded per batch, and bucketed
  * (bounds 8, 16, 32, 64). Time per epoch; divide by {@link #realElements} (printed at setup) for the
  * time per real element, the figure issue 13 compares: padding is work the fixed samples do not
- * do, masks and lengths too. Run: {@code java -jar benchmarks/target/benchmarks.jar
- * SequenceCollateBenchmark}.
+ * do, masks and lengths too. Run: {@code mvn -B -ntp -pl benchmarks -am -DskipTests package exec:exec
+ * -Dbench=SequenceCollateBenchmark}.
  */
 @State(Scope.Thread)
 @BenchmarkMode(Mode.AverageTime)

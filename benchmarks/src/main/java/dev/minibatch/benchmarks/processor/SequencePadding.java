@@ -10,8 +10,8 @@ import java.util.Locale;
 /**
  * Prints the padding ratio (padded steps / real steps) of one shuffled epoch of {@link
  * SequenceCollateBenchmark}'s skewed lengths, padded per batch and with buckets (given bounds, and
- * bounds chosen by count). No timing: the ratio is a property of the order. Run: {@code java -cp
- * benchmarks/target/benchmarks.jar dev.minibatch.benchmarks.processor.SequencePadding}.
+ * bounds chosen by count). No timing: the ratio is a property of the order. The command is in
+ * {@code docs/performance.md} ("Variable-length samples").
  */
 public final class SequencePadding {
   private SequencePadding() {}

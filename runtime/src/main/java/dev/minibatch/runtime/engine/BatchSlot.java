@@ -27,12 +27,9 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   /** Per length group: the padded length of the batch being written, set before any row is written. */
   private final int[] steps;
   private int bucketKey = -1;
-  /** The steps {@link #current} and {@link #currentMasks} were made for. */
-  private final int[] viewSteps;
-  /** The arrays for {@link #capacity} rows at the current steps: views of the buffers' first elements. */
-  private final INDArray[] current;
-  private final INDArray[] currentMasks;
-  private final INDArray[] currentLengths;
+  /** The views of every (rows, steps) published so far. */
+  private final java.util.Map<ViewKey, SequenceViews> viewCache = new java.util.HashMap<>();
+  private final ViewKey probe = new ViewKey(0, new int[0]);
   /** Per layout position, its length group or -1. */
   private final int[] positionGroups;
   private final long[] indices;
@@ -60,21 +57,16 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     this.masks = new INDArray[groups];
     this.lengths = new INDArray[groups];
     this.steps = new int[groups];
-    this.viewSteps = new int[groups];
     for (int g = 0; g < groups; g++) {
       masks[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT,
           new long[] {capacity, sequences.bound(g)}, 'c');
       lengths[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.INT, new long[] {capacity}, 'c');
       steps[g] = sequences.bound(g);
-      viewSteps[g] = steps[g];
     }
     this.positionGroups = new int[n];
     for (int i = 0; i < n; i++) {
       positionGroups[i] = sequences == null ? -1 : sequences.group(i);
     }
-    this.current = full.clone();
-    this.currentMasks = masks.clone();
-    this.currentLengths = lengths;
     this.partial = full;
     this.indices = new long[capacity];
     this.batch = batch;
@@ -239,36 +231,64 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return batch;
   }
 
+  /** The arrays a batch of {@code rows} rows at the current steps shows: views of the buffers' first elements. */
+  private SequenceViews sequenceViews(int rowCount) {
+    INDArray[] arrays = new INDArray[full.length];
+    for (int i = 0; i < full.length; i++) {
+      INDArray a = sequences != null && sequences.axis(i) >= 0 ? prefix(full[i], stepShape(i, capacity)) : full[i];
+      arrays[i] = rowCount == capacity ? a : a.get(NDArrayIndex.interval(0, rowCount));
+    }
+    INDArray[] maskArrays = new INDArray[masks.length];
+    INDArray[] lengthArrays = new INDArray[masks.length];
+    for (int g = 0; g < masks.length; g++) {
+      INDArray m = prefix(masks[g], new long[] {capacity, steps[g]});
+      maskArrays[g] = rowCount == capacity ? m : m.get(NDArrayIndex.interval(0, rowCount));
+      lengthArrays[g] = rowCount == capacity ? lengths[g] : lengths[g].get(NDArrayIndex.interval(0, rowCount));
+    }
+    return new SequenceViews(arrays, maskArrays, lengthArrays);
+  }
+
+  /** The arrays of one (rows, steps). */
+  private record SequenceViews(INDArray[] arrays, INDArray[] masks, INDArray[] lengths) {}
+
+  /** A (rows, steps) key; the slot's probe is reused for look-ups, so a hit allocates nothing. */
+  private static final class ViewKey {
+    private int rows;
+    private int[] steps;
+
+    ViewKey(int rows, int[] steps) {
+      this.rows = rows;
+      this.steps = steps;
+    }
+
+    void set(int rows, int[] steps) {
+      this.rows = rows;
+      this.steps = steps;
+    }
+
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof ViewKey k && k.rows == rows && java.util.Arrays.equals(k.steps, steps);
+    }
+
+    @Override
+    public int hashCode() {
+      return 31 * rows + java.util.Arrays.hashCode(steps);
+    }
+  }
+
   /** {@link #publish} for a batch with variable-length members: views at this batch's steps, with masks and lengths. */
   private B publishSequences(int rowCount, int pad) {
-    Sequences q = java.util.Objects.requireNonNull(sequences);
-    if (!java.util.Arrays.equals(steps, viewSteps)) {
-      for (int i = 0; i < full.length; i++) {
-        if (q.axis(i) >= 0) {
-          current[i] = prefix(full[i], stepShape(i, capacity));
-        }
-      }
-      for (int g = 0; g < masks.length; g++) {
-        currentMasks[g] = prefix(masks[g], new long[] {capacity, steps[g]});
-      }
-      System.arraycopy(steps, 0, viewSteps, 0, steps.length);
-      partialRows = -1;
+    // Views are made once per distinct (rows, steps) and kept: a bucketed or padded epoch meets few.
+    probe.set(rowCount, steps);
+    SequenceViews v = viewCache.get(probe);
+    if (v == null) {
+      v = sequenceViews(rowCount);
+      viewCache.put(new ViewKey(rowCount, steps.clone()), v);
     }
-    INDArray[] arrays = current;
-    INDArray[] maskArrays = currentMasks;
-    INDArray[] lengthArrays = currentLengths;
-    if (rowCount != capacity) {
-      arrays = new INDArray[full.length];
-      for (int i = 0; i < full.length; i++) {
-        arrays[i] = current[i].get(NDArrayIndex.interval(0, rowCount));
-      }
-      maskArrays = new INDArray[masks.length];
-      lengthArrays = new INDArray[masks.length];
-      for (int g = 0; g < masks.length; g++) {
-        maskArrays[g] = currentMasks[g].get(NDArrayIndex.interval(0, rowCount));
-        lengthArrays[g] = lengths[g].get(NDArrayIndex.interval(0, rowCount));
-      }
-    }
+    INDArray[] arrays = v.arrays();
+    INDArray[] maskArrays = v.masks();
+    INDArray[] lengthArrays = v.lengths();
     // The padding of the rows that hold samples (padding rows are all padding, and not counted).
     long real = 0;
     long padded = 0;

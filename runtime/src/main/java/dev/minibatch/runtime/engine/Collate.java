@@ -141,4 +141,126 @@ public final class Collate {
     }
     return out;
   }
+
+  /** The length of the padding rows generated code fills padded steps from, in bulk copies. */
+  public static final int PAD_CHUNK = 1024;
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.ByteBuffer, int, int, byte[])}. */
+  public static byte[] padRow(byte value) {
+    byte[] row = new byte[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.ByteBuffer out, int at, int count, byte[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.ShortBuffer, int, int, short[])}. */
+  public static short[] padRow(short value) {
+    short[] row = new short[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.ShortBuffer out, int at, int count, short[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.CharBuffer, int, int, char[])}. */
+  public static char[] padRow(char value) {
+    char[] row = new char[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.CharBuffer out, int at, int count, char[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.IntBuffer, int, int, int[])}. */
+  public static int[] padRow(int value) {
+    int[] row = new int[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.IntBuffer out, int at, int count, int[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.LongBuffer, int, int, long[])}. */
+  public static long[] padRow(long value) {
+    long[] row = new long[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.LongBuffer out, int at, int count, long[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.FloatBuffer, int, int, float[])}. */
+  public static float[] padRow(float value) {
+    float[] row = new float[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.FloatBuffer out, int at, int count, float[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
+
+  /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.DoubleBuffer, int, int, double[])}. */
+  public static double[] padRow(double value) {
+    double[] row = new double[PAD_CHUNK];
+    java.util.Arrays.fill(row, value);
+    return row;
+  }
+
+  /** Writes {@code count} values of {@code padRow} to {@code out} from {@code at}, in bulk copies. */
+  public static void fill(java.nio.DoubleBuffer out, int at, int count, double[] padRow) {
+    while (count > 0) {
+      int n = Math.min(count, padRow.length);
+      out.put(at, padRow, 0, n);
+      at += n;
+      count -= n;
+    }
+  }
 }
