@@ -391,6 +391,18 @@ class VariableLengthTest {
     }
   }
 
+  @Test
+  void theMemoryEstimateCountsTheBoundMasksAndLengths() {
+    // Channels: signal 2 x 3 float32 at its bound (24 bytes), its mask 3 floats (12), its length (4), kind (4).
+    assertEquals(44, ChannelsProvider.BYTES_PER_SAMPLE);
+    // One more step: 2 floats of signal and 1 of mask.
+    assertEquals(12, ChannelsProvider.BYTES_PER_SAMPLE_STEP);
+    assertEquals(0, ChannelsProvider.BYTES_PER_BATCH, "no default batch size declared");
+    // Tagged is unbounded: only the length is fixed; a step costs a token, a tag and a mask value.
+    assertEquals(4, TaggedProvider.BYTES_PER_SAMPLE);
+    assertEquals(12, TaggedProvider.BYTES_PER_SAMPLE_STEP);
+  }
+
   private static String messages(Throwable t) {
     StringBuilder sb = new StringBuilder();
     for (Throwable c = t; c != null; c = c.getCause()) {
