@@ -309,10 +309,7 @@ final class BucketScheduler implements OrderPlan {
             .batches();
       }
     }
-    if (state.position() > batches) {
-      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
-          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
-    }
+    OrderPlan.checkPosition(state, batches);
     seed = state.seed();
     current = null;
     nextEpoch = state.epoch();

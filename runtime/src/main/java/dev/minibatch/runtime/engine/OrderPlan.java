@@ -28,4 +28,15 @@ interface OrderPlan {
 
   /** Forgets carried samples. */
   void reset();
+
+  /**
+   * Rejects a state whose position lies beyond its epoch of {@code batches} batches (the one
+   * message of every plan).
+   */
+  static void checkPosition(IterationState state, int batches) {
+    if (state.position() > batches) {
+      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
+          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
+    }
+  }
 }

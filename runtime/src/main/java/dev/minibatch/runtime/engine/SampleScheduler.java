@@ -184,10 +184,7 @@ final class SampleScheduler implements OrderPlan {
           + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
     }
     int batches = LastBatchPolicy.cut(sampling.lastBatch(), epochTotal(carried.length), batchSize).batches();
-    if (state.position() > batches) {
-      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
-          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
-    }
+    OrderPlan.checkPosition(state, batches);
     seed = state.seed();
     current = null;
     nextEpoch = state.epoch();
