@@ -392,6 +392,25 @@ class VariableLengthTest {
   }
 
   @Test
+  void aStreamingSourcePadsToTheBoundAndNeedsOne() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> TaggedProvider.builder().streaming(tagged()).batchSize(2).build());
+    assertEquals("TaggedProvider: a streaming source cannot size the buffers of 'tokens', whose variable axis has no "
+        + "maxLength; declare @Provides(maxLength = ...) or build from a List", e.getMessage());
+    List<Channels> samples = List.of(new Channels(new short[][] {{1}, {2}}, 0), new Channels(new short[][] {{3, 4},
+        {5, 6}}, 1));
+    try (ChannelsProvider p = ChannelsProvider.builder().streaming(samples).batchSize(2).build();
+        BatchIterator<ChannelsBatch> it = p.iterator()) {
+      ChannelsBatch b = it.next();
+      assertEquals(Nd4j.create(new float[] {1, 0.5f, 0.5f, 2, 0.5f, 0.5f, 3, 4, 0.5f, 5, 6, 0.5f}, new long[] {2, 2, 3}),
+          b.getSignal());
+      assertArrayEquals(new int[] {1, 2}, b.getSignalLengths().toIntVector());
+    }
+    assertThrows(IllegalArgumentException.class,
+        () -> ChannelsProvider.builder().streaming(samples).batchSize(2).buckets(1, 3).build());
+  }
+
+  @Test
   void theMemoryEstimateCountsTheBoundMasksAndLengths() {
     // Channels: signal 2 x 3 float32 at its bound (24 bytes), its mask 3 floats (12), its length (4), kind (4).
     assertEquals(44, ChannelsProvider.BYTES_PER_SAMPLE);
