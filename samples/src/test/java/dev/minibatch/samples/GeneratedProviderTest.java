@@ -340,6 +340,19 @@ class GeneratedProviderTest {
   }
 
   @Test
+  void aKotlinVariableLengthSampleIsBucketedAndPadded() {
+    // Lengths 1, 3, 2 in buckets of 2 and 4: bucket 2 holds utterances 0 and 2, bucket 4 utterance 1.
+    var batches = dev.minibatch.samples.kotlin.UtteranceKt.utteranceBatches();
+    assertEquals(2, batches.size());
+    assertEquals(2, batches.get(0).getFirst());
+    assertEquals(java.util.List.of(1, 2), batches.get(0).getSecond());
+    assertEquals(java.util.List.of(java.util.List.of(0, -1), java.util.List.of(20, 21)), batches.get(0).getThird());
+    assertEquals(4, batches.get(1).getFirst());
+    assertEquals(java.util.List.of(3), batches.get(1).getSecond());
+    assertEquals(java.util.List.of(java.util.List.of(10, 11, 12, -1)), batches.get(1).getThird());
+  }
+
+  @Test
   void aKotlinReaderPipelineFeedsTheGeneratedProvider() {
     java.util.List<java.util.List<Float>> batches = dev.minibatch.samples.kotlin.SensorDemoKt.pipelineReadings(20, 7);
     assertEquals(4, batches.size());
