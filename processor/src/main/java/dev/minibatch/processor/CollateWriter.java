@@ -240,11 +240,12 @@ final class CollateWriter {
       String special = Double.isNaN(p) ? "NaN" : p > 0 ? "POSITIVE_INFINITY" : "NEGATIVE_INFINITY";
       return to.equals("float") ? "Float." + special : "Double." + special;
     }
-    // byte, short, char, int get a cast literal, so the padRow overload of the buffer's type is chosen.
+    // byte, short and char get a cast literal, so the padRow overload of the buffer's type is chosen.
     return switch (to) {
       case "float" -> p + "f";
       case "double" -> String.valueOf(p);
       case "long" -> (long) p + "L";
+      case "int" -> String.valueOf((int) p);
       default -> "(" + to + ") " + (long) p;
     };
   }

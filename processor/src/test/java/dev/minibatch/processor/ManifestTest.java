@@ -74,4 +74,25 @@ class ManifestTest {
     assertEquals(DType.INT64, m.slots().get(1).dtype());
     assertEquals(0, m.batchSize());
   }
+
+  @Test
+  void aVariableAxisIsMinusOneWithItsBound() throws IOException {
+    Compilation c = Sources.compile(Sources.sample("Line",
+        "@DataProvider\n"
+            + "public record Line(@Provides(shape = {Provides.VARIABLE, 8}, maxLength = 50) float[][] x,\n"
+            + "    @Provides(shape = {Provides.VARIABLE}, label = true, sameLengthAs = \"x\") int[] y) {}\n"));
+    assertThat(c).succeededWithoutWarnings();
+    JavaFileObject file = c.generatedFile(StandardLocation.CLASS_OUTPUT, "META-INF/minibatch/test.LineProvider.properties")
+        .orElseThrow();
+    String text = file.getCharContent(true).toString();
+    org.junit.jupiter.api.Assertions.assertTrue(text.contains("slot.0.shape=-1,8\n"), text);
+    org.junit.jupiter.api.Assertions.assertTrue(text.contains("slot.0.layout=NTC\nslot.0.maxLength=50\nslot.0.property=x\n"),
+        text);
+    ProviderManifest m = ProviderManifest.parse("line", new ByteArrayInputStream(text.getBytes(StandardCharsets.ISO_8859_1)));
+    assertEquals(Shape.of(16, Shape.VARIABLE, 8), m.provideData(16).get(0).shape());
+    assertEquals(50, m.provideData(16).get(0).maxLength());
+    // The follower shares the bound of the member it follows.
+    assertEquals(50, m.provideLabel(16).get(0).maxLength());
+    assertEquals("NT", m.provideLabel(16).get(0).layout());
+  }
 }
