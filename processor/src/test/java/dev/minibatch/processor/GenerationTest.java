@@ -89,4 +89,26 @@ class GenerationTest {
     assertThat(c).succeeded();
     assertThat(c).generatedSourceFile("test.DigitBatch").contentsAsUtf8String().doesNotContain("@Generated");
   }
+
+  @Test
+  void everyVariableFormCompilesWithoutWarnings() {
+    JavaFileObject src = Sources.sample("Seq",
+        "@DataProvider\n"
+            + "public record Seq(\n"
+            + "    @Provides(shape = {Provides.VARIABLE}, stepPadding = 255, dtype = DType.UINT8) byte[] bytes,\n"
+            + "    @Provides(shape = {2, Provides.VARIABLE}, maxLength = 9, tooLong = dev.minibatch.TooLong.TRUNCATE_START,\n"
+            + "        dtype = DType.FLOAT32) short[][] channels,\n"
+            + "    @Provides(shape = {Provides.VARIABLE, 3, 2}, stepPadding = Double.NaN) float[][][] cubes,\n"
+            + "    @Provides(shape = {Provides.VARIABLE, 4}, sameLengthAs = \"cubes\") org.nd4j.linalg.api.ndarray.INDArray nd,\n"
+            + "    @Provides(shape = {Provides.VARIABLE}, label = true, sameLengthAs = \"bytes\", stepPadding = -1) long[] tags,\n"
+            + "    @Provides(shape = {Provides.VARIABLE}, label = true, dtype = DType.FLOAT64) boolean[] flags) {}\n");
+    Compilation c = Sources.compile(src);
+    assertThat(c).succeededWithoutWarnings();
+    // Four length groups: bytes (with tags), channels, cubes (with nd), flags; one mask accessor per member.
+    assertThat(c).generatedSourceFile("test.SeqBatch").contentsAsUtf8String().contains("return maskOf(3)");
+    assertThat(c).generatedSourceFile("test.SeqProvider").contentsAsUtf8String()
+        .contains("new int[] {0, 1, 2, 2, 0, 3}");
+    assertThat(c).generatedSourceFile("test.SeqProvider").contentsAsUtf8String()
+        .contains("Collate.padRow(Float.NaN)");
+  }
 }
