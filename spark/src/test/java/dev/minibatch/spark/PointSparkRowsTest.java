@@ -1,0 +1,137 @@
+package dev.minibatch.spark;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.List;
+import org.apache.spark.sql.Dataset;
+import org.apache.spark.sql.Row;
+import org.apache.spark.sql.RowFactory;
+import org.apache.spark.sql.SparkSession;
+import org.apache.spark.sql.types.DataTypes;
+import org.apache.spark.sql.types.Metadata;
+import org.apache.spark.sql.types.StructType;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The generated {@code PointSparkRows}: its schema, the row ↔ record mapping, and the schema errors
+ * (missing column, wrong type — before any job; an array of the wrong length — per row, naming it).
+ */
+class PointSparkRowsTest {
+  private static SparkSession spark;
+
+  @BeforeAll
+  static void start() {
+    spark = SparkTestSession.start();
+  }
+
+  @AfterAll
+  static void stop() {
+    spark.stop();
+  }
+
+  @Test
+  void schemaIsOneColumnPerComponentWithFlatArrays() {
+    StructType s = PointSparkRows.INSTANCE.schema();
+    assertEquals("struct<x:array<float>,y:int>", s.simpleString());
+    assertArrayEquals(new long[] {2, 3}, s.fields()[0].metadata().getLongArray("minibatch.shape"));
+    assertEquals(Point.class, PointSparkRows.INSTANCE.sampleType());
+  }
+
+  @Test
+  void toRowFlattensRowMajorAndFromRowRestores() {
+    Row r = PointSparkRows.INSTANCE.toRow(Point.of(4));
+    assertArrayEquals(new float[] {4, 4.5f, 5, 5.5f, 6, 6.5f}, (float[]) r.get(0));
+    assertEquals(4, r.getInt(1));
+    Point back = PointSparkRows.INSTANCE.fromRow(r, 0);
+    assertArrayEquals(new float[] {4, 4.5f, 5}, back.x()[0]);
+    assertArrayEquals(new float[] {5.5f, 6, 6.5f}, back.x()[1]);
+    assertEquals(4, back.y());
+  }
+
+  @Test
+  void readsRowsSparkHandsOut() {
+    Dataset<Row> df = spark.createDataFrame(List.of(PointSparkRows.INSTANCE.toRow(Point.of(7))),
+        PointSparkRows.INSTANCE.schema());
+    Row collected = df.collectAsList().get(0);
+    Point p = PointSparkRows.INSTANCE.fromRow(collected, 0);
+    assertArrayEquals(new float[] {8.5f, 9, 9.5f}, p.x()[1]);
+    assertEquals(7, p.y());
+  }
+
+  @Test
+  void raggedRecordFailsWithTheMember() {
+    Point ragged = new Point(new float[][] {{1, 2, 3}, {4, 5}}, 0);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PointSparkRows.INSTANCE.toRow(ragged));
+    assertEquals("Point.x: an innermost array has 2 elements, expected 3 (shape [2, 3])", e.getMessage());
+  }
+
+  @Test
+  void missingColumnFailsBeforeAnyJob() {
+    StructType onlyX = new StructType().add("x", DataTypes.createArrayType(DataTypes.FloatType), true);
+    Dataset<Row> df = spark.createDataFrame(List.<Row>of(), onlyX);
+    long jobsBefore = spark.sparkContext().statusTracker().getJobIdsForGroup(null).length;
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SparkSamples.builder(PointSparkRows.INSTANCE).fromDataFrame(df));
+    assertEquals("the DataFrame does not fit Point: column 'y' is missing: Point.y needs int; the DataFrame has columns [x]",
+        e.getMessage());
+    assertEquals(jobsBefore, spark.sparkContext().statusTracker().getJobIdsForGroup(null).length, "no job ran");
+  }
+
+  @Test
+  void wrongTypeNamesColumnExpectedAndFound() {
+    StructType wrong = new StructType()
+        .add("x", DataTypes.createArrayType(DataTypes.DoubleType), true)
+        .add("y", DataTypes.LongType, true);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PointSparkRows.INSTANCE.check(wrong));
+    assertEquals("the DataFrame does not fit Point: column 'x' has type array<double>, expected array<float> "
+        + "(6 elements, shape [2, 3]) for Point.x; column 'y' has type bigint, expected int for Point.y", e.getMessage());
+  }
+
+  @Test
+  void nullableArraysAndExtraColumnsFit() {
+    StructType looser = new StructType()
+        .add("id", DataTypes.StringType, true)
+        .add("y", DataTypes.IntegerType, true)
+        .add("x", DataTypes.createArrayType(DataTypes.FloatType, true), true, Metadata.empty());
+    PointSparkRows.INSTANCE.check(looser);
+    // by name, not position
+    Row r = new org.apache.spark.sql.catalyst.expressions.GenericRowWithSchema(
+        new Object[] {"a", 3, List.of(1f, 2f, 3f, 4f, 5f, 6f)}, looser);
+    Point p = PointSparkRows.INSTANCE.fromRow(r, 9);
+    assertEquals(3, p.y());
+    assertArrayEquals(new float[] {4, 5, 6}, p.x()[1]);
+  }
+
+  @Test
+  void arrayOfWrongLengthFailsNamingTheRow() {
+    Row shortRow = RowFactory.create(new float[] {1, 2, 3, 4, 5}, 1);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> PointSparkRows.INSTANCE.fromRow(shortRow, 17));
+    assertEquals("row 17: column 'x' has 5 elements, expected 6", e.getMessage());
+    Row nullLabel = RowFactory.create(new float[6], null);
+    e = assertThrows(IllegalArgumentException.class, () -> PointSparkRows.INSTANCE.fromRow(nullLabel, 3));
+    assertEquals("row 3: column 'y' is null", e.getMessage());
+  }
+
+  @Test
+  void wrongLengthInADataFrameSurfacesWithTheRowAndCause() {
+    List<Row> rows = new java.util.ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      rows.add(PointSparkRows.INSTANCE.toRow(Point.of(i)));
+    }
+    // The content order sorts by x first: x[0] == id, so the bad row (id 6) gets index 6.
+    rows.set(6, RowFactory.create(new float[] {6, 1, 2, 3, 4}, 6));
+    Dataset<Row> df = spark.createDataFrame(rows, PointSparkRows.INSTANCE.schema()).repartition(3);
+    SparkSampleException e = assertThrows(SparkSampleException.class,
+        () -> SparkSamples.builder(PointSparkRows.INSTANCE).fromDataFrame(df));
+    assertEquals(6, e.index());
+    assertEquals("row 6 of the data set: row 6: column 'x' has 5 elements, expected 6", e.getMessage());
+    assertTrue(e.getCause() instanceof IllegalArgumentException, String.valueOf(e.getCause()));
+    assertEquals("row 6: column 'x' has 5 elements, expected 6", e.getCause().getMessage());
+  }
+}
