@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.Locale;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
@@ -122,6 +123,10 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
     JavaRDD<String> paths = build(epoch).map(t -> {
       Path file = new Path(dir, SavedBatches.fileName(format, t._1()));
       FileSystem fs = file.getFileSystem(new Configuration());
+      if (fs instanceof LocalFileSystem local) {
+        // no .crc files beside the batches: readers count the files of the directory
+        fs = local.getRawFileSystem();
+      }
       try (OutputStream out = fs.create(file, false)) {
         if (format == Format.DATA_SET) {
           new DataSet(t._2().getFeatures(0), t._2().getLabels(0)).save(out);

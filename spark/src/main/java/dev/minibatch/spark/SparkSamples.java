@@ -161,8 +161,8 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
       String[] names = rows.schema().fieldNames();
       Column[] record = Arrays.stream(names).map(functions::col).toArray(Column[]::new);
       Column[] keys = orderBy.isEmpty() ? record : orderBy.stream().map(functions::col).toArray(Column[]::new);
-      Dataset<Row> sorted = df.orderBy(keys).select(record);
-      return index(df.sparkSession(), sorted.javaRDD());
+      // Sorting and numbering run jobs (the range partitioner's sample, zipWithIndex's counts).
+      return SparkSampleException.action(() -> index(df.sparkSession(), df.orderBy(keys).select(record).javaRDD()));
     }
 
     /**
