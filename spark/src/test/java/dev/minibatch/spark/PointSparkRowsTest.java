@@ -64,6 +64,25 @@ class PointSparkRowsTest {
   }
 
   @Test
+  void rank3AndBinaryColumnsRoundTripThroughSpark() {
+    int[][][] cube = new int[2][3][2];
+    for (int i = 0; i < 12; i++) {
+      cube[i / 6][(i / 2) % 3][i % 2] = i;
+    }
+    Cube c = new Cube(cube, new byte[] {1, 2, (byte) 200, 4}, 0.25);
+    assertEquals("struct<cube:array<int>,pixels:binary,w:double>", CubeSparkRows.INSTANCE.schema().simpleString());
+    Row r = CubeSparkRows.INSTANCE.toRow(c);
+    assertArrayEquals(new int[] {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, (int[]) r.get(0), "row-major");
+    Row collected = spark.createDataFrame(List.of(r), CubeSparkRows.INSTANCE.schema()).collectAsList().get(0);
+    Cube back = CubeSparkRows.INSTANCE.fromRow(collected, 0);
+    assertEquals(11, back.cube()[1][2][1]);
+    assertEquals(7, back.cube()[1][0][1]);
+    assertArrayEquals(new byte[] {1, 2, (byte) 200, 4}, back.pixels());
+    assertEquals(0.25, back.w());
+    assertEquals(2, CubeSparkRows.INSTANCE.defaultBatchSize());
+  }
+
+  @Test
   void raggedRecordFailsWithTheMember() {
     Point ragged = new Point(new float[][] {{1, 2, 3}, {4, 5}}, 0);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PointSparkRows.INSTANCE.toRow(ragged));
