@@ -25,11 +25,12 @@ import org.apache.spark.sql.SparkSession;
  * Prints batches/s of both and their ratio (median and range over the rounds); before that, Spark's
  * fixed costs: session creation, the first job, and the one-time indexing of the data set.
  *
- * <p>Run (JDK 17 needs Spark's add-opens, the {@code spark.addOpens} property of the root pom):
+ * <p>Run (JDK 17 needs Spark's add-opens, the {@code spark.addOpens} property of the root pom;
+ * figures in {@code docs/performance.md}):
  * <pre>
- * mvn -B -ntp -pl benchmarks -am -DskipTests package
- * mvn -B -ntp -q -pl benchmarks dependency:build-classpath -Dmdep.outputFile=/tmp/cp
- * OMP_NUM_THREADS=1 java $(mvn -q help:evaluate -Dexpression=spark.addOpens -DforceStdout) \
+ * mvn -B -ntp -pl benchmarks -am -DskipTests package dependency:build-classpath -Dmdep.outputFile=/tmp/cp
+ * OMP_NUM_THREADS=1 java $(sed -n 's:.*&lt;spark.addOpens&gt;\(.*\)&lt;/spark.addOpens&gt;.*:\1:p' pom.xml) -Xmx6g \
+ *   -Dlog4j2.configurationFile=spark/src/test/resources/log4j2.properties \
  *   -cp "benchmarks/target/classes:$(cat /tmp/cp)" dev.minibatch.benchmarks.spark.SparkPairs 5
  * </pre>
  */
