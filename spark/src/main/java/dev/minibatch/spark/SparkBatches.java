@@ -152,7 +152,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
   /** (global batch number, batch) in batch order. */
   private JavaRDD<Tuple2<Integer, MultiDataSet>> build(int epoch) {
     SampleOrder.Epoch plan = order(epoch);
-    int batchSize = plan.batchCount() == 0 ? 1 : plan.batches()[0].length;
+    int batchSize = new SampleOrder((int) samples.count(), sampling).batchSize();
     Route route = Route.of(plan, batchSize, (int) samples.count());
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(samples.session().sparkContext());
     Broadcast<Route> shared = jsc.broadcast(route);

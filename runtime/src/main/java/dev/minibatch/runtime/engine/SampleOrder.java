@@ -39,19 +39,26 @@ public final class SampleOrder {
     return scheduler.batchSize();
   }
 
-  /** The next epoch's batches (the first call gives epoch 0, or the restored one). */
+  /**
+   * The next epoch's batches (the first call gives epoch 0, or the restored one). The whole epoch
+   * counts as handed out: {@link #saveState()} afterwards is the start of the following epoch.
+   */
   public Epoch nextEpoch() {
     EpochPlan p = scheduler.beginEpoch();
     int n = p.batchCount();
+    int start = p.position();
     int[][] batches = new int[n][];
     for (int j = 0; j < n; j++) {
       batches[j] = new int[p.rows(j)];
       p.indices(j, batches[j]);
     }
-    return new Epoch(p.epoch(), batches, n == 0 ? 0 : p.pad(n - 1), p.position());
+    for (int j = start; j < n; j++) {
+      p.delivered();
+    }
+    return new Epoch(p.epoch(), batches, n == 0 ? 0 : p.pad(n - 1), start);
   }
 
-  /** Where the order stands, as a provider's {@code saveState()}. */
+  /** Where the order stands, as a provider's {@code saveState()} between epochs. */
   public IterationState saveState() {
     return scheduler.saveState();
   }
