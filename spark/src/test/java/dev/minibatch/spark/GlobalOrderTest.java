@@ -163,6 +163,20 @@ class GlobalOrderTest {
       assertEquals(N, seen.size(), "shards cover the data");
       assertEquals(N, concatenated.size());
     }
+    // Resume is the engine's: trainer 2 saves its state after 1 of epoch 0's 2 batches; a new
+    // provider restored from it delivers the same rest, perm[14..17) (block [11, 17), batches of 3).
+    try (PointProvider a = m.provider(2, 4, settings); PointProvider b = m.provider(2, 4, settings)) {
+      dev.minibatch.runtime.BatchIterator<PointBatch> it = a.iterator();
+      it.next();
+      dev.minibatch.runtime.IterationState state = a.saveState();
+      int[] rest = it.next().getY().toIntVector();
+      it.close();
+      b.restoreState(state);
+      dev.minibatch.runtime.BatchIterator<PointBatch> resumed = b.iterator();
+      assertArrayEquals(rest, resumed.next().getY().toIntVector());
+      assertArrayEquals(Arrays.copyOfRange(permutation(SEED, 0), 14, 17), rest);
+      resumed.close();
+    }
   }
 
   /** The ids a provider delivers in epoch {@code epoch} (earlier epochs are skipped). */
