@@ -51,8 +51,8 @@ final class SparkRowsWriter {
     CodeBlock.Builder fields = CodeBlock.builder();
     for (int i = 0; i < cols.size(); i++) {
       FieldDescriptor f = cols.get(i);
-      fields.add("$T.createStructField($S, $L, false, $T.shape($L))$L\n", DATA_TYPES, f.property(), sparkType(f),
-          ROW_VALUES, longDims(f), i + 1 < cols.size() ? "," : "");
+      fields.add("$T.createStructField($S, $L, false, $T.meta($L$L))$L\n", DATA_TYPES, f.property(), sparkType(f),
+          ROW_VALUES, f.label(), f.shape().isEmpty() ? "" : ", " + longDims(f), i + 1 < cols.size() ? "," : "");
     }
     t.addField(FieldSpec.builder(STRUCT_TYPE, "SCHEMA", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
         .initializer("$T.createStructType(new $T[] {\n$>$L$<})", DATA_TYPES, STRUCT_FIELD, fields.build())

@@ -23,6 +23,8 @@ import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.api.java.JavaSparkContext;
 import org.apache.spark.broadcast.Broadcast;
 import org.apache.spark.sql.Row;
+import org.apache.spark.sql.types.StructType;
+import dev.minibatch.spark.internal.RowValues;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.dataset.api.iterator.MultiDataSetIterator;
@@ -142,10 +144,13 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
   }
 
   private void requireSingle() {
-    if (samples.rows().schema().fields().length != 2) {
+    StructType schema = samples.rows().schema();
+    int data = RowValues.count(schema, "data");
+    int labels = RowValues.count(schema, "label");
+    if (data != 1 || labels != 1) {
       throw new IllegalArgumentException("a DataSet holds one data and one label array; "
-          + samples.rows().sampleType().getSimpleName() + " has " + samples.rows().schema().fields().length
-          + " members; use multiDataSets or Format.MULTI_DATA_SET");
+          + samples.rows().sampleType().getSimpleName() + " has " + data + " data and " + labels
+          + " label members; use multiDataSets or Format.MULTI_DATA_SET");
     }
   }
 

@@ -12,8 +12,8 @@ import org.apache.spark.sql.types.StructType;
  * path. One column per record component, named like it: a primitive is a column of its Spark type
  * ({@code int} → {@code int}, {@code float} → {@code float}, …); a primitive array of any rank is
  * one flat, row-major {@code array<type>} column of the shape's element count ({@code byte[]}
- * arrays a {@code binary} column); the declared shape is in the field's metadata under {@code
- * minibatch.shape}.
+ * arrays a {@code binary} column); the declared shape and the member's role ({@code data} or {@code
+ * label}) are in the field's metadata under {@code minibatch.shape} and {@code minibatch.role}.
  *
  * @param <T> the record
  * @param <P> its generated provider

@@ -125,6 +125,10 @@ class GlobalOrderTest {
     assertEquals(5, padded.size());
     assertArrayEquals(new int[] {20, 21, 22, -1, -1}, ids(padded.get(4).getLabels(0)));
     assertArrayEquals(new int[] {0, 1, 2, 3, 4}, ids(padded.get(0).getLabels(0)));
+    List<DataSet> asDataSets = s.batches(b -> b.batchSize(5).lastBatch(LastBatch.PAD_CONSTANT).labelPadding(-1))
+        .dataSets(0).collect();
+    assertArrayEquals(new int[] {20, 21, 22, -1, -1}, ids(asDataSets.get(4).getLabels()));
+    assertEquals(19f, asDataSets.get(3).getFeatures().getFloat(4, 0, 0), 0);
     // Shard 1 of 2, no shuffle: samples [11, 23), batches of 4, DISCARD.
     List<MultiDataSet> shard = s.batchesBuilder(b -> b.batchSize(4).lastBatch(LastBatch.DISCARD)).shard(2, 1).build()
         .multiDataSets(0).collect();

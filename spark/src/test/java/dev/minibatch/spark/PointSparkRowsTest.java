@@ -39,6 +39,9 @@ class PointSparkRowsTest {
     StructType s = PointSparkRows.INSTANCE.schema();
     assertEquals("struct<x:array<float>,y:int>", s.simpleString());
     assertArrayEquals(new long[] {2, 3}, s.fields()[0].metadata().getLongArray("minibatch.shape"));
+    assertEquals("data", s.fields()[0].metadata().getString("minibatch.role"));
+    assertEquals("label", s.fields()[1].metadata().getString("minibatch.role"));
+    assertArrayEquals(new long[0], s.fields()[1].metadata().getLongArray("minibatch.shape"));
     assertEquals(Point.class, PointSparkRows.INSTANCE.sampleType());
   }
 
@@ -80,6 +83,19 @@ class PointSparkRowsTest {
     assertArrayEquals(new byte[] {1, 2, (byte) 200, 4}, back.pixels());
     assertEquals(0.25, back.w());
     assertEquals(2, CubeSparkRows.INSTANCE.defaultBatchSize());
+    // Two data members and a label: no DataSet, a MultiDataSet.
+    SparkSamples<Cube, CubeProvider> cubes = SparkSamples.builder(CubeSparkRows.INSTANCE)
+        .fromDataFrame(spark.createDataFrame(List.of(r, r, r), CubeSparkRows.INSTANCE.schema()));
+    SparkBatches<Cube, CubeProvider> batches = cubes.batches(b -> { });
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> batches.dataSets(0));
+    assertEquals("a DataSet holds one data and one label array; Cube has 2 data and 1 label members; use "
+        + "multiDataSets or Format.MULTI_DATA_SET", e.getMessage());
+    List<org.nd4j.linalg.dataset.api.MultiDataSet> m = batches.multiDataSets(0).collect();
+    assertEquals(2, m.size(), "3 cubes in the declared batches of 2, PARTIAL");
+    assertEquals(2, m.get(0).numFeatureArrays());
+    assertEquals(1, m.get(1).getFeatures(0).size(0));
+    assertEquals(11, m.get(1).getFeatures(0).getInt(0, 1, 2, 1));
+    cubes.unpersist();
   }
 
   @Test

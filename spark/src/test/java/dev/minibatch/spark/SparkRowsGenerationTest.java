@@ -40,10 +40,10 @@ class SparkRowsGenerationTest {
             + "    @Provides(label = true) float y) {}\n"));
     assertThat(c).succeededWithoutWarnings();
     assertThat(c).generatedSourceFile("test.AllSparkRows").contentsAsUtf8String()
-        .contains("DataTypes.createStructField(\"pixels\", DataTypes.BinaryType, false, RowValues.shape(5L))");
+        .contains("DataTypes.createStructField(\"pixels\", DataTypes.BinaryType, false, RowValues.meta(false, 5L))");
     assertThat(c).generatedSourceFile("test.AllSparkRows").contentsAsUtf8String()
         .contains("DataTypes.createStructField(\"cube\", DataTypes.createArrayType(DataTypes.IntegerType, false), false, "
-            + "RowValues.shape(2L, 3L, 4L))");
+            + "RowValues.meta(false, 2L, 3L, 4L))");
     assertThat(c).generatedSourceFile("test.AllSparkRows").contentsAsUtf8String()
         .contains("return new All(v0, v1, v2, v3, v4, v5, v6, v7, v8)");
     assertThat(c).generatedSourceFile("test.AllSparkRows").contentsAsUtf8String()

@@ -21,12 +21,25 @@ import org.jspecify.annotations.Nullable;
 public final class RowValues {
   /** The metadata key holding a column's declared per-sample shape. */
   public static final String SHAPE_KEY = "minibatch.shape";
+  /** The metadata key holding a column's role: {@code "data"} or {@code "label"}. */
+  public static final String ROLE_KEY = "minibatch.role";
 
   private RowValues() {}
 
-  /** Field metadata recording the declared shape {@code dims} (empty for a scalar). */
-  public static Metadata shape(long... dims) {
-    return new MetadataBuilder().putLongArray(SHAPE_KEY, dims).build();
+  /** Field metadata recording the member's role and declared shape {@code dims} (empty for a scalar). */
+  public static Metadata meta(boolean label, long... dims) {
+    return new MetadataBuilder().putString(ROLE_KEY, label ? "label" : "data").putLongArray(SHAPE_KEY, dims).build();
+  }
+
+  /** The number of columns of {@code schema} whose metadata gives them the role {@code role}. */
+  public static int count(StructType schema, String role) {
+    int n = 0;
+    for (StructField f : schema.fields()) {
+      if (f.metadata().contains(ROLE_KEY) && f.metadata().getString(ROLE_KEY).equals(role)) {
+        n++;
+      }
+    }
+    return n;
   }
 
   /** The column's position: by name when the row has a schema, else {@code position}. */

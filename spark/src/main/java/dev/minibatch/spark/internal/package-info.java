@@ -1,6 +1,7 @@
 /**
  * Only what generated {@code <Sample>SparkRows} classes call: reading typed values out of Spark
- * rows with messages that name the row and the column, and the schema check. Not an API.
+ * rows with messages that name the row and the column, the schema check, and the column metadata
+ * (role, shape) the generated schema carries and the module reads. Not an API.
  */
 @NullMarked
 package dev.minibatch.spark.internal;
