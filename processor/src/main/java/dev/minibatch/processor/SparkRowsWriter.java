@@ -235,10 +235,10 @@ final class SparkRowsWriter {
   private static String describe(List<FieldDescriptor> cols) {
     StringBuilder sb = new StringBuilder();
     for (FieldDescriptor f : cols) {
-      sb.append(sb.length() == 0 ? "" : ", ").append("{@code ").append(f.property()).append("} ")
+      sb.append(sb.length() == 0 ? "" : ", ").append("{@code ").append(f.property()).append("} {@code ")
           .append(f.storage() == FieldType.Storage.SCALAR ? f.primitive()
               : f.primitive().equals("byte") ? "binary" : "array<" + f.primitive() + ">")
-          .append(f.shape().isEmpty() ? "" : " " + f.shape());
+          .append('}').append(f.shape().isEmpty() ? "" : " " + f.shape());
     }
     return sb.toString();
   }
