@@ -23,15 +23,16 @@ import org.apache.spark.sql.SparkSession;
  * session ({@code count()} of the {@code MultiDataSet} RDD: planning, the shuffle of the rows to
  * their batches, {@code fromRow}, the generated collate, a fresh {@code MultiDataSet} per batch).
  * Prints batches/s of both and their ratio (median and range over the rounds); before that, Spark's
- * fixed costs: session creation, the first job, and the one-time indexing of the data set.
+ * fixed costs: session creation, the first job, and the one-time indexing of the data set; after,
+ * where a Spark epoch's time goes.
  *
  * <p>Run (JDK 17 needs Spark's add-opens, the {@code spark.addOpens} property of the root pom;
  * figures in {@code docs/performance.md}):
  * <pre>
- * mvn -B -ntp -pl benchmarks -am -DskipTests package dependency:build-classpath -Dmdep.outputFile=/tmp/cp
+ * mvn -B -ntp -pl benchmarks -am -DskipTests package dependency:build-classpath -Dmdep.outputFile=/tmp/spark-bench.cp
  * OMP_NUM_THREADS=1 java $(sed -n 's:.*&lt;spark.addOpens&gt;\(.*\)&lt;/spark.addOpens&gt;.*:\1:p' pom.xml) -Xmx6g \
  *   -Dlog4j2.configurationFile=spark/src/test/resources/log4j2.properties \
- *   -cp "benchmarks/target/classes:$(cat /tmp/cp)" dev.minibatch.benchmarks.spark.SparkPairs 5
+ *   -cp "benchmarks/target/classes:$(cat /tmp/spark-bench.cp)" dev.minibatch.benchmarks.spark.SparkPairs 5
  * </pre>
  */
 public final class SparkPairs {
@@ -103,6 +104,20 @@ public final class SparkPairs {
               s / l);
         }
       }
+      // Where a Spark epoch's time goes: a pass over the persisted rows, the same with fromRow, and
+      // the whole epoch (plan, shuffle to the batches' partitions, collate).
+      double pass = 0;
+      double decode = 0;
+      for (int k = 0; k < 3; k++) {
+        long a = System.nanoTime();
+        samples.indexedRows().count();
+        pass += (System.nanoTime() - a) / 3e9;
+        a = System.nanoTime();
+        samples.indexedRows().map(t -> Flat784SparkRows.INSTANCE.fromRow(t._2(), t._1()).label()).count();
+        decode += (System.nanoTime() - a) / 3e9;
+      }
+      System.out.printf(Locale.ROOT, "spark epoch parts: pass over persisted rows %.3f s, with fromRow %.3f s, "
+          + "whole epoch %.3f s%n", pass, decode, batchesPerEpoch / median(distributed));
     } finally {
       samples.unpersist();
       spark.stop();
