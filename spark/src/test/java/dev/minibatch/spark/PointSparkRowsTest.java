@@ -154,6 +154,31 @@ class PointSparkRowsTest {
   }
 
   @Test
+  void orderByAnIdColumnNumbersTheRowsByIt() {
+    // x falls as id rises, so the default content order would number them the other way round.
+    StructType withId = PointSparkRows.INSTANCE.schema().add("id", DataTypes.LongType, false);
+    List<Row> rows = new java.util.ArrayList<>();
+    for (int id = 0; id < 6; id++) {
+      rows.add(RowFactory.create(new float[] {100 - id, 0, 0, 0, 0, 0}, 10 + id, (long) id));
+    }
+    java.util.Collections.reverse(rows);
+    Dataset<Row> df = spark.createDataFrame(rows, withId).repartition(3);
+    SparkSamples<Point, PointProvider> byId = SparkSamples.builder(PointSparkRows.INSTANCE).orderBy("id").fromDataFrame(df);
+    List<scala.Tuple2<Long, Row>> indexed = byId.indexedRows().sortByKey().collect();
+    for (int i = 0; i < 6; i++) {
+      assertEquals(i, indexed.get(i)._1());
+      assertEquals(10 + i, indexed.get(i)._2().getInt(1), "index " + i);
+    }
+    byId.unpersist();
+    SparkSamples<Point, PointProvider> byContent = SparkSamples.builder(PointSparkRows.INSTANCE).fromDataFrame(df);
+    assertEquals(15, byContent.indexedRows().sortByKey().first()._2().getInt(1), "content order: smallest x first");
+    byContent.unpersist();
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> SparkSamples.builder(PointSparkRows.INSTANCE).orderBy("key").fromDataFrame(df));
+    assertEquals("orderBy column 'key' is not in the DataFrame; it has columns [x, y, id]", e.getMessage());
+  }
+
+  @Test
   void wrongLengthInADataFrameSurfacesWithTheRowAndCause() {
     List<Row> rows = new java.util.ArrayList<>();
     for (int i = 0; i < 10; i++) {
