@@ -21,11 +21,13 @@ final class Writers {
 
   private final Filer filer;
   private final boolean generatedAvailable;
+  private final boolean sparkAvailable;
 
   Writers(Filer filer, Elements elements, Options options) {
     this.filer = filer;
     this.generatedAvailable = options.generatedAnnotation()
         && elements.getTypeElement(GENERATED.canonicalName()) != null;
+    this.sparkAvailable = SparkRowsPlan.sparkAvailable(elements);
   }
 
   void write(SampleDescriptor d) {
@@ -33,6 +35,9 @@ final class Writers {
     write(d, ProviderWriter.write(d));
     if (d.generateDaggerModule()) {
       write(d, DaggerModuleWriter.write(d));
+    }
+    if (sparkAvailable) {
+      SparkRowsPlan.of(d).ifPresent(plan -> write(d, SparkRowsWriter.write(d, plan)));
     }
     writeManifest(d);
   }

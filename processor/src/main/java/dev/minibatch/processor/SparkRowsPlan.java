@@ -1,0 +1,68 @@
+package dev.minibatch.processor;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.util.Elements;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Decides, before anything is written, whether a validated sample gets a {@code <Sample>SparkRows}
+ * class, and what its columns are; {@link SparkRowsWriter} only follows the plan.
+ *
+ * <p>Generated only when the compile class path has Spark ({@code org.apache.spark.sql.Row}) and
+ * the minibatch Spark module ({@code dev.minibatch.spark.SparkRows}), and only for a record whose
+ * every component is a {@code @Provides} member of a Java primitive other than {@code char} or a
+ * primitive array: the generated {@code fromRow} calls the canonical constructor, and Spark has
+ * no column type for {@code char} or {@code INDArray}. Other samples are left alone (they are
+ * valid samples; they simply have no Spark mapping), which {@code docs/spark.md} documents.
+ *
+ * @param columns the record's components in declaration order, the constructor's order
+ */
+record SparkRowsPlan(List<FieldDescriptor> columns) {
+  static final String ROW = "org.apache.spark.sql.Row";
+  static final String SPARK_ROWS = "dev.minibatch.spark.SparkRows";
+
+  SparkRowsPlan {
+    columns = List.copyOf(columns);
+  }
+
+  /** True when generated Spark code would compile: Spark and the Spark module are resolvable. */
+  static boolean sparkAvailable(Elements elements) {
+    return elements.getTypeElement(ROW) != null && elements.getTypeElement(SPARK_ROWS) != null;
+  }
+
+  /** The plan for {@code d}, or empty when the sample cannot be mapped to Spark columns. */
+  static Optional<SparkRowsPlan> of(SampleDescriptor d) {
+    if (d.element().getKind() != ElementKind.RECORD) {
+      return Optional.empty();
+    }
+    List<FieldDescriptor> columns = new ArrayList<>();
+    for (RecordComponentElement c : d.element().getRecordComponents()) {
+      FieldDescriptor f = field(d, c.getSimpleName().toString());
+      if (f == null || !mappable(f)) {
+        return Optional.empty();
+      }
+      columns.add(f);
+    }
+    return columns.isEmpty() ? Optional.empty() : Optional.of(new SparkRowsPlan(columns));
+  }
+
+  private static @Nullable FieldDescriptor field(SampleDescriptor d, String property) {
+    for (FieldDescriptor f : d.fields()) {
+      if (f.property().equals(property)) {
+        return f;
+      }
+    }
+    return null;
+  }
+
+  private static boolean mappable(FieldDescriptor f) {
+    if (f.primitive() == null || f.primitive().equals("char")) {
+      return false;
+    }
+    return f.storage() == FieldType.Storage.SCALAR || f.storage() == FieldType.Storage.ARRAY;
+  }
+}
