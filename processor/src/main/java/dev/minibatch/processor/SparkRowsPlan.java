@@ -16,7 +16,8 @@ import org.jspecify.annotations.Nullable;
  * the minibatch Spark module ({@code dev.minibatch.spark.SparkRows}), and only for a record whose
  * every component is a {@code @Provides} member of a Java primitive other than {@code char} or a
  * primitive array: the generated {@code fromRow} calls the canonical constructor, and Spark has
- * no column type for {@code char} or {@code INDArray}. Other samples are left alone (they are
+ * no column type for {@code char} or {@code INDArray}; a {@code VARIABLE} axis only in a rank-1
+ * array (an array column of any length). Other samples are left alone (they are
  * valid samples; they simply have no Spark mapping), which {@code docs/spark.md} documents.
  *
  * @param columns the record's components in declaration order, the constructor's order
@@ -61,6 +62,11 @@ record SparkRowsPlan(List<FieldDescriptor> columns) {
 
   private static boolean mappable(FieldDescriptor f) {
     if (f.primitive() == null || f.primitive().equals("char")) {
+      return false;
+    }
+    // A variable axis maps to an array column of any length only for a rank-1 member; a flat column
+    // could not say where a deeper member's variable axis ends.
+    if (f.variable() && f.arrayRank() > 1) {
       return false;
     }
     return f.storage() == FieldType.Storage.SCALAR || f.storage() == FieldType.Storage.ARRAY;

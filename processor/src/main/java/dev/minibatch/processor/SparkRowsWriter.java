@@ -89,7 +89,8 @@ final class SparkRowsWriter {
         m.addStatement("$T $L = $T.$L(row, $L, $S, index)", ProviderWriter.primitive(f.primitive()), v, ROW_VALUES,
             scalarReader(f.primitive()), at, f.property());
       } else {
-        long n = f.elementCount();
+        // A variable axis (rank 1 only, see SparkRowsPlan) takes an array of any length.
+        long n = f.variable() ? -1 : f.elementCount();
         String flat = f.arrayRank() == 1 ? v : v + "flat";
         m.addStatement("$T $L = $T.$L(row, $L, $S, $L, index)", ProviderWriter.arrayOf(f.primitive(), 1), flat,
             ROW_VALUES, arrayReader(f.primitive()), at, f.property(), n);
@@ -122,6 +123,11 @@ final class SparkRowsWriter {
           v, java.util.Objects.class, f.read(), where + " is null");
       String flat = v;
       if (f.arrayRank() == 1) {
+        if (f.variable()) {
+          // Any length: the provider checks it against maxLength.
+          args.append(i == 0 ? "" : ", ").append(flat);
+          continue;
+        }
         m.beginControlFlow("if ($L.length != $L)", v, n)
             .addStatement("throw new $T($S + $L.length + $S)", IllegalArgumentException.class, where + " has ", v,
                 " elements, expected " + n)

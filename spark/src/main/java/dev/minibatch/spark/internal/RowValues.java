@@ -133,7 +133,7 @@ public final class RowValues {
     throw mistyped(column, index, "byte", v);
   }
 
-  /** The {@code length} {@code boolean}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code boolean}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static boolean[] booleans(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof boolean[] a) {
@@ -142,6 +142,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "boolean");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     boolean[] out = new boolean[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -153,7 +154,7 @@ public final class RowValues {
     return out;
   }
 
-  /** The {@code length} {@code short}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code short}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static short[] shorts(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof short[] a) {
@@ -162,6 +163,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "short");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     short[] out = new short[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -173,7 +175,7 @@ public final class RowValues {
     return out;
   }
 
-  /** The {@code length} {@code int}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code int}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static int[] ints(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof int[] a) {
@@ -182,6 +184,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "int");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     int[] out = new int[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -193,7 +196,7 @@ public final class RowValues {
     return out;
   }
 
-  /** The {@code length} {@code long}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code long}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static long[] longs(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof long[] a) {
@@ -202,6 +205,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "long");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     long[] out = new long[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -213,7 +217,7 @@ public final class RowValues {
     return out;
   }
 
-  /** The {@code length} {@code float}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code float}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static float[] floats(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof float[] a) {
@@ -222,6 +226,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "float");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     float[] out = new float[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -233,7 +238,7 @@ public final class RowValues {
     return out;
   }
 
-  /** The {@code length} {@code double}s of the array column {@code column} at {@code at}, a new array. */
+  /** The {@code length} {@code double}s of the array column {@code column} at {@code at}, a new array (-1: any length). */
   public static double[] doubles(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof double[] a) {
@@ -242,6 +247,7 @@ public final class RowValues {
     }
     List<?> list = list(v, column, index, "double");
     checkLength(column, index, list.size(), length);
+    length = list.size();
     double[] out = new double[length];
     for (int i = 0; i < length; i++) {
       Object e = list.get(i);
@@ -285,6 +291,9 @@ public final class RowValues {
     String type = f.dataType().simpleString();
     if (f.metadata().contains(SHAPE_KEY)) {
       long[] dims = f.metadata().getLongArray(SHAPE_KEY);
+      if (dims.length > 0 && Arrays.stream(dims).anyMatch(d -> d < 0)) {
+        return type + " (any length, shape " + Arrays.toString(dims) + ")";
+      }
       if (dims.length > 0) {
         long n = 1;
         for (long d : dims) {
@@ -320,8 +329,9 @@ public final class RowValues {
     throw mistyped(column, index, "array<" + element + ">", v);
   }
 
+  /** Checks an array column's length; {@code expected} -1 takes any length (a variable axis). */
   private static void checkLength(String column, long index, int found, int expected) {
-    if (found != expected) {
+    if (expected >= 0 && found != expected) {
       throw new IllegalArgumentException(where(index) + ": column '" + column + "' has " + found
           + " elements, expected " + expected);
     }
