@@ -60,7 +60,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     for (int g = 0; g < groups; g++) {
       masks[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT,
           new long[] {capacity, sequences.bound(g)}, 'c');
-      lengths[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.INT, new long[] {capacity}, 'c');
+      lengths[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.INT32, new long[] {capacity}, 'c');
       steps[g] = sequences.bound(g);
     }
     this.positionGroups = new int[n];

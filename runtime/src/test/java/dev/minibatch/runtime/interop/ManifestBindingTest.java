@@ -30,11 +30,11 @@ class ManifestBindingTest {
   void aMatchingGraphPassesWhateverItsBatchDimension() {
     SameDiff free = SameDiff.create();
     free.placeHolder("image", DataType.FLOAT, -1, 28, 28);
-    free.placeHolder("softmax_label", DataType.INT, -1);
+    free.placeHolder("softmax_label", DataType.INT32, -1);
     SameDiffBinding.check(digit(), free);
     SameDiff fixed = SameDiff.create();
     fixed.placeHolder("image", DataType.FLOAT, 64, 28, 28);
-    fixed.placeHolder("softmax_label", DataType.INT, 64);
+    fixed.placeHolder("softmax_label", DataType.INT32, 64);
     SameDiffBinding.check(digit(), fixed);
   }
 
@@ -42,7 +42,7 @@ class ManifestBindingTest {
   void everyMismatchIsListed() {
     SameDiff g = SameDiff.create();
     g.placeHolder("image", DataType.FLOAT, -1, 784);
-    g.placeHolder("label", DataType.INT, -1);
+    g.placeHolder("label", DataType.INT32, -1);
     g.placeHolder("softmax_label", DataType.FLOAT, -1);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> SameDiffBinding.check(digit(), g));
     assertEquals("demo.DigitProvider does not match the graph's placeholders:\n"

@@ -28,8 +28,8 @@ public final class CharLstm {
   /** A model over {@code vocabulary} ids with {@code hidden} LSTM units. */
   public static SameDiff build(int vocabulary, int hidden) {
     SameDiff sd = SameDiff.create();
-    SDVariable chars = sd.placeHolder("chars", DataType.INT, -1, -1);
-    SDVariable next = sd.placeHolder("next", DataType.INT, -1, -1);
+    SDVariable chars = sd.placeHolder("chars", DataType.INT32, -1, -1);
+    SDVariable next = sd.placeHolder("next", DataType.INT32, -1, -1);
     SDVariable mask = sd.placeHolder(SameDiffBinding.maskName("next"), DataType.FLOAT, -1, -1);
 
     SDVariable x = sd.oneHot("x", chars, vocabulary).castTo(DataType.FLOAT);

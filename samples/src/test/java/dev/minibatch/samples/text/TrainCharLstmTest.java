@@ -42,8 +42,8 @@ class TrainCharLstmTest {
     try (CharLineProvider p = TrainCharLstm.provider(CharLines.lines(text, v), TrainCharLstm.Options.defaults())) {
       SameDiffBinding.check(p, CharLstm.build(v.size(), 8));
       var fixed = org.nd4j.autodiff.samediff.SameDiff.create();
-      fixed.placeHolder("chars", org.nd4j.linalg.api.buffer.DataType.INT, -1, 20);
-      fixed.placeHolder("next", org.nd4j.linalg.api.buffer.DataType.INT, -1, -1);
+      fixed.placeHolder("chars", org.nd4j.linalg.api.buffer.DataType.INT32, -1, 20);
+      fixed.placeHolder("next", org.nd4j.linalg.api.buffer.DataType.INT32, -1, -1);
       IllegalArgumentException e = org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
           () -> SameDiffBinding.check(p, fixed));
       assertTrue(e.getMessage().contains("'chars': provided shape [16, -1] (batch axis first), placeholder shape [-1, 20]; "
