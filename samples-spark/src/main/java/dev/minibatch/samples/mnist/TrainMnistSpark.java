@@ -105,14 +105,14 @@ public final class TrainMnistSpark {
   public static List<Report> train(SparkSession spark, MnistData data, Options o, Consumer<Report> progress) {
     JavaSparkContext jsc = JavaSparkContext.fromSparkContext(spark.sparkContext());
     List<MnistDigit> digits = data.train().subList(0, Math.min(o.trainLimit(), data.train().size()));
-    List<Row> rows = digits.stream().map(MnistDigitSparkRows.INSTANCE::toRow).toList();
-    Dataset<Row> df = spark.createDataFrame(rows, MnistDigitSparkRows.INSTANCE.schema()).repartition(o.trainers());
-    SparkSamples<MnistDigit, MnistDigitProvider> samples = SparkSamples.builder(MnistDigitSparkRows.INSTANCE)
+    List<Row> rows = digits.stream().map(SparkDigit::of).map(SparkDigitSparkRows.INSTANCE::toRow).toList();
+    Dataset<Row> df = spark.createDataFrame(rows, SparkDigitSparkRows.INSTANCE.schema()).repartition(o.trainers());
+    SparkSamples<SparkDigit, SparkDigitProvider> samples = SparkSamples.builder(SparkDigitSparkRows.INSTANCE)
         .fromDataFrame(df);
     // The settings travel to the executors: capture plain values, not the (unserializable) Options.
     int batchSize = o.batchSize();
     long seed = o.seed();
-    SparkBatches<MnistDigit, MnistDigitProvider> batches = samples
+    SparkBatches<SparkDigit, SparkDigitProvider> batches = samples
         .batchesBuilder(b -> b.batchSize(batchSize).shuffle(true).seed(seed).lastBatch(LastBatch.DISCARD))
         .partitions(o.trainers())
         .build();
