@@ -23,7 +23,7 @@ import org.openjdk.jmh.infra.Blackhole;
  * The cost of variable length: one epoch of 2048 samples in batches of 64, through generated
  * providers, for fixed-length samples (64 frames of 64 floats) and for variable-length ones (1 to 64
  * frames of 64 floats, a skewed distribution: {@link #lengths}) padded per batch, and bucketed
- * (bounds 8, 16, 32, 64). Time per epoch; divide by {@link #realElements} (printed at setup) for the
+ * (bounds 8, 16, 32, 64; and 32 bounds chosen by count). Time per epoch; divide by {@link #realElements} (printed at setup) for the
  * time per real element, the figure issue 13 compares: padding is work the fixed samples do not
  * do, masks and lengths too. Run: {@code mvn -B -ntp -pl benchmarks -am -DskipTests package exec:exec
  * -Dbench=SequenceCollateBenchmark}.
@@ -42,6 +42,7 @@ public class SequenceCollateBenchmark {
   FixedFramesProvider fixed;
   VarFramesProvider padded;
   VarFramesProvider bucketed;
+  VarFramesProvider fineBuckets;
 
   /**
    * Lengths from a skewed distribution, as text and speech have: {@code round(exp(N(ln 12, 0.7)))}
@@ -79,6 +80,8 @@ public class SequenceCollateBenchmark {
     padded = VarFramesProvider.builder().samples(v).batchSize(BATCH).shuffle(true).seed(1).build();
     bucketed = VarFramesProvider.builder().samples(v).batchSize(BATCH).shuffle(true).seed(1).buckets(8, 16, 32, 64)
         .build();
+    fineBuckets = VarFramesProvider.builder().samples(v).batchSize(BATCH).shuffle(true).seed(1)
+        .buckets(dev.minibatch.runtime.Buckets.byCount(32)).build();
     System.out.printf("%nreal elements per epoch: fixed %d, variable %d%n", realElements(true), realElements(false));
   }
 
@@ -97,6 +100,7 @@ public class SequenceCollateBenchmark {
     fixed.close();
     padded.close();
     bucketed.close();
+    fineBuckets.close();
   }
 
   @Benchmark
@@ -111,6 +115,15 @@ public class SequenceCollateBenchmark {
   @Benchmark
   public void variablePadded(Blackhole bh) {
     try (BatchIterator<VarFramesBatch> it = padded.iterator()) {
+      while (it.hasNext()) {
+        bh.consume(it.next());
+      }
+    }
+  }
+
+  @Benchmark
+  public void variableFineBuckets(Blackhole bh) {
+    try (BatchIterator<VarFramesBatch> it = fineBuckets.iterator()) {
       while (it.hasNext()) {
         bh.consume(it.next());
       }

@@ -28,6 +28,8 @@ public final class SequencePadding {
         .buckets(8, 16, 32, 64).build());
     print("8 buckets by count", VarFramesProvider.builder().samples(v).batchSize(64).shuffle(true).seed(1)
         .buckets(dev.minibatch.runtime.Buckets.byCount(8)).build());
+    print("32 buckets by count", VarFramesProvider.builder().samples(v).batchSize(64).shuffle(true).seed(1)
+        .buckets(dev.minibatch.runtime.Buckets.byCount(32)).build());
     print("fixed length (64)", VarFramesProvider.builder().samples(v).batchSize(64).shuffle(true).seed(1)
         .fixedLength(true).build());
   }
