@@ -248,7 +248,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
           try {
             write(plan, j, from, to, idx, steps);
           } catch (Throwable t) {
-            fail(t, idx, from, to, plan.sampleRows(j));
+            fail(t, failingSample(t, plan, j, idx, from, to));
             return;
           }
         }
@@ -283,8 +283,31 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       slot.padConstant(Math.max(from, samples), to, job.padValues());
     }
 
-    private void fail(Throwable t, int[] idx, int from, int to, int samples) {
-      long sample = from < Math.min(to, samples) ? idx[from] : StageFailedException.NO_SAMPLE;
+    /**
+     * The sample whose row failed: a writer writes a range of rows in one call, so on this cold path
+     * the range is written again row by row until one fails (an Error is not retried; if no row fails
+     * again, the range's first sample is named).
+     */
+    private long failingSample(Throwable t, EpochPlan plan, int j, int[] idx, int from, int to) {
+      int copyTo = Math.min(to, plan.sampleRows(j));
+      if (from >= copyTo) {
+        return StageFailedException.NO_SAMPLE;
+      }
+      if (copyTo - from == 1 || t instanceof Error) {
+        return idx[from];
+      }
+      BatchSlot<B> slot = job.ring().slot(j % job.ring().size());
+      for (int r = from; r < copyTo; r++) {
+        try {
+          job.rows().write(idx, r, r + 1, slot);
+        } catch (RuntimeException again) {
+          return idx[r];
+        }
+      }
+      return idx[from];
+    }
+
+    private void fail(Throwable t, long sample) {
       StageFailedException f = StageFailedException.of(workers.stage(), sample, t);
       lock.lock();
       try {

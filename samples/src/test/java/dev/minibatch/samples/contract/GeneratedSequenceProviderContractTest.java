@@ -12,8 +12,9 @@ import java.util.stream.IntStream;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The provider contract on a generated provider of variable-length samples over a {@link List}: every
- * policy, shuffle, shards, resume and threads hold with padded batches, and a row holds sample {@code
+ * The provider contract on a generated provider of variable-length samples over a {@link List},
+ * collated by two reader threads: every policy, shuffle, shards, resume and the thread rules hold
+ * with padded batches, and a row holds sample {@code
  * i} when it starts with {@code [i, 10000 + i]}, has its length {@code 2 + i % 3} and mask, and
  * label {@code 20000 + i}.
  */
@@ -26,13 +27,16 @@ class GeneratedSequenceProviderContractTest extends ProviderContract {
   static final class SequenceSource implements ProviderFixture {
     @Override
     public Set<Capability> capabilities() {
-      return ProviderFixture.randomAccess();
+      Set<Capability> c = java.util.EnumSet.copyOf(ProviderFixture.randomAccess());
+      c.add(Capability.THREADED);
+      return c;
     }
 
+    /** Collated by two reader threads, so the contract's thread tests run on the generated readers(n). */
     @Override
     public ContractSequenceProvider build(int numSamples, Consumer<? super ProviderBuilder<?>> settings) {
       List<ContractSequence> samples = IntStream.range(0, numSamples).mapToObj(ContractSequence::of).toList();
-      return ContractSequenceProvider.builder().samples(samples).apply(settings).build();
+      return ContractSequenceProvider.builder().samples(samples).readers(2).apply(settings).build();
     }
 
     @Override

@@ -337,6 +337,40 @@ class VariableLengthTest {
     }
   }
 
+  /**
+   * The counterpart of the contract's failing-sample test (which this fixture cannot take: its
+   * samples' lengths are read when the provider is built): on reader threads, a sample whose shared
+   * length is wrong fails the epoch with the stage and the sample, and every reader ends.
+   */
+  @Test
+  void onReaderThreadsABadSampleNamesStageAndSampleAndTheReadersEnd() throws InterruptedException {
+    List<Tagged> bad = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      bad.add(Tagged.of(i, 1 + i % 5));
+    }
+    bad.set(27, new Tagged(new int[] {1, 2, 3}, new int[] {4, 5}));
+    try (TaggedProvider p = TaggedProvider.builder().samples(bad).batchSize(4).readers(2).build();
+        BatchIterator<TaggedBatch> it = p.iterator()) {
+      dev.minibatch.runtime.pipeline.StageFailedException e = assertThrows(
+          dev.minibatch.runtime.pipeline.StageFailedException.class, () -> {
+            while (it.hasNext()) {
+              it.next();
+            }
+          });
+      assertEquals("sample-reader", e.stage());
+      assertEquals(27, e.sampleIndex());
+      assertTrue(messages(e).contains("field 'tags' of sample 27 has length 2 but is sameLengthAs 'tokens', which has "
+          + "length 3"), messages(e));
+    }
+    long deadline = System.nanoTime() + 10_000_000_000L;
+    while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("minibatch-sample-reader"))
+        && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertTrue(Thread.getAllStackTraces().keySet().stream()
+        .noneMatch(t -> t.getName().startsWith("minibatch-sample-reader")), "a reader thread is still alive after 10 s");
+  }
+
   @Test
   void aBoundedAxisTruncatesFromTheStartAndPadsTheRest() {
     List<Channels> samples = List.of(
