@@ -1,0 +1,8 @@
+/**
+ * The examples of {@code docs/spark.md} (executor batches, materialise-and-serve), compiled here so
+ * the page cannot drift from the API.
+ */
+@NullMarked
+package dev.minibatch.samples.spark;
+
+import org.jspecify.annotations.NullMarked;
