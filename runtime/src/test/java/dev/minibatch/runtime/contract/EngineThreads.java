@@ -8,16 +8,17 @@ import java.util.stream.Collectors;
 /**
  * The engine's threads (named {@code minibatch-...}), found by name and awaited by joining them
  * with a bounded timeout, never by sleeping. The runtime's one cleaner thread ({@code
- * minibatch-cleaner}) lives as long as the JVM and is not counted.
+ * minibatch-cleaner}) lives as long as the JVM and is not counted. Public for tests outside the
+ * contract that check a provider's threads end.
  */
-final class EngineThreads {
+public final class EngineThreads {
   private static final String PREFIX = "minibatch-";
   private static final String CLEANER = "minibatch-cleaner";
 
   private EngineThreads() {}
 
   /** The live engine threads. */
-  static Set<Thread> live() {
+  public static Set<Thread> live() {
     return Thread.getAllStackTraces().keySet().stream()
         .filter(t -> t.getName().startsWith(PREFIX) && !t.getName().equals(CLEANER) && t.isAlive())
         .collect(Collectors.toSet());
@@ -35,7 +36,7 @@ final class EngineThreads {
    * collector to run between joins (an iterator dropped without close is stopped by a cleaner);
    * returns the threads still alive after {@code seconds}.
    */
-  static Set<Thread> awaitOnly(Set<Thread> before, long seconds) throws InterruptedException {
+  public static Set<Thread> awaitOnly(Set<Thread> before, long seconds) throws InterruptedException {
     return await(() -> startedSince(before), seconds);
   }
 
@@ -70,7 +71,7 @@ final class EngineThreads {
   }
 
   /** Names and states, sorted, for messages. */
-  static String describe(Set<Thread> threads) {
+  public static String describe(Set<Thread> threads) {
     return threads.stream()
         .sorted(Comparator.comparing(Thread::getName))
         .map(t -> t.getName() + " (" + t.getState() + ")")

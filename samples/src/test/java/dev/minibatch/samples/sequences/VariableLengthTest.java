@@ -349,6 +349,7 @@ class VariableLengthTest {
       bad.add(Tagged.of(i, 1 + i % 5));
     }
     bad.set(27, new Tagged(new int[] {1, 2, 3}, new int[] {4, 5}));
+    java.util.Set<Thread> before = dev.minibatch.runtime.contract.EngineThreads.live();
     try (TaggedProvider p = TaggedProvider.builder().samples(bad).batchSize(4).readers(2).build();
         BatchIterator<TaggedBatch> it = p.iterator()) {
       dev.minibatch.runtime.pipeline.StageFailedException e = assertThrows(
@@ -362,13 +363,9 @@ class VariableLengthTest {
       assertTrue(messages(e).contains("field 'tags' of sample 27 has length 2 but is sameLengthAs 'tokens', which has "
           + "length 3"), messages(e));
     }
-    long deadline = System.nanoTime() + 10_000_000_000L;
-    while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("minibatch-sample-reader"))
-        && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-    }
-    assertTrue(Thread.getAllStackTraces().keySet().stream()
-        .noneMatch(t -> t.getName().startsWith("minibatch-sample-reader")), "a reader thread is still alive after 10 s");
+    // Joined, not slept on: the engine's threads started by this test must end.
+    java.util.Set<Thread> alive = dev.minibatch.runtime.contract.EngineThreads.awaitOnly(before, 10);
+    assertTrue(alive.isEmpty(), "still alive after 10 s: " + dev.minibatch.runtime.contract.EngineThreads.describe(alive));
   }
 
   @Test

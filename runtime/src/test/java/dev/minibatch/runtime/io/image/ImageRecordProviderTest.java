@@ -23,6 +23,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 import java.util.function.UnaryOperator;
+import dev.minibatch.runtime.contract.EngineThreads;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.buffer.DataType;
@@ -273,6 +274,7 @@ class ImageRecordProviderTest {
     byte[] junk = {1, 2, 3, 4, 5, 6, 7, 8};
     Path rec = TestImages.write(dir.resolve("junk.rec"), List.of(ImageRecord.of(0, 0, png), ImageRecord.of(41, 0, junk)));
     long offset = 8 + ((24 + png.length + 3) & ~3);
+    java.util.Set<Thread> before = EngineThreads.live();
     try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).batchSize(1).dataShape(3, 4, 4)
         .preprocessThreads(1).build()) {
       StageFailedException e = assertThrows(StageFailedException.class, () -> dataRows(p));
@@ -282,21 +284,11 @@ class ImageRecordProviderTest {
       assertEquals(1, e.sampleIndex());
       // The contract's failing-sample test needs an injected exception as the root cause, which a
       // provider without user code cannot take; this is its counterpart: the reader threads end.
-      assertTrue(readersEnd(10_000), "a minibatch-image reader thread is alive 10 s after the failure reached the consumer");
+      java.util.Set<Thread> alive = EngineThreads.awaitOnly(before, 10);
+      assertTrue(alive.isEmpty(), "alive 10 s after the failure reached the consumer: " + EngineThreads.describe(alive));
     }
   }
 
-  /** Whether every {@code minibatch-image-*} thread ends within {@code millis}. */
-  private static boolean readersEnd(long millis) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + millis;
-    while (Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().startsWith("minibatch-image"))) {
-      if (System.currentTimeMillis() > deadline) {
-        return false;
-      }
-      Thread.sleep(20);
-    }
-    return true;
-  }
 
   private Path augmentedSet(int n) {
     List<ImageRecord> records = new ArrayList<>();
