@@ -107,10 +107,7 @@ final class CollateWriter {
         c.endControlFlow();
       }
       c.addStatement("lengths$L.put(row, len$L)", g, g);
-      c.addStatement("int maskAt$L = row * steps$L", g, g);
-      c.beginControlFlow("for (int t = 0; t < steps$L; t++)", g);
-      c.addStatement("mask$L.put(maskAt$L + t, t < len$L ? 1f : 0f)", g, g, g);
-      c.endControlFlow();
+      c.addStatement("$T.maskRow(mask$L, row * steps$L, len$L, steps$L)", RuntimeNames.COLLATE, g, g, g, g);
     }
     return c.build();
   }

@@ -118,7 +118,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
         v = views;
         if (v == null) {
           INDArray[] arrays = full.clone();
-          v = new CollateTarget(arrays, masks, lengths, steps, this);
+          v = new CollateTarget(arrays, masks, lengths, this);
           views = v;
         }
       }

@@ -3,6 +3,7 @@ package dev.minibatch.runtime.engine;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shape.ShapeCheck;
 import java.lang.reflect.Array;
+import java.nio.FloatBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -144,6 +145,17 @@ public final class Collate {
 
   /** The length of the padding rows generated code fills padded steps from, in bulk copies. */
   public static final int PAD_CHUNK = 1024;
+
+  /** Mask values of real steps, for bulk copies into a mask row. */
+  private static final float[] REAL_STEPS = padRow(1f);
+  /** Mask values of padded steps. */
+  private static final float[] PADDED_STEPS = padRow(0f);
+
+  /** Writes one mask row of {@code steps} values from {@code at}: {@code length} ones, then zeros. */
+  public static void maskRow(FloatBuffer mask, int at, int length, int steps) {
+    fill(mask, at, length, REAL_STEPS);
+    fill(mask, at + length, steps - length, PADDED_STEPS);
+  }
 
   /** {@link #PAD_CHUNK} copies of {@code value}: a padding row for {@link #fill(java.nio.ByteBuffer, int, int, byte[])}. */
   public static byte[] padRow(byte value) {

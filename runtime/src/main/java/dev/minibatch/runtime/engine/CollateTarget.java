@@ -26,7 +26,6 @@ public final class CollateTarget {
   private final Object[] typed;
   private final FloatBuffer[] masks;
   private final IntBuffer[] lengths;
-  private final int[] steps;
   private final BatchSlot<?> slot;
 
   /** The views of {@code slot}'s arrays, made on first use and kept with the slot. */
@@ -34,9 +33,8 @@ public final class CollateTarget {
     return slot.views();
   }
 
-  CollateTarget(INDArray[] arrays, INDArray[] masks, INDArray[] lengths, int[] steps, BatchSlot<?> slot) {
+  CollateTarget(INDArray[] arrays, INDArray[] masks, INDArray[] lengths, BatchSlot<?> slot) {
     this.slot = slot;
-    this.steps = steps;
     this.masks = new FloatBuffer[masks.length];
     this.lengths = new IntBuffer[lengths.length];
     for (int g = 0; g < masks.length; g++) {
@@ -71,7 +69,7 @@ public final class CollateTarget {
    * holds this many steps, its sample's own and then padding.
    */
   public int steps(int g) {
-    return steps[g];
+    return slot.steps(g);
   }
 
   /** The mask of length group {@code g}: row {@code r} at {@code r * steps(g)}, 1 for a real step, 0 for padding. */

@@ -131,14 +131,14 @@ public final class Sequences {
    * longest sample of the batch (at least 1, so no array has an empty axis). Thread-safe.
    */
   void steps(int[] idx, int samples, int bucketKey, int[] out) {
-    int[][] t = table;
     for (int g = 0; g < bounds.length; g++) {
-      if (fixed || t == null) {
+      if (fixed) {
+        // Fixed shapes, or a streaming source (always fixed: it has no lengths table).
         out[g] = bounds[g];
       } else if (g == 0 && bucketKey >= 0) {
         out[g] = bucketKey;
       } else {
-        int[] lengths = t[g];
+        int[] lengths = java.util.Objects.requireNonNull(table)[g];
         int max = 1;
         for (int r = 0; r < samples; r++) {
           int i = idx[r];

@@ -5,8 +5,8 @@ import java.util.IdentityHashMap;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
-/** Walks cause chains (guarding against cycles). */
-final class Failures {
+/** Walks cause chains (guarding against cycles); public for tests outside the contract. */
+public final class Failures {
   private Failures() {}
 
   /** The first {@link StageFailedException} in {@code t}'s cause chain, {@code t} included. */
@@ -31,7 +31,7 @@ final class Failures {
   }
 
   /** The chain as one line: {@code A: msg <- B: msg <- ...}. */
-  static String chain(Throwable t) {
+  public static String chain(Throwable t) {
     StringBuilder sb = new StringBuilder();
     Map<Throwable, Boolean> seen = new IdentityHashMap<>();
     for (Throwable c = t; c != null && seen.put(c, true) == null; c = c.getCause()) {

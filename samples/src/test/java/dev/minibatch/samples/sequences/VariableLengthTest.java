@@ -10,6 +10,7 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.LastBatch;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.contract.Failures;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import java.util.ArrayList;
 import java.util.List;
@@ -332,8 +333,8 @@ class VariableLengthTest {
     try (TaggedProvider p = TaggedProvider.builder().samples(bad).batchSize(2).build();
         BatchIterator<TaggedBatch> it = p.iterator()) {
       RuntimeException e = assertThrows(RuntimeException.class, it::next);
-      assertTrue(messages(e).contains("field 'tags' of sample 1 has length 2 but is sameLengthAs 'tokens', which has "
-          + "length 3"), messages(e));
+      assertTrue(Failures.chain(e).contains("field 'tags' of sample 1 has length 2 but is sameLengthAs 'tokens', which has "
+          + "length 3"), Failures.chain(e));
     }
   }
 
@@ -360,8 +361,8 @@ class VariableLengthTest {
           });
       assertEquals("sample-reader", e.stage());
       assertEquals(27, e.sampleIndex());
-      assertTrue(messages(e).contains("field 'tags' of sample 27 has length 2 but is sameLengthAs 'tokens', which has "
-          + "length 3"), messages(e));
+      assertTrue(Failures.chain(e).contains("field 'tags' of sample 27 has length 2 but is sameLengthAs 'tokens', which has "
+          + "length 3"), Failures.chain(e));
     }
     // Joined, not slept on: the engine's threads started by this test must end.
     java.util.Set<Thread> alive = dev.minibatch.runtime.contract.EngineThreads.awaitOnly(before, 10);
@@ -453,11 +454,4 @@ class VariableLengthTest {
     assertEquals(12, TaggedProvider.BYTES_PER_SAMPLE_STEP);
   }
 
-  private static String messages(Throwable t) {
-    StringBuilder sb = new StringBuilder();
-    for (Throwable c = t; c != null; c = c.getCause()) {
-      sb.append(c.getMessage()).append(" | ");
-    }
-    return sb.toString();
-  }
 }
