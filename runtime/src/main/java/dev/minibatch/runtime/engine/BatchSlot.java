@@ -142,11 +142,6 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     this.bucketKey = bucketKey;
   }
 
-  /** True if some member has a variable axis. */
-  boolean hasSequences() {
-    return sequences != null;
-  }
-
   /** The padded length of length group {@code g} in the batch being written. */
   int steps(int g) {
     return steps[g];

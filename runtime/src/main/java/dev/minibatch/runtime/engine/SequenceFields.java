@@ -54,10 +54,6 @@ public final class SequenceFields<S> {
     return groups[position];
   }
 
-  int positions() {
-    return axes.length;
-  }
-
   String groupName(int group) {
     return groupNames.get(group);
   }

@@ -96,11 +96,6 @@ public final class Sequences {
     return bounds[g];
   }
 
-  /** True if every batch is padded to the bound. */
-  public boolean fixed() {
-    return fixed;
-  }
-
   /** The (clamped) length of every sample in group {@code g}, by sample index. */
   public int[] lengths(int g) {
     int[][] t = table;
