@@ -212,7 +212,10 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
       b.batchSize(batchSize).shuffle(false).shard(1, 0).evenShards(false)
           .lastBatch(pad ? LastBatch.PAD_CONSTANT : LastBatch.PARTIAL);
     })) {
-      MultiDataSetIterator batchesOut = ProviderIterators.multiDataSet(provider, true);
+      // Copies, so the batches outlive the provider; padding rows kept, since a padded last batch is
+      // what the caller asked for with PAD_CONSTANT.
+      MultiDataSetIterator batchesOut = ProviderIterators.multiDataSet(provider,
+          ProviderIterators.Options.builder().detach(true).keepPadding(true).build());
       int j = firstBatch;
       while (batchesOut.hasNext()) {
         try {

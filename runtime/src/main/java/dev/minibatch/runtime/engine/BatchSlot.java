@@ -1,9 +1,10 @@
 package dev.minibatch.runtime.engine;
 
+import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
-import dev.minibatch.runtime.nd4j.DTypes;
+import dev.minibatch.runtime.nd4j.HostArrays;
 import dev.minibatch.runtime.nd4j.NativeRows;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -50,7 +51,8 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     for (int i = 0; i < n; i++) {
       DataDesc d = layout.all().get(i);
       long[] shape = sequences == null ? d.shape().toLongArray() : sequences.allocation(d, i);
-      full[i] = Nd4j.createUninitialized(DTypes.toNd4j(d.dtype()), shape, 'c');
+      // Outside any workspace the consumer has open: these buffers live as long as the provider.
+      full[i] = HostArrays.allocate(d.dtype(), shape);
       rows[i] = NativeRows.of(full[i]);
     }
     int groups = sequences == null ? 0 : sequences.groups();
@@ -58,9 +60,8 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     this.lengths = new INDArray[groups];
     this.steps = new int[groups];
     for (int g = 0; g < groups; g++) {
-      masks[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.FLOAT,
-          new long[] {capacity, sequences.bound(g)}, 'c');
-      lengths[g] = Nd4j.createUninitialized(org.nd4j.linalg.api.buffer.DataType.INT32, new long[] {capacity}, 'c');
+      masks[g] = HostArrays.allocate(DType.FLOAT32, capacity, sequences.bound(g));
+      lengths[g] = HostArrays.allocate(DType.INT32, capacity);
       steps[g] = sequences.bound(g);
     }
     this.positionGroups = new int[n];

@@ -4,10 +4,12 @@ import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.pipeline.PaddingStats;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.nd4j.HostArrays;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageCounters;
 import dev.minibatch.runtime.pipeline.StageStats;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 
 /**
  * The one shape of an epoch's iterator under an {@link IterationGuard}: {@code hasNext()} first
@@ -23,6 +25,10 @@ import dev.minibatch.runtime.pipeline.StageStats;
  * and whose consumer wait is the whole time spent in those calls; threaded stages the subclass
  * runs (reader threads, a prefetch thread) come first. Cost: two {@code System.nanoTime()} calls
  * and two uncontended adds per call, nothing allocated.
+ *
+ * <p>Batches are made outside any ND4J workspace the consumer has open (DL4J opens them around
+ * {@code next()}): a workspace would reuse the memory of whatever is made in it — the batch
+ * buffers a first {@code next()} allocates, a reader's arrays — under the provider's feet.
  *
  * @param <B> the batch type
  */
@@ -56,9 +62,13 @@ abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, Pip
   }
 
   @Override
+  @SuppressWarnings("try") // the scope is entered and left, never referenced
   public final B next() {
     long t0 = System.nanoTime();
-    B batch = produce();
+    B batch;
+    try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
+      batch = produce();
+    }
     long spent = System.nanoTime() - t0;
     counters.addItems(1);
     counters.addBusy(spent);
@@ -92,9 +102,13 @@ abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, Pip
   void release() {}
 
   @Override
+  @SuppressWarnings("try") // the scope is entered and left, never referenced
   public final boolean hasNext() {
     long t0 = System.nanoTime();
-    boolean more = checkMore();
+    boolean more;
+    try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
+      more = checkMore();
+    }
     long spent = System.nanoTime() - t0;
     counters.addBusy(spent);
     counters.addConsumerWait(spent);

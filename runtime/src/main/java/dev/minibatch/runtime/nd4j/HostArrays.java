@@ -4,7 +4,9 @@ import dev.minibatch.DType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.bytedeco.javacpp.BytePointer;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.concurrency.AffinityManager;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -16,6 +18,12 @@ import org.nd4j.linalg.factory.Nd4j;
  * <p>Protocol: {@link #allocate} the array, take one or more {@link #window}s and write every
  * element through them, then call {@link #hostWritten} (needed on GPU backends, free on the CPU
  * backend). A window is valid as long as the array is reachable.
+ *
+ * <p>Arrays are always allocated outside ND4J workspaces, whatever workspace the calling thread
+ * has open: they are long-lived buffers (a provider's batch buffers, a reader's decoded arrays),
+ * and a workspace reuses or frees its memory when its scope closes or its next cycle starts,
+ * under any array still pointing there. DL4J opens workspaces around {@code next()} (its
+ * prefetching iterator, training loops), so an allocation inside one would be freed under us.
  */
 public final class HostArrays {
   /** The most bytes one window may span (a {@link ByteBuffer} is indexed by int). */
@@ -29,13 +37,27 @@ public final class HostArrays {
    *
    * @throws IllegalArgumentException for a negative extent or a dtype without an ND4J type
    */
+  @SuppressWarnings("try") // the scope is entered and left, never referenced
   public static INDArray allocate(DType dtype, long... shape) {
     for (long d : shape) {
       if (d < 0) {
         throw new IllegalArgumentException("negative extent in shape " + java.util.Arrays.toString(shape));
       }
     }
-    return Nd4j.createUninitialized(DTypes.toNd4j(dtype), shape, 'c');
+    try (MemoryWorkspace outside = outsideWorkspaces()) {
+      return Nd4j.createUninitialized(DTypes.toNd4j(dtype), shape, 'c');
+    }
+  }
+
+  /**
+   * Leaves the calling thread's open ND4J workspace, if any, until the returned scope is closed;
+   * null (nothing to close, nothing allocated) when no workspace is open. Use it with
+   * try-with-resources around code that may allocate arrays that must outlive the caller's
+   * workspace.
+   */
+  public static @Nullable MemoryWorkspace outsideWorkspaces() {
+    return Nd4j.getMemoryManager().getCurrentWorkspace() == null ? null
+        : Nd4j.getWorkspaceManager().scopeOutOfWorkspaces();
   }
 
   /**
