@@ -42,15 +42,22 @@ final class Writers {
     writeManifest(d);
   }
 
-  /** The schema manifest resource ({@link ManifestWriter}), with the sample as originating element. */
+  /**
+   * The schema manifest resource and the sample's entry that leads to it ({@link ManifestWriter}),
+   * with the sample as originating element.
+   */
   private void writeManifest(SampleDescriptor d) {
-    String path = ManifestWriter.path(d);
+    writeResource(d, ManifestWriter.path(d), ManifestWriter.write(d));
+    writeResource(d, ManifestWriter.samplePath(d), ManifestWriter.writeSample(d));
+  }
+
+  private void writeResource(SampleDescriptor d, String path, String text) {
     try {
       javax.tools.FileObject file = filer.createResource(javax.tools.StandardLocation.CLASS_OUTPUT, "", path,
           d.element());
       try (java.io.Writer w = new java.io.OutputStreamWriter(file.openOutputStream(),
           java.nio.charset.StandardCharsets.ISO_8859_1)) {
-        w.write(ManifestWriter.write(d));
+        w.write(text);
       }
     } catch (IOException e) {
       throw new UncheckedIOException("could not write " + path, e);

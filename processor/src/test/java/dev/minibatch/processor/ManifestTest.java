@@ -54,6 +54,42 @@ class ManifestTest {
     assertEquals(Shape.of(32), m.provideLabel(32).get(0).shape());
   }
 
+  /**
+   * The generated name of a nested sample is not the sample's name plus "Provider" ({@code
+   * Outer.Inner} → {@code Outer_InnerProvider}); the manifest is found from every name a user
+   * may type for it, through the entry the processor writes beside it, with no second copy of the
+   * naming rule.
+   */
+  @Test
+  void aNestedSamplesManifestIsFoundFromItsCanonicalBinaryAndProviderNames() {
+    Compilation c = Sources.compile(Sources.sample("Outer",
+        "public class Outer {\n"
+            + "  @DataProvider(batchSize = 4) public record Inner(@Provides float x, @Provides(label = true) int y) {}\n"
+            + "}\n"));
+    assertThat(c).succeededWithoutWarnings();
+    ClassLoader generated = new ClassLoader(null) {
+      @Override
+      public java.io.InputStream getResourceAsStream(String name) {
+        return c.generatedFile(StandardLocation.CLASS_OUTPUT, name).map(f -> {
+          try {
+            return f.openInputStream();
+          } catch (IOException e) {
+            throw new java.io.UncheckedIOException(e);
+          }
+        }).orElse(null);
+      }
+    };
+    for (String name : java.util.List.of("test.Outer.Inner", "test.Outer$Inner", "test.Outer_InnerProvider")) {
+      ProviderManifest m = ProviderManifest.load(name, generated).orElseThrow(() -> new AssertionError("not found: " + name));
+      assertEquals("test.Outer_InnerProvider", m.provider(), name);
+      assertEquals("test.Outer.Inner", m.sample(), name);
+      assertEquals(4, m.batchSize());
+    }
+    assertEquals(java.util.Optional.empty(), ProviderManifest.load("test.Outer.InnerProvider", generated),
+        "the sample's name plus Provider is not a generated name");
+    assertEquals(java.util.Optional.empty(), ProviderManifest.load("test.Missing", generated));
+  }
+
   @Test
   void namesWithSpecialCharactersReadBackExactly() {
     Compilation c = Sources.compile(Sources.sample("Odd",

@@ -59,25 +59,48 @@ public record ProviderManifest(String sample, String provider, String batch, int
     return DIRECTORY + providerClass + ".properties";
   }
 
+  /** The resource path of the entry that leads from a sample's canonical name to its provider's manifest. */
+  static String sampleResourceName(String sampleClass) {
+    return DIRECTORY + "samples/" + sampleClass + ".properties";
+  }
+
   /**
-   * The manifest of {@code providerClass} (a generated provider's, or the sample's: {@code
-   * demo.Digit} finds {@code demo.DigitProvider}), or empty when {@code loader} has none.
+   * The manifest of {@code className}: a generated provider ({@code demo.DigitProvider}) or its
+   * sample type, by canonical or binary name ({@code demo.Digit}; {@code demo.Outer.Digit} or
+   * {@code demo.Outer$Digit} finds {@code demo.Outer_DigitProvider}: the processor records which
+   * provider each sample has, so no name is guessed). Empty when {@code loader} has neither.
    *
-   * @throws IllegalArgumentException if the manifest is malformed
+   * @throws IllegalArgumentException if a manifest is malformed
    * @throws UncheckedIOException if it cannot be read
    */
-  public static Optional<ProviderManifest> load(String providerClass, ClassLoader loader) {
-    for (String candidate : List.of(providerClass, providerClass + "Provider")) {
-      String resource = resourceName(candidate);
-      try (InputStream in = loader.getResourceAsStream(resource)) {
-        if (in != null) {
-          return Optional.of(parse(resource, in));
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("could not read " + resource, e);
-      }
+  public static Optional<ProviderManifest> load(String className, ClassLoader loader) {
+    String name = className.replace('$', '.');
+    Optional<ProviderManifest> direct = read(resourceName(name), loader).map(p -> parse(resourceName(name), p));
+    if (direct.isPresent()) {
+      return direct;
     }
-    return Optional.empty();
+    String entry = sampleResourceName(name);
+    Optional<Properties> sample = read(entry, loader);
+    if (sample.isEmpty()) {
+      return Optional.empty();
+    }
+    String provider = required(sample.get(), entry, "provider");
+    String resource = resourceName(provider);
+    return Optional.of(parse(resource, read(resource, loader).orElseThrow(() -> new IllegalArgumentException(
+        entry + " names provider " + provider + ", but " + resource + " is not on the class path"))));
+  }
+
+  private static Optional<Properties> read(String resource, ClassLoader loader) {
+    try (InputStream in = loader.getResourceAsStream(resource)) {
+      if (in == null) {
+        return Optional.empty();
+      }
+      Properties p = new Properties();
+      p.load(in);
+      return Optional.of(p);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not read " + resource, e);
+    }
   }
 
   /**
@@ -94,6 +117,10 @@ public record ProviderManifest(String sample, String provider, String batch, int
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + source, e);
     }
+    return parse(source, p);
+  }
+
+  private static ProviderManifest parse(String source, Properties p) {
     String format = required(p, source, "format");
     if (!format.equals("1")) {
       throw new IllegalArgumentException(source + ": manifest format " + format + " is not supported (this runtime reads 1)");
