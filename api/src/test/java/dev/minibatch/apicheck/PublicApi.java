@@ -1,0 +1,203 @@
+package dev.minibatch.apicheck;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.Field;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
+import java.lang.reflect.Type;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+
+/**
+ * The public API of one module as a sorted text listing: every public type of its main classes and
+ * every public or protected member those types declare, with generic signatures. Each module keeps
+ * its listing checked in ({@code <module>/public-api.txt}) and a test compares it with the compiled
+ * classes, so a new public type or member is a reviewed change to that file, not an accident.
+ *
+ * <p>Types in a package with an {@code internal} segment are listed (generated code calls them)
+ * but counted apart: the budget a module sets is for the types users are meant to touch.
+ */
+public final class PublicApi {
+  /** Set to {@code true} to rewrite the listing from the classes instead of comparing. */
+  public static final String UPDATE_PROPERTY = "minibatch.updateApi";
+
+  private final List<String> lines;
+  private final int userTypes;
+  private final int internalTypes;
+
+  private PublicApi(List<String> lines, int userTypes, int internalTypes) {
+    this.lines = lines;
+    this.userTypes = userTypes;
+    this.internalTypes = internalTypes;
+  }
+
+  /** The public top-level types outside internal packages. */
+  public int userTypes() {
+    return userTypes;
+  }
+
+  /** The listing's text: a header line, then one line per type and per member, sorted. */
+  public String text(String module) {
+    return "# The public API of " + module + ": " + userTypes + " public top-level types outside internal packages, "
+        + internalTypes + " in internal packages. Rewrite with -D" + UPDATE_PROPERTY + "=true.\n"
+        + String.join("\n", lines) + "\n";
+  }
+
+  /** Lists the public API of the classes under {@code classes} (a module's {@code target/classes}). */
+  public static PublicApi of(Path classes) {
+    List<String> names;
+    try (Stream<Path> files = Files.walk(classes)) {
+      names = files.map(p -> classes.relativize(p).toString().replace('\\', '/'))
+          .filter(n -> n.endsWith(".class") && !n.endsWith("module-info.class") && !n.endsWith("package-info.class"))
+          .map(n -> n.substring(0, n.length() - ".class".length()).replace('/', '.'))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    TreeSet<String> lines = new TreeSet<>();
+    int user = 0;
+    int internal = 0;
+    ClassLoader loader = PublicApi.class.getClassLoader();
+    for (String name : names) {
+      Class<?> c;
+      try {
+        c = Class.forName(name, false, loader);
+      } catch (ClassNotFoundException | LinkageError e) {
+        throw new IllegalStateException("cannot load " + name + " to list it", e);
+      }
+      if (!exported(c)) {
+        continue;
+      }
+      if (c.getEnclosingClass() == null) {
+        if (c.getPackageName().contains(".internal")) {
+          internal++;
+        } else {
+          user++;
+        }
+      }
+      list(c, lines);
+    }
+    return new PublicApi(new ArrayList<>(lines), user, internal);
+  }
+
+  /**
+   * Compares the listing of {@code classes} with the checked-in {@code listing}, or rewrites it
+   * when {@link #UPDATE_PROPERTY} is set.
+   *
+   * @throws AssertionError naming every added and removed line
+   */
+  public static PublicApi check(String module, Path classes, Path listing) {
+    PublicApi api = of(classes);
+    String actual = api.text(module);
+    try {
+      if (Boolean.getBoolean(UPDATE_PROPERTY)) {
+        Files.writeString(listing, actual, StandardCharsets.UTF_8);
+        return api;
+      }
+      String expected = Files.exists(listing) ? Files.readString(listing, StandardCharsets.UTF_8) : "";
+      if (!expected.equals(actual)) {
+        List<String> was = Arrays.asList(expected.split("\n"));
+        List<String> now = Arrays.asList(actual.split("\n"));
+        String added = now.stream().filter(l -> !was.contains(l)).map(l -> "  + " + l).collect(Collectors.joining("\n"));
+        String removed = was.stream().filter(l -> !now.contains(l)).map(l -> "  - " + l).collect(Collectors.joining("\n"));
+        throw new AssertionError("the public API of " + module + " differs from " + listing
+            + " (review the change, then rewrite the listing with mvn verify -D" + UPDATE_PROPERTY + "=true):\n"
+            + added + (added.isEmpty() || removed.isEmpty() ? "" : "\n") + removed);
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return api;
+  }
+
+  /** Public, and every enclosing type public too: reachable from outside the module. */
+  private static boolean exported(Class<?> c) {
+    if (c.isSynthetic() || c.isAnonymousClass() || c.isLocalClass()) {
+      return false;
+    }
+    for (Class<?> t = c; t != null; t = t.getEnclosingClass()) {
+      if (!Modifier.isPublic(t.getModifiers())) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  private static void list(Class<?> c, TreeSet<String> lines) {
+    String type = c.getName().replace('$', '.');
+    lines.add(type + " " + kind(c) + supertypes(c));
+    boolean extendable = !Modifier.isFinal(c.getModifiers()) && !c.isEnum() && !c.isRecord();
+    for (Constructor<?> k : c.getDeclaredConstructors()) {
+      if (visible(k.getModifiers(), extendable) && !k.isSynthetic()) {
+        lines.add(type + " | " + prefix(k.getModifiers()) + "<init>(" + types(k.getGenericParameterTypes()) + ")");
+      }
+    }
+    for (Method m : c.getDeclaredMethods()) {
+      if (visible(m.getModifiers(), extendable) && !m.isSynthetic() && !m.isBridge()) {
+        lines.add(type + " | " + prefix(m.getModifiers()) + m.getName() + "(" + types(m.getGenericParameterTypes()) + "): "
+            + m.getGenericReturnType().getTypeName());
+      }
+    }
+    for (Field f : c.getDeclaredFields()) {
+      if (visible(f.getModifiers(), extendable) && !f.isSynthetic() && !f.isEnumConstant()) {
+        lines.add(type + " | " + prefix(f.getModifiers()) + f.getName() + ": " + f.getGenericType().getTypeName());
+      } else if (f.isEnumConstant()) {
+        lines.add(type + " | constant " + f.getName());
+      }
+    }
+  }
+
+  private static boolean visible(int modifiers, boolean extendable) {
+    return Modifier.isPublic(modifiers) || (extendable && Modifier.isProtected(modifiers));
+  }
+
+  private static String prefix(int modifiers) {
+    return (Modifier.isProtected(modifiers) ? "protected " : "") + (Modifier.isStatic(modifiers) ? "static " : "");
+  }
+
+  private static String kind(Class<?> c) {
+    if (c.isAnnotation()) {
+      return "@interface";
+    }
+    if (c.isInterface()) {
+      return c.isSealed() ? "sealed interface" : "interface";
+    }
+    if (c.isEnum()) {
+      return "enum";
+    }
+    if (c.isRecord()) {
+      return "record";
+    }
+    int m = c.getModifiers();
+    return (c.isSealed() ? "sealed " : "") + (Modifier.isAbstract(m) ? "abstract " : "") + (Modifier.isFinal(m) ? "final " : "")
+        + "class";
+  }
+
+  private static String supertypes(Class<?> c) {
+    List<String> out = new ArrayList<>();
+    Type s = c.getGenericSuperclass();
+    if (s != null && s != Object.class && !c.isEnum() && !c.isRecord()) {
+      out.add(s.getTypeName());
+    }
+    for (Type i : c.getGenericInterfaces()) {
+      if (!c.isAnnotation()) {
+        out.add(i.getTypeName());
+      }
+    }
+    return out.isEmpty() ? "" : " : " + String.join(", ", out);
+  }
+
+  private static String types(Type[] types) {
+    return Arrays.stream(types).map(Type::getTypeName).collect(Collectors.joining(", "));
+  }
+}

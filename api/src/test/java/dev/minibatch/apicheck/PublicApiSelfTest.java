@@ -1,0 +1,42 @@
+package dev.minibatch.apicheck;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The listing of this very package's compiled test classes, whose public members are known here. */
+class PublicApiSelfTest {
+  private static final Path CLASSES = Path.of("target", "test-classes");
+
+  @Test
+  void listsPublicTypesAndTheirPublicMembersOnly() {
+    List<String> lines = List.of(PublicApi.of(CLASSES).text("self").split("\n"));
+    assertTrue(lines.contains("dev.minibatch.apicheck.PublicApi final class"), lines.toString());
+    assertTrue(lines.contains("dev.minibatch.apicheck.PublicApi | static check(java.lang.String, java.nio.file.Path, "
+        + "java.nio.file.Path): dev.minibatch.apicheck.PublicApi"));
+    assertTrue(lines.contains("dev.minibatch.apicheck.PublicApi | static UPDATE_PROPERTY: java.lang.String"));
+    assertFalse(lines.stream().anyMatch(l -> l.contains("exported(")), "a private method is listed");
+    assertFalse(lines.stream().anyMatch(l -> l.contains("PublicApiSelfTest")), "a package-private class is listed");
+  }
+
+  @Test
+  void aDifferenceNamesTheAddedAndRemovedLines(@TempDir Path dir) throws IOException {
+    Path listing = dir.resolve("public-api.txt");
+    String actual = PublicApi.of(CLASSES).text("self");
+    Files.writeString(listing, actual.replace("dev.minibatch.apicheck.PublicApi | userTypes(): int\n", "")
+        + "dev.minibatch.apicheck.Gone class\n");
+    AssertionError e = assertThrows(AssertionError.class, () -> PublicApi.check("self", CLASSES, listing));
+    assertTrue(e.getMessage().contains("\n  + dev.minibatch.apicheck.PublicApi | userTypes(): int"), e.getMessage());
+    assertTrue(e.getMessage().contains("\n  - dev.minibatch.apicheck.Gone class"), e.getMessage());
+    Files.writeString(listing, actual);
+    assertEquals(actual, PublicApi.check("self", CLASSES, listing).text("self"));
+  }
+}
