@@ -87,7 +87,8 @@ public final class PublicApi {
       }
       list(c, lines);
     }
-    return new PublicApi(new ArrayList<>(lines), user, internal);
+    // Nested types read Outer.Inner everywhere, as in source.
+    return new PublicApi(lines.stream().map(l -> l.replace('$', '.')).distinct().sorted().toList(), user, internal);
   }
 
   /**

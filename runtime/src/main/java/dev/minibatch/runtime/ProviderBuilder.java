@@ -41,10 +41,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * no default declared by the provider) fails at {@code build()}.
    */
   public S batchSize(int batchSize) {
-    if (batchSize < 0) {
-      throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
-    }
-    this.batchSize = batchSize;
+    this.batchSize = Sampling.checkBatchSize(batchSize);
     return self();
   }
 
@@ -111,16 +108,19 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   }
 
   /**
-   * The settings as set so far, checked.
+   * The settings as set so far, checked and resolved: the one place a provider's settings are
+   * decided. Without a seed, one is drawn here ({@link Seeds#unseeded()}); call it once per
+   * provider, when it is built, so everything that provider does reads the same values.
    *
    * @throws IllegalStateException if no batch size was set
+   * @throws IllegalArgumentException if the settings do not fit together (see {@link Sampling})
    */
   protected final Sampling sampling() {
     if (batchSize < 0) {
       throw new IllegalStateException("no batch size: call batchSize(n) on the builder (n >= 1, or 0 for the whole shard "
           + "as one batch), or declare one with @DataProvider(batchSize = n)");
     }
-    return new Sampling(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards,
-        padding, dataPadding, labelPadding);
+    return new Sampling(batchSize, lastBatch, shuffle, seed != null ? seed : Seeds.unseeded(), seed != null, numParts,
+        partIndex, evenShards, new Sampling.Padding(padding, dataPadding, labelPadding));
   }
 }

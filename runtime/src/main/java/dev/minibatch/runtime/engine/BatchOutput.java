@@ -42,7 +42,7 @@ final class BatchOutput<B extends AbstractBatch<B>> {
       @Nullable Sequences sequences) {
     BatchLayout layout = sequences == null ? declared : sequences.layout(declared);
     this.sequences = sequences;
-    for (String name : sampling.padding().keySet()) {
+    for (String name : sampling.padding().byName().keySet()) {
       if (!layout.contains(name)) {
         throw new IllegalArgumentException(provider + ": padding set for '" + name + "', which is not provided; names are "
             + layout.names());

@@ -4,7 +4,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -103,9 +103,8 @@ final class BucketScheduler implements OrderPlan {
     this.bounds = bounds.clone();
     this.bucketOf = Buckets.assign(this.bounds, lengths);
     this.sampling = sampling;
-    this.batchSize = sampling.batchSize() == 0 ? parts.partSize() : sampling.batchSize();
-    Long s = sampling.seed();
-    this.seed = s != null ? s : Seeds.unseeded();
+    this.batchSize = sampling.batchRows(parts.partSize());
+    this.seed = sampling.seed();
     this.carry = emptyCarry();
     StringBuilder f = new StringBuilder("buckets=");
     for (int b = 0; b < this.bounds.length; b++) {
@@ -165,7 +164,7 @@ final class BucketScheduler implements OrderPlan {
         bucketStream[b] = NONE;
         continue;
       }
-      int size = sampling.batchSize() == 0 ? total : sampling.batchSize();
+      int size = sampling.batchRows(total);
       LastBatchPolicy.Cut cut = LastBatchPolicy.cut(policy, total, size);
       int[] s = new int[total + cut.pad()];
       System.arraycopy(head, 0, s, 0, head.length);
@@ -305,7 +304,7 @@ final class BucketScheduler implements OrderPlan {
         total = own[b].length - in.length;
       }
       if (total > 0) {
-        batches += LastBatchPolicy.cut(policy, total, sampling.batchSize() == 0 ? total : sampling.batchSize())
+        batches += LastBatchPolicy.cut(policy, total, sampling.batchRows(total))
             .batches();
       }
     }

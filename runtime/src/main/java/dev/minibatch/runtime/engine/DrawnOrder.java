@@ -36,8 +36,7 @@ final class DrawnOrder implements OrderPlan {
   DrawnOrder(EpochDraws draws, Sampling sampling, int numSamples) {
     this.draws = draws;
     this.numSamples = numSamples;
-    this.sampling = new Sampling(sampling.batchSize(), sampling.lastBatch(), false, draws.seed(), sampling.numParts(),
-        sampling.partIndex(), sampling.evenShards(), sampling.padding(), sampling.dataPadding(), sampling.labelPadding());
+    this.sampling = sampling.withOrder(false, draws.seed());
     this.positions = new SampleScheduler(draws.length(), this.sampling);
     if (sampling.lastBatch() == LastBatch.ROLL_OVER && positions.partSize() < positions.batchSize()) {
       throw new IllegalArgumentException("lastBatch ROLL_OVER with drawn samples needs at least one batch of draws "
@@ -107,9 +106,7 @@ final class DrawnOrder implements OrderPlan {
    * policy. Independent of the iteration.
    */
   int[] part(int epoch) {
-    SampleScheduler whole = new SampleScheduler(draws.length(), new Sampling(0, LastBatch.PARTIAL, false, draws.seed(),
-        sampling.numParts(), sampling.partIndex(), sampling.evenShards(), sampling.padding(), sampling.dataPadding(),
-        sampling.labelPadding()));
+    SampleScheduler whole = new SampleScheduler(draws.length(), sampling.withOrder(false, draws.seed()).withBatch(0, LastBatch.PARTIAL));
     whole.restoreState(new IterationState(draws.seed(), epoch, 0, new int[0], whole.fingerprint()));
     EpochPlan plan = whole.beginEpoch();
     int[] out = new int[plan.rows(0)];

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.engine;
 
 import dev.minibatch.runtime.Sampling;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import java.util.SplittableRandom;
 
 /**

@@ -3,7 +3,7 @@ package dev.minibatch.runtime.engine;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
@@ -47,15 +47,14 @@ final class SampleScheduler implements OrderPlan {
     this.numSamples = numSamples;
     this.sampling = sampling;
     this.partSize = parts.partSize();
-    this.batchSize = sampling.batchSize() == 0 ? partSize : sampling.batchSize();
+    this.batchSize = sampling.batchRows(partSize);
     if (sampling.lastBatch() == LastBatch.PAD_CONTINUE && partSize < batchSize) {
       // As MXNet's round_batch: the padding must come from one following epoch.
       throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per part: part "
           + sampling.partIndex() + " of " + sampling.numParts() + " has " + partSize + " samples, the batch size is "
           + batchSize);
     }
-    Long s = sampling.seed();
-    this.seed = s != null ? s : Seeds.unseeded();
+    this.seed = sampling.seed();
   }
 
   int numSamples() {

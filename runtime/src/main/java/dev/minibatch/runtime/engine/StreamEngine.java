@@ -104,10 +104,9 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     return output.layout;
   }
 
-  /** The configured seed, or 0 without one (a stream is never shuffled). */
+  /** The settings' seed (a stream is never shuffled; the seed reaches its readers' draws). */
   public long seed() {
-    Long s = sampling.seed();
-    return s != null ? s : 0;
+    return sampling.seed();
   }
 
   /** Starts a pass; see {@link IterationGuard} for concurrency. */

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.Seeds;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.concurrent.locks.Condition;

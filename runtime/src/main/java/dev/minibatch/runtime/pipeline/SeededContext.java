@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.Seeds;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 

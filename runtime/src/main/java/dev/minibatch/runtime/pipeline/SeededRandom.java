@@ -1,5 +1,7 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.Seeds;
+
 /**
  * A random stream that a worker moves from sample to sample without allocating: {@link #reset}
  * starts the stream of (seed, coordinates) as {@link Seeds#derive} mixes them, and the draws follow

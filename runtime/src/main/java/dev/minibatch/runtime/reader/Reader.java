@@ -4,7 +4,7 @@ import dev.minibatch.runtime.pipeline.ContextMapper;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.Progress;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Spliterator;

@@ -53,7 +53,7 @@ class BucketSchedulerTest {
   }
 
   static Sampling sampling(int batchSize, LastBatch policy, boolean shuffle, int parts, int part, boolean even) {
-    return new Sampling(batchSize, policy, shuffle, 42L, parts, part, even, Map.of(), 0, 0);
+    return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, Sampling.Padding.ZERO);
   }
 
   static BucketScheduler scheduler(int batchSize, LastBatch policy) {
@@ -313,7 +313,7 @@ class BucketSchedulerTest {
     assertNotEquals(a.get(0), a.get(1));
     assertNotEquals(a.get(1), a.get(2));
     // Another seed, another order.
-    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, 1, 0, false, Map.of(), 0, 0);
+    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, Sampling.Padding.ZERO);
     assertNotEquals(a.get(0), epoch(new BucketScheduler(lengths, MANY_BOUNDS, other)));
   }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 /** SampleOrder is the scheduler's plan: hand-computed cuts, shards, padding, carry and resume. */
 class SampleOrderTest {
   private static Sampling sampling(int batch, LastBatch policy, int parts, int part) {
-    return new Sampling(batch, policy, false, 1L, parts, part, false, Map.of(), 0, 0);
+    return new Sampling(batch, policy, false, 1L, true, parts, part, false, Sampling.Padding.ZERO);
   }
 
   @Test

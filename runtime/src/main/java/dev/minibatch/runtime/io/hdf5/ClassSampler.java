@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 

@@ -357,12 +357,11 @@ public final class Hdf5Provider extends FileProvider {
       double[] probability = selected.probabilities();
       EpochDraws order = null;
       if (probability != null) {
-        Long s = sampling.seed();
-        if (s == null && sampling.numParts() > 1) {
+        if (!sampling.seeded() && sampling.numParts() > 1) {
           throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
               + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
         }
-        long seed = s != null ? s : dev.minibatch.runtime.pipeline.Seeds.unseeded();
+        long seed = sampling.seed();
         order = new Drawn(new ClassSampler(selected.classCounts(), probability, wrapExamples, sampling.shuffle(), seed,
             epochLength), seed);
       } else if (wrapExamples || epochLength != -1) {

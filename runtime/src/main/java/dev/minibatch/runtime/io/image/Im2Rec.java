@@ -14,7 +14,7 @@ import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOWriter;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.Seeds;
+import dev.minibatch.runtime.Seeds;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.reader.Reader;
 import java.io.IOException;

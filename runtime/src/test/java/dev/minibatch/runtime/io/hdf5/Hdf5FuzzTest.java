@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.runtime.io.FuzzChecks;
 import dev.minibatch.runtime.io.GzipContent;

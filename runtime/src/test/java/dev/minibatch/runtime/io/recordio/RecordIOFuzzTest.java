@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.recordio;
 
+import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.io.FileFormatException;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.pipeline;
+package dev.minibatch.runtime;
 
 import java.util.SplittableRandom;
 
