@@ -8,7 +8,7 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench} and {@code
+ * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec} and {@code
  * describe}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
  * {@link #run(PrintStream, PrintStream, String...)} runs a command in-process and returns it.
  */
