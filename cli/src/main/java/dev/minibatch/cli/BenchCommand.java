@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.Callable;
+import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
@@ -25,17 +26,21 @@ import picocli.CommandLine.Spec;
 
 /** {@code minibatch bench FILE}. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
-    description = {"Measures the file's provider (MnistProvider, CsvProvider, Hdf5Provider) as a training loop "
+    description = {"Measures the file's provider (MnistProvider or ArrayDataProvider for idx, CsvProvider, Hdf5Provider, "
+        + "ImageRecordProvider for RecordIO .rec) as a training loop "
         + "would use it: the load time, then after a warm-up epoch, per epoch samples/s and MB/s of batches delivered, the time of "
         + "each stage (busy, waiting, blocked, queue depth) and the bottleneck. The loop does no work, so the "
-        + "bottleneck names the slowest loading stage; 'consumer' would mean loading outpaces even an empty loop."},
+        + "bottleneck names the slowest loading stage; 'consumer' would mean loading outpaces even an empty loop. "
+        + "A file with fewer samples than --batch is read in batches of all its samples (said on standard error)."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  minibatch bench t10k-images-idx3-ubyte.gz",
         "      a warm-up epoch, then 3 epochs of 128 in order",
         "  minibatch bench --batch 256 --shuffle --seed 1 --epochs 5 iris.csv",
         "  minibatch bench --prefetch train.h5",
-        "      the next batch made on a background thread while the loop runs"})
+        "      the next batch made on a background thread while the loop runs",
+        "  minibatch bench --batch 32 train.rec",
+        "      MXNet image records at the first image's size; packed labels (flag > 0) as the file has them"})
 final class BenchCommand implements Callable<Integer> {
   @ParentCommand Minibatch parent;
 
@@ -63,9 +68,10 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--prefetch", description = "Wrap the provider in PrefetchingProvider (one background thread).")
   boolean prefetch;
 
-  @Option(names = "--progress", negatable = true, defaultValue = "true", fallbackValue = "true",
-      description = "Show a progress bar per epoch on standard error (default: on).")
-  boolean progress;
+  @Option(names = "--progress", negatable = true,
+      description = "Draw a progress bar per epoch on standard error (default: only when it is a terminal, so "
+          + "pipes and CI logs get no control characters).")
+  @Nullable Boolean progress;
 
   @Parameters(paramLabel = "FILE", description = "The file to read.")
   Path file;
@@ -83,7 +89,20 @@ final class BenchCommand implements Callable<Integer> {
     long fileBytes = Files.size(file);
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
+    if (built instanceof EngineProvider<?> e && e.partSize() < built.batchSize()) {
+      // A batch larger than the file would be mostly padding (or, for round_batch providers, is
+      // refused): measure batches of the whole file instead.
+      int samples = e.partSize();
+      built.close();
+      t0 = System.nanoTime();
+      built = format.provider(file, input.options(0, samples, shuffle, seed));
+    }
     double load = (System.nanoTime() - t0) / 1e9;
+    if (built.batchSize() < batch) {
+      parent.err.println("minibatch bench: " + file + " holds " + built.batchSize() + " samples, fewer than --batch "
+          + batch + ": measuring batches of " + built.batchSize());
+      parent.err.flush();
+    }
     try (BatchProvider<? extends Batch> p = prefetch ? PrefetchingProvider.of(built) : built) {
       out.println("file:     " + file + " (" + Bytes.size(file) + ", " + format.name() + ")");
       out.println("provider: " + built.getClass().getSimpleName() + (prefetch ? " in PrefetchingProvider" : "") + ", "
@@ -130,7 +149,8 @@ final class BenchCommand implements Callable<Integer> {
     long rows = 0;
     long t0 = System.nanoTime();
     PipelineStats stats;
-    try (PipelineIterator<B> it = progress ? Progress.track(PipelineIterator.of(p.iterator()), task, expected, parent.err)
+    boolean bar = progress != null ? progress : Terminal.isTerminal(parent.err);
+    try (PipelineIterator<B> it = bar ? Progress.track(PipelineIterator.of(p.iterator()), task, expected, parent.err)
         : PipelineIterator.of(p.iterator())) {
       while (it.hasNext()) {
         B b = it.next();

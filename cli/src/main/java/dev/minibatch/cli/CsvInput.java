@@ -135,7 +135,8 @@ final class CsvInput implements InputFormat {
   /**
    * Parses the file; at each error, records it, empties the line it names (a blank line is skipped,
    * so the other lines keep their numbers) and parses again, until the file parses or the list is
-   * full. So every message is the parser's own.
+   * full. So every message is the parser's own. Then the values the parser accepts but training
+   * cannot use ({@code NaN}, infinities) are reported with their line and column.
    */
   @Override
   public void validate(Path file, InputOptions options, Problems problems) {
@@ -152,7 +153,8 @@ final class CsvInput implements InputFormat {
     String name = file.toString();
     while (!problems.isFull()) {
       try {
-        CsvParser.parse(name, bytes, format, d.fields());
+        CsvTable table = CsvParser.parse(name, bytes, format, d.fields());
+        CsvNonFinite.report(name, bytes, format, d.fields(), table, problems);
         return;
       } catch (FileFormatException e) {
         problems.report(e, e.file());

@@ -81,12 +81,16 @@ final class Im2RecCommand implements Callable<Integer> {
     if (shuffle != null) {
       b.shuffle(shuffle);
     }
-    Im2Rec.Result r;
+    Im2Rec im2rec;
     try {
-      r = b.build().run();
+      im2rec = b.build();
     } catch (IllegalArgumentException | IllegalStateException e) {
+      // Only the settings are checked here: a value out of range is a usage error (exit 2).
       throw new picocli.CommandLine.ParameterException(spec.commandLine(), e.getMessage());
     }
+    // What run() rejects is the input (a missing or empty folder, a bad list, an image that cannot be
+    // decoded): an input error, one line naming it (exit 3).
+    Im2Rec.Result r = im2rec.run();
     java.io.PrintWriter out = spec.commandLine().getOut();
     out.println("packed " + r.images() + " images into " + r.rec() + " (" + r.bytes() + " bytes), index " + r.idx()
         + (r.classes().isEmpty() ? "" : ", list " + r.lst() + ", classes " + r.classes()));

@@ -2,13 +2,13 @@ package dev.minibatch.cli;
 
 import java.io.PrintStream;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench} and {@code
+ * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec} and {@code
  * describe}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
  * {@link #run(PrintStream, PrintStream, String...)} runs a command in-process and returns it.
  */
@@ -40,7 +40,8 @@ import picocli.CommandLine.Command;
         "0:success (validate: no problems)",
         "1:validate found problems",
         "2:usage error (unknown option, missing argument)",
-        "3:input error (missing or unreadable file, unknown format, no manifest for the class)",
+        "3:input error (missing or unreadable file, unknown format, a file or record the reader rejects, "
+            + "no manifest for the class): one line naming the file and record; --verbose adds the stack trace",
         "4:internal error (a bug: the stack trace is printed)"})
 public final class Minibatch implements Runnable {
   /** The exit codes, as listed in {@code --help} and docs/cli.md. */
@@ -58,6 +59,10 @@ public final class Minibatch implements Runnable {
 
     private ExitCode() {}
   }
+
+  @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+      description = "On an input error, print the stack trace after the one-line message.")
+  boolean verbose;
 
   final PrintStream out;
   final PrintStream err;
@@ -84,24 +89,25 @@ public final class Minibatch implements Runnable {
     cl.setOut(new PrintWriter(new java.io.OutputStreamWriter(out, StandardCharsets.UTF_8), true));
     cl.setErr(new PrintWriter(new java.io.OutputStreamWriter(err, StandardCharsets.UTF_8), true));
     cl.setExecutionExceptionHandler((e, cmd, parsed) -> {
-      int code = exitCode(e);
-      cmd.getErr().println("minibatch " + cmd.getCommandName() + ": " + e.getMessage());
-      if (code == ExitCode.INTERNAL) {
+      Failure f = Failure.of(e);
+      cmd.getErr().println("minibatch " + cmd.getCommandName() + ": " + f.message());
+      if (f.showsStackTrace(verbose(parsed))) {
         e.printStackTrace(cmd.getErr());
       }
       cmd.getErr().flush();
-      return code;
+      return f.exitCode();
     });
     return cl.execute(args);
   }
 
-  /** What an exception from a command means for the exit code. */
-  static int exitCode(Throwable e) {
-    if (e instanceof dev.minibatch.runtime.io.FileFormatException || e instanceof UncheckedIOException
-        || e instanceof IllegalArgumentException || e instanceof java.nio.file.InvalidPathException) {
-      return ExitCode.INPUT;
+  /** Whether {@code --verbose} was given, before or after the command's name. */
+  private static boolean verbose(CommandLine.ParseResult parsed) {
+    for (CommandLine.ParseResult p = parsed; p != null; p = p.subcommand()) {
+      if (p.hasMatchedOption("--verbose")) {
+        return true;
+      }
     }
-    return ExitCode.INTERNAL;
+    return false;
   }
 
   /** Warnings and errors only: no library INFO lines (ND4J's banner, jhdf) in the tool's output. */

@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * RecordIO files of image records (MXNet's {@code .rec}), read by the runtime's {@link
  * RecordIOFile}, {@link ImageRecord} and {@link ImageProbe}; an index beside the file ({@code
  * train.rec} → {@code train.idx}) is used when there is one. {@code bench} reads the images through
- * {@link ImageRecordProvider} at the first image's size.
+ * {@link ImageRecordProvider} at the first image's size, with the first record's label width.
  */
 final class RecordIOInput implements InputFormat {
   @Override
@@ -134,15 +134,25 @@ final class RecordIOInput implements InputFormat {
     }
   }
 
+  /**
+   * {@link ImageRecordProvider} at the first image's size and channels, with the first record's
+   * label width (its header's flag: 0 is one label in the header, k &gt; 0 is k packed labels, as
+   * {@code inspect} shows). MXNet's {@code round_batch} needs a batch of samples, so a file with
+   * fewer records than the batch size is read in batches of all its records.
+   */
   @Override
   public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
     ImageProbe first;
+    int labelWidth;
+    int records;
     try (RecordIOFile rec = RecordIOFile.builder(file).index(indexFor(file)).open()) {
-      if (rec.records() == 0) {
-        throw new IllegalArgumentException(file + " holds no records");
+      records = rec.records();
+      if (records == 0) {
+        throw new FileFormatException(file.toString(), "holds no records");
       }
       ByteBuffer b = rec.read(0, null);
       ImageRecord.check(b, file.toString(), 0, rec.offset(0));
+      labelWidth = Math.max(1, ImageRecord.flag(b));
       first = ImageProbe.of(b.duplicate().position(ImageRecord.imageOffset(b)));
     }
     if (first.problem() != null) {
@@ -150,7 +160,7 @@ final class RecordIOInput implements InputFormat {
     }
     int channels = first.channels() == 1 ? 1 : first.channels() == 4 ? 4 : 3;
     return ImageRecordProvider.builder().pathImgrec(file).pathImgidx(indexFor(file))
-        .dataShape(channels, first.height(), first.width()).batchSize(options.batchSize())
-        .shuffle(options.shuffle()).seed(options.seed()).build();
+        .dataShape(channels, first.height(), first.width()).labelWidth(labelWidth)
+        .batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle()).seed(options.seed()).build();
   }
 }

@@ -5,12 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.cli.CliTest.Run;
 import java.awt.image.BufferedImage;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import javax.imageio.ImageIO;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -82,5 +84,99 @@ class CliImagesTest {
     assertTrue(r.out().contains(bad + ": record 1 at offset " + firstLength + " (image id 77)"), r.out());
     assertTrue(r.out().contains("OpenCV cannot decode the 8 image bytes"), r.out());
     assertTrue(r.out().contains(bad + ": 2 problems"), r.out());
+  }
+
+  /** A 5x4 gray PNG, written by javax.imageio. */
+  private static byte[] png(int shade) throws IOException {
+    BufferedImage img = new BufferedImage(5, 4, BufferedImage.TYPE_BYTE_GRAY);
+    for (int y = 0; y < 4; y++) {
+      for (int x = 0; x < 5; x++) {
+        img.getRaster().setSample(x, y, 0, shade + x + y);
+      }
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ImageIO.write(img, "png", out);
+    return out.toByteArray();
+  }
+
+  /**
+   * One image record written by hand from the format (docs/images.md, MXNet's IRHeader): magic,
+   * length, then flag, header label, id, id2, {@code labels.length} float32 labels when the flag is
+   * above 0, the image; zero padding to 4 bytes.
+   */
+  private static byte[] record(long id, float headerLabel, float[] labels, byte[] image) {
+    int length = 24 + 4 * labels.length + image.length;
+    ByteBuffer b = ByteBuffer.allocate(8 + (length + 3 & ~3)).order(ByteOrder.LITTLE_ENDIAN);
+    b.putInt(0xCED7230A).putInt(length).putInt(labels.length).putFloat(headerLabel).putLong(id).putLong(0);
+    for (float l : labels) {
+      b.putFloat(l);
+    }
+    return b.put(image).array();
+  }
+
+  /** A .rec of {@code widths.length} records, record i packing {@code widths[i]} labels (0: one in the header). */
+  private Path packed(String name, int... widths) throws IOException {
+    ByteArrayOutputStream file = new ByteArrayOutputStream();
+    for (int i = 0; i < widths.length; i++) {
+      float[] labels = new float[widths[i]];
+      for (int k = 0; k < labels.length; k++) {
+        labels[k] = 10 * i + k;
+      }
+      file.write(record(i, i, labels, png(40 * i)));
+    }
+    return Files.write(dir.resolve(name), file.toByteArray());
+  }
+
+  @Test
+  void benchReadsPackedLabelsWithTheWidthInspectReports() throws IOException {
+    // Three records of 9 packed labels each (MXNet's detection layout), fewer than the default batch.
+    Path rec = packed("packed.rec", 9, 9, 9);
+    Run inspect = CliTest.run("inspect", rec.toString());
+    assertEquals(0, inspect.code(), inspect.err());
+    assertEquals(3, CliTest.histogramCount(inspect.out(), "9 (packed)"));
+    assertTrue(inspect.out().contains("#1: id 1, labels [10, 11, 12, 13, 14, 15, 16, 17, 18], PNG 5x4x1"),
+        inspect.out());
+
+    Run bench = CliTest.run("bench", "--warmup", "0", "--epochs", "1", rec.toString());
+    assertEquals(0, bench.code(), bench.err());
+    assertTrue(bench.out().contains("provider: ImageRecordProvider, data (3, 1, 4, 5) FLOAT32, softmax_label (3, 9) "
+        + "FLOAT32"), bench.out());
+    assertTrue(bench.out().contains("epoch 1:  3 samples in 1 batches"), bench.out());
+    // The batch is clamped to the file, said in one line on stderr, in the user's words.
+    assertEquals(List.of("minibatch bench: " + rec + " holds 3 samples, fewer than --batch 128: measuring batches of 3"),
+        bench.err().lines().toList());
+  }
+
+  @Test
+  void aRecordTheReaderRejectsWhileBenchIteratesIsOneLineAndExitThree() throws IOException {
+    // Record 0 packs 9 labels, so the provider's label width is 9; record 2 packs 4.
+    Path rec = packed("mixed.rec", 9, 9, 4, 9);
+    Run bench = CliTest.run("bench", "--batch", "2", "--warmup", "0", "--epochs", "1", rec.toString());
+    assertEquals(3, bench.code(), bench.out() + bench.err());
+    List<String> lines = bench.err().lines().toList();
+    assertEquals(1, lines.size(), bench.err());
+    assertTrue(lines.get(0).startsWith("minibatch bench: " + rec + ": record 2 "), lines.get(0));
+    assertTrue(lines.get(0).contains("packs 4 labels"), lines.get(0));
+
+    Run verbose = CliTest.run("bench", "--verbose", "--batch", "2", "--warmup", "0", "--epochs", "1", rec.toString());
+    assertEquals(3, verbose.code());
+    assertTrue(verbose.err().lines().findFirst().orElseThrow().equals(lines.get(0)), verbose.err());
+    assertTrue(verbose.err().contains("\tat dev.minibatch."), "--verbose adds the stack trace: " + verbose.err());
+  }
+
+  @Test
+  void im2recOnAnEmptyClassFolderIsOneLineNamingItAndExitThree() throws IOException {
+    Path root = folder();
+    Files.createDirectories(root.resolve("cat"));
+    Run r = CliTest.run("im2rec", dir.resolve("out/train").toString(), root.toString());
+    assertEquals(3, r.code(), r.out() + r.err());
+    List<String> lines = r.err().lines().toList();
+    assertEquals(1, lines.size(), r.err());
+    assertTrue(lines.get(0).startsWith("minibatch im2rec: image folder " + root + ": class folder 'cat' holds no image"),
+        lines.get(0));
+    // A setting out of range is still a usage error, with picocli's usage.
+    Run usage = CliTest.run("im2rec", "--quality", "500", dir.resolve("out/train").toString(), root.toString());
+    assertEquals(2, usage.code(), usage.err());
+    assertTrue(usage.err().contains("quality") && usage.err().contains("Usage:"), usage.err());
   }
 }

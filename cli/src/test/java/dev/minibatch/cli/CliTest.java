@@ -188,7 +188,7 @@ class CliTest {
 
   @Test
   void benchWithProgressDrawsABarOnStderrAndReadsCsvAndHdf5() {
-    Run r = run("bench", "--epochs", "1", "--batch", "32", "--shuffle", "--seed", "3", IRIS.toString());
+    Run r = run("bench", "--progress", "--epochs", "1", "--batch", "32", "--shuffle", "--seed", "3", IRIS.toString());
     assertEquals(0, r.code(), r.err());
     assertTrue(r.err().contains("epoch 1") && r.err().contains("5/5"), r.err());
     assertTrue(r.out().contains("epoch 1:  150 samples in 5 batches"), r.out());
@@ -257,5 +257,84 @@ class CliTest {
     }
     Run sub = run("help", "validate");
     assertTrue(sub.out().contains("--max-problems") && sub.out().contains("Examples:"), sub.out());
+  }
+
+  /** True if {@code s} holds a control character a terminal interprets: ESC (ANSI sequences) or CR. */
+  static boolean hasTerminalControls(String s) {
+    return s.indexOf('\u001b') >= 0 || s.indexOf('\r') >= 0;
+  }
+
+  @Test
+  void benchDrawsNoProgressBarWhenItsStreamsAreNotATerminal() {
+    // The streams here are byte arrays, as a pipe or a CI log would be: no bar unless forced.
+    Run quiet = run("bench", "--epochs", "1", "--batch", "32", IRIS.toString());
+    assertEquals(0, quiet.code(), quiet.err());
+    assertTrue(!hasTerminalControls(quiet.err()) && !hasTerminalControls(quiet.out()), quiet.err());
+    assertEquals("", quiet.err());
+    Run forced = run("bench", "--progress", "--epochs", "1", "--batch", "32", IRIS.toString());
+    assertEquals(0, forced.code(), forced.err());
+    assertTrue(hasTerminalControls(forced.err()), "--progress forces the bar: " + forced.err());
+  }
+
+  @Test
+  void benchClampsABatchLargerThanTheFileAndSaysSo() throws IOException {
+    // The header and the first 24 rows of iris: 24 samples, fewer than the default batch of 128.
+    Path small = dir.resolve("iris24.csv");
+    Files.write(small, Files.readAllLines(IRIS).subList(0, 25));
+    Run r = run("bench", "--warmup", "0", "--epochs", "1", small.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().contains("provider: CsvProvider, data (24, 4) FLOAT32"), r.out());
+    assertTrue(r.out().contains("epoch 1:  24 samples in 1 batches"), r.out());
+    assertEquals(List.of("minibatch bench: " + small + " holds 24 samples, fewer than --batch 128: measuring batches of 24"),
+        r.err().lines().toList());
+  }
+
+  @Test
+  void benchAndFormatHelpNameRecordIO() {
+    Run help = run("bench", "--help");
+    assertEquals(0, help.code());
+    assertTrue(help.out().contains("ImageRecordProvider for RecordIO"), help.out());
+    assertTrue(Pattern.compile("--format=NAME\\s+The file's format \\(idx, hdf5, recordio, csv").matcher(help.out()).find(),
+        help.out());
+  }
+
+  @Test
+  void validateFlagsNaNAndInfinitiesWithLineAndColumn() throws IOException {
+    // Physical lines, by hand: 1 header, 2 good, 3 NaN in column 1, 4 blank, 5-6 one record whose
+    // quoted class name holds a line break, 7 Infinity in column 0 and -Infinity in column 3,
+    // 8 a field that is not a number, 9 1e39 (beyond float32) in column 2.
+    Path f = dir.resolve("nan.csv");
+    Files.writeString(f, "a,b,c,d,species\n"
+        + "1,2,3,4,setosa\n"
+        + "1,NaN,3,4,setosa\n"
+        + "\n"
+        + "1,2,3,4,\"two\n"
+        + "lines\"\n"
+        + "Infinity,2,3,-Infinity,setosa\n"
+        + "1,2,x,4,setosa\n"
+        + "1,2,1e39,4,setosa\n");
+    Run r = run("validate", f.toString());
+    assertEquals(1, r.code(), r.out() + r.err());
+    assertEquals(List.of(
+        f + ":8: column 2 (0-based): cannot parse 'x' as float32",
+        f + ":3: column 1 (0-based): expected a finite float32, found NaN",
+        f + ":7: column 0 (0-based): expected a finite float32, found Infinity (infinity, or a number beyond the type's range)",
+        f + ":7: column 3 (0-based): expected a finite float32, found -Infinity (infinity, or a number beyond the type's range)",
+        f + ":9: column 2 (0-based): expected a finite float32, found Infinity (infinity, or a number beyond the type's range)",
+        f + ": 5 problems"), r.out().lines().map(l -> l.startsWith(f + ":8:") ? l.substring(0, l.indexOf("float32") + 7) : l)
+        .toList());
+  }
+
+  @Test
+  void validateNamesTheColumnOfANaNAfterAMiddleLabelColumn() throws IOException {
+    // Label column 1 (numeric labels): data column 1 is field 2; a NaN label is field 1.
+    Path f = dir.resolve("mid.csv");
+    Files.writeString(f, "1,0,2\n3,NaN,4\n5,1,NaN\n");
+    Run r = run("validate", "--label-column", "1", f.toString());
+    assertEquals(1, r.code(), r.out() + r.err());
+    assertEquals(List.of(
+        f + ":2: column 1 (0-based): expected a finite float32, found NaN",
+        f + ":3: column 2 (0-based): expected a finite float32, found NaN",
+        f + ": 2 problems"), r.out().lines().toList());
   }
 }

@@ -70,9 +70,19 @@ public final class GzipContent implements AutoCloseable {
    *     or truncated
    */
   public int read(byte[] dst, int off, int len) {
+    // One inflate step at a time, counted as it returns: a truncated or corrupt stream fails inside
+    // a later step, and the offset it reports must include everything decompressed before it (a
+    // single readNBytes would lose the count of a large read that fails half-way).
+    int n = 0;
     try {
-      int n = in.readNBytes(dst, off, len);
-      position += n;
+      while (n < len) {
+        int got = in.read(dst, off + n, len - n);
+        if (got < 0) {
+          break;
+        }
+        n += got;
+        position += got;
+      }
       return n;
     } catch (IOException e) {
       throw failure(e);
