@@ -45,8 +45,8 @@ final class DescribeCommand implements Callable<Integer> {
     PrintWriter out = spec.commandLine().getOut();
     try (URLClassLoader loader = new URLClassLoader(urls(), Minibatch.class.getClassLoader())) {
       ProviderManifest m = ProviderManifest.load(className, loader).orElseThrow(() -> new IllegalArgumentException(
-          "no manifest for " + className + " (looked for " + ProviderManifest.resourceName(className) + " and "
-              + ProviderManifest.resourceName(className + "Provider") + (classpath == null ? " on the tool's class path;"
+          "no manifest for " + className + " (looked for " + String.join(" and ", ProviderManifest.resourceNames(className))
+              + (classpath == null ? " on the tool's class path;"
               + " add --classpath" : " on " + classpath) + "). Is it a @DataProvider built with the minibatch processor?"));
       out.println("provider:   " + m.provider());
       out.println("sample:     " + m.sample());

@@ -214,6 +214,13 @@ class CliTest {
           "elsewhere.Other");
       Files.writeString(meta.resolve("elsewhere.OtherProvider.properties"), text, StandardCharsets.ISO_8859_1);
     }
+    // The entry the processor writes beside a manifest, which leads from the sample's name to it.
+    Path samples = Files.createDirectories(meta.resolve("samples"));
+    try (InputStream in = getClass().getResourceAsStream("/META-INF/minibatch/samples/dev.minibatch.cli.CliDigit.properties")) {
+      String text = new String(in.readAllBytes(), StandardCharsets.ISO_8859_1).replace("dev.minibatch.cli.CliDigit",
+          "elsewhere.Other");
+      Files.writeString(samples.resolve("elsewhere.Other.properties"), text, StandardCharsets.ISO_8859_1);
+    }
     assertEquals(3, run("describe", "elsewhere.Other").code());
     Run other = run("describe", "--classpath", dir.toString(), "--batch", "8", "elsewhere.Other");
     assertEquals(0, other.code(), other.err());

@@ -65,6 +65,16 @@ public record ProviderManifest(String sample, String provider, String batch, int
   }
 
   /**
+   * The resources {@link #load} looks for, in order, for {@code className}: the provider's
+   * manifest, then the sample's entry that names its provider (for messages that say where a
+   * lookup looked).
+   */
+  public static List<String> resourceNames(String className) {
+    String name = className.replace('$', '.');
+    return List.of(resourceName(name), sampleResourceName(name));
+  }
+
+  /**
    * The manifest of {@code className}: a generated provider ({@code demo.DigitProvider}) or its
    * sample type, by canonical or binary name ({@code demo.Digit}; {@code demo.Outer.Digit} or
    * {@code demo.Outer$Digit} finds {@code demo.Outer_DigitProvider}: the processor records which
@@ -74,12 +84,13 @@ public record ProviderManifest(String sample, String provider, String batch, int
    * @throws UncheckedIOException if it cannot be read
    */
   public static Optional<ProviderManifest> load(String className, ClassLoader loader) {
-    String name = className.replace('$', '.');
-    Optional<ProviderManifest> direct = read(resourceName(name), loader).map(p -> parse(resourceName(name), p));
+    List<String> names = resourceNames(className);
+    String manifest = names.get(0);
+    Optional<ProviderManifest> direct = read(manifest, loader).map(p -> parse(manifest, p));
     if (direct.isPresent()) {
       return direct;
     }
-    String entry = sampleResourceName(name);
+    String entry = names.get(1);
     Optional<Properties> sample = read(entry, loader);
     if (sample.isEmpty()) {
       return Optional.empty();
