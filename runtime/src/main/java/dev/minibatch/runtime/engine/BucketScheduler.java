@@ -59,7 +59,7 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
  */
-final class BucketScheduler implements OrderPlan {
+final class BucketScheduler extends CarryingPlan<int[][]> {
   /**
    * The last coordinate of the seed of the batch shuffle, {@code Seeds.derive(seed, epoch,
    * BATCH_ORDER)}: negative so it never meets the sample positions ({@code >= 0}) that per-sample
@@ -78,15 +78,6 @@ final class BucketScheduler implements OrderPlan {
   private final int batchSize;
   private final String fingerprint;
 
-  private long seed;
-  private @Nullable EpochPlan current;
-  private int nextEpoch;
-  /**
-   * Per bucket: ROLL_OVER, the samples carried to its front next epoch; PAD_CONTINUE, its next
-   * epoch's first samples, already delivered as padding.
-   */
-  private int[][] carry;
-  private int resumePosition;
 
   /**
    * A scheduler over {@code lengths.length} samples.
@@ -99,12 +90,14 @@ final class BucketScheduler implements OrderPlan {
    *     its length and the bound)
    */
   BucketScheduler(int[] lengths, int[] bounds, Sampling sampling) {
+    // The carry, per bucket: ROLL_OVER, the samples carried to its front next epoch; PAD_CONTINUE,
+    // its next epoch's first samples, already delivered as padding.
+    super(sampling.seed(), new int[0][]);
     this.parts = new PartOrder(lengths.length, sampling);
     this.bounds = bounds.clone();
     this.bucketOf = Buckets.assign(this.bounds, lengths);
     this.sampling = sampling;
     this.batchSize = sampling.batchRows(parts.partSize());
-    this.seed = sampling.seed();
     this.carry = emptyCarry();
     StringBuilder f = new StringBuilder("buckets=");
     for (int b = 0; b < this.bounds.length; b++) {
@@ -112,9 +105,7 @@ final class BucketScheduler implements OrderPlan {
     }
     this.fingerprint = f.append(",assignment=").append(Integer.toHexString(Arrays.hashCode(bucketOf)))
         .append(",samples=").append(lengths.length).append(",batch=").append(sampling.batchSize())
-        .append(",lastBatch=").append(sampling.lastBatch()).append(",shuffle=").append(sampling.shuffle())
-        .append(",parts=").append(sampling.numParts()).append(",part=").append(sampling.partIndex())
-        .append(",even=").append(sampling.evenShards()).toString();
+        .append(',').append(orderSettings(sampling)).toString();
   }
 
   /** Rows of a full batch: the configured size, or the part size when it was 0 (one batch per bucket). */
@@ -126,11 +117,6 @@ final class BucketScheduler implements OrderPlan {
   @Override
   public int partSize() {
     return parts.partSize();
-  }
-
-  @Override
-  public long seed() {
-    return seed;
   }
 
   /** The bucket bounds, ascending; batch keys are these values. */
@@ -246,41 +232,31 @@ final class BucketScheduler implements OrderPlan {
       System.arraycopy(bucketStream[b], idIndex[order[j]] * sizeOf[b], stream, starts[j], starts[j + 1] - starts[j]);
     }
     int start = Math.min(resumePosition, batchCount);
-    current = EpochPlan.bucketed(epoch, stream, encode(carriedIn), batchSize, starts, pads, keys, start);
-    nextEpoch = epoch + 1;
-    carry = carryOut;
-    resumePosition = 0;
-    return current;
+    return began(EpochPlan.bucketed(epoch, stream, encode(carriedIn), batchSize, starts, pads, keys, start), carryOut);
+  }
+
+  @Override
+  int[][] noCarry() {
+    return emptyCarry();
+  }
+
+  @Override
+  String fingerprintCovers() {
+    return "data, buckets or settings";
+  }
+
+  @Override
+  int[][] decodeChecked(IterationState state) {
+    return decode(state.carried());
   }
 
   /**
-   * Where iteration stands: the epoch in progress and its delivered batches, or, between epochs,
-   * the next epoch at position 0; with the per-bucket carries encoded as the class comment says.
+   * The batches of the restored epoch, bucket by bucket; rejects carries that are more than a
+   * batch, are not the bucket's first samples of the epoch (PAD_CONTINUE) or exist under a policy
+   * that carries nothing.
    */
   @Override
-  public IterationState saveState() {
-    EpochPlan c = current;
-    if (c != null && c.position() < c.batchCount()) {
-      return new IterationState(seed, c.epoch(), c.position(), c.carriedIn(), fingerprint);
-    }
-    return new IterationState(seed, nextEpoch, resumePosition, encode(carry), fingerprint);
-  }
-
-  /**
-   * Makes the next {@link #beginEpoch()} continue from {@code state}.
-   *
-   * @throws IllegalArgumentException if the state belongs to other data, bounds or settings (the
-   *     message shows both fingerprints), its carries are malformed, name a sample outside its
-   *     bucket, are more than a batch, are not the bucket's first samples of the epoch (PAD_CONTINUE)
-   *     or exist under a policy that carries nothing, or its position lies beyond its epoch
-   */
-  @Override
-  public void restoreState(IterationState state) {
-    if (!state.settings().equals(fingerprint)) {
-      throw new IllegalArgumentException("cannot restore an iteration state saved with other data, buckets or "
-          + "settings:\n  saved:    " + state.settings() + "\n  this one: " + fingerprint);
-    }
-    int[][] carried = decode(state.carried());
+  int batchesOf(IterationState state, int[][] carried) {
     LastBatch policy = sampling.lastBatch();
     int[][] own = split(parts.order(state.seed(), state.epoch(), false));
     int batches = 0;
@@ -308,22 +284,10 @@ final class BucketScheduler implements OrderPlan {
             .batches();
       }
     }
-    OrderPlan.checkPosition(state, batches);
-    seed = state.seed();
-    current = null;
-    nextEpoch = state.epoch();
-    carry = carried;
-    resumePosition = state.position();
+    return batches;
   }
 
-  /** Forgets the samples carried over, in every bucket; the epoch counter goes on. */
   @Override
-  public void reset() {
-    current = null;
-    carry = emptyCarry();
-    resumePosition = 0;
-  }
-
   String fingerprint() {
     return fingerprint;
   }
@@ -353,7 +317,8 @@ final class BucketScheduler implements OrderPlan {
   }
 
   /** Per-bucket carries as groups {@code [bucket, count, samples...]} for the non-empty ones. */
-  private static int[] encode(int[][] carried) {
+  @Override
+  int[] encode(int[][] carried) {
     int n = 0;
     for (int[] c : carried) {
       n += c.length == 0 ? 0 : 2 + c.length;

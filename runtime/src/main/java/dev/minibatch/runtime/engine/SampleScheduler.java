@@ -21,19 +21,13 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
  */
-final class SampleScheduler implements OrderPlan {
+final class SampleScheduler extends CarryingPlan<int[]> {
   private final int numSamples;
   private final Sampling sampling;
   private final int partSize;
   private final int batchSize;
   private final PartOrder parts;
 
-  private long seed;
-  private @Nullable EpochPlan current;
-  private int nextEpoch;
-  /** ROLL_OVER: samples carried to the front of the next epoch; PAD_CONTINUE: the next epoch's samples already delivered. */
-  private int[] carry = new int[0];
-  private int resumePosition;
   // Reused across epochs: a superseded plan is never read again (the engine's guard).
   private int[] streamBuffer = new int[0];
 
@@ -43,6 +37,7 @@ final class SampleScheduler implements OrderPlan {
    * @throws IllegalArgumentException if there are no samples, or this provider's part would be empty
    */
   SampleScheduler(int numSamples, Sampling sampling) {
+    super(sampling.seed(), new int[0]);
     this.parts = new PartOrder(numSamples, sampling);
     this.numSamples = numSamples;
     this.sampling = sampling;
@@ -54,7 +49,6 @@ final class SampleScheduler implements OrderPlan {
           + sampling.partIndex() + " of " + sampling.numParts() + " has " + partSize + " samples, the batch size is "
           + batchSize);
     }
-    this.seed = sampling.seed();
   }
 
   int numSamples() {
@@ -84,11 +78,6 @@ final class SampleScheduler implements OrderPlan {
 
   Sampling sampling() {
     return sampling;
-  }
-
-  @Override
-  public long seed() {
-    return seed;
   }
 
   /** Starts the next epoch (or resumes the restored one). */
@@ -131,11 +120,8 @@ final class SampleScheduler implements OrderPlan {
       }
     }
     int start = Math.min(resumePosition, cut.batches());
-    current = new EpochPlan(epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start);
-    nextEpoch = epoch + 1;
-    carry = carryOut;
-    resumePosition = 0;
-    return current;
+    return began(new EpochPlan(epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start),
+        carryOut);
   }
 
   /**
@@ -147,31 +133,23 @@ final class SampleScheduler implements OrderPlan {
     return sampling.lastBatch() == LastBatch.PAD_CONTINUE ? partSize - carried : partSize + carried;
   }
 
-  /**
-   * Where iteration stands: the epoch in progress and its delivered batches, or, between epochs,
-   * the next epoch at position 0.
-   */
   @Override
-  public IterationState saveState() {
-    EpochPlan c = current;
-    if (c != null && c.position() < c.batchCount()) {
-      return new IterationState(seed, c.epoch(), c.position(), c.carriedIn(), fingerprint());
-    }
-    return new IterationState(seed, nextEpoch, resumePosition, carry, fingerprint());
+  int[] noCarry() {
+    return new int[0];
   }
 
-  /**
-   * Makes the next {@link #beginEpoch()} continue from {@code state}.
-   *
-   * @throws IllegalArgumentException if the state belongs to other data or settings (the message
-   *     shows both), carries sample indices out of range, or its position lies beyond its epoch
-   */
   @Override
-  public void restoreState(IterationState state) {
-    if (!state.settings().equals(fingerprint())) {
-      throw new IllegalArgumentException("cannot restore an iteration state saved with other data or settings:\n"
-          + "  saved:    " + state.settings() + "\n  this one: " + fingerprint());
-    }
+  int[] encode(int[] carry) {
+    return carry;
+  }
+
+  @Override
+  String fingerprintCovers() {
+    return "data or settings";
+  }
+
+  @Override
+  int[] decodeChecked(IterationState state) {
     int[] carried = state.carried();
     for (int i : carried) {
       if (i < 0 || i >= numSamples) {
@@ -182,24 +160,12 @@ final class SampleScheduler implements OrderPlan {
       throw new IllegalArgumentException("iteration state: " + carried.length + " carried samples; at most "
           + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
     }
-    int batches = LastBatchPolicy.cut(sampling.lastBatch(), epochTotal(carried.length), batchSize).batches();
-    OrderPlan.checkPosition(state, batches);
-    seed = state.seed();
-    current = null;
-    nextEpoch = state.epoch();
-    carry = carried;
-    resumePosition = state.position();
+    return carried;
   }
 
-  /**
-   * Forgets the samples carried over (MXNet NDArrayIter's {@code hard_reset}); the epoch counter
-   * goes on.
-   */
   @Override
-  public void reset() {
-    current = null;
-    carry = new int[0];
-    resumePosition = 0;
+  int batchesOf(IterationState state, int[] carried) {
+    return LastBatchPolicy.cut(sampling.lastBatch(), epochTotal(carried.length), batchSize).batches();
   }
 
   /**
@@ -211,10 +177,9 @@ final class SampleScheduler implements OrderPlan {
     return parts.order(seed, epoch, second);
   }
 
+  @Override
   String fingerprint() {
-    return "samples=" + numSamples + ",batch=" + batchSize + ",lastBatch=" + sampling.lastBatch()
-        + ",shuffle=" + sampling.shuffle() + ",parts=" + sampling.numParts() + ",part=" + sampling.partIndex()
-        + ",even=" + sampling.evenShards();
+    return "samples=" + numSamples + ",batch=" + batchSize + "," + orderSettings(sampling);
   }
 
   /** {@code head}, then {@code part} from {@code skip} on, then room for {@code pad} more. */
