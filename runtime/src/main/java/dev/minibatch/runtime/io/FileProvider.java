@@ -4,7 +4,9 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.engine.BatchEngine;
 import dev.minibatch.runtime.engine.EngineProvider;
 import dev.minibatch.runtime.engine.EpochDraws;
@@ -59,6 +61,43 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
     /** Checks the counts. */
     public Readers {
       new ReaderThreads(stage, threads, slots);
+    }
+  }
+
+  /**
+   * The settings every single-file-format provider's builder adds to {@link ProviderBuilder}: the
+   * names of its one data array and one label array (MNIST, CSV and {@code ImageRecordProvider}
+   * builders extend it). Defaults {@code "data"} and {@code "softmax_label"}, as MXNet's iterators.
+   *
+   * @param <S> the concrete builder, returned by every setter
+   */
+  public abstract static class Builder<S extends Builder<S>> extends ProviderBuilder<S> {
+    private String dataName = ArrayDataProvider.DEFAULT_DATA_NAME;
+    private String labelName = ArrayDataProvider.DEFAULT_LABEL_NAME;
+
+    /** For subclasses. */
+    protected Builder() {}
+
+    /** The data array's name; default {@code "data"}. */
+    public S dataName(String name) {
+      this.dataName = name;
+      return self();
+    }
+
+    /** The label array's name; default {@code "softmax_label"}. */
+    public S labelName(String name) {
+      this.labelName = name;
+      return self();
+    }
+
+    /** The data array's name as set. */
+    protected final String dataName() {
+      return dataName;
+    }
+
+    /** The label array's name as set. */
+    protected final String labelName() {
+      return labelName;
     }
   }
 

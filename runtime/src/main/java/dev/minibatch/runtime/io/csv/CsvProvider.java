@@ -2,7 +2,6 @@ package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
@@ -57,14 +56,12 @@ public final class CsvProvider extends FileProvider {
   }
 
   /** Builds {@link CsvProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
-  public static final class Builder extends ProviderBuilder<Builder> {
+  public static final class Builder extends FileProvider.Builder<Builder> {
     private @Nullable Path dataFile;
     private @Nullable Path labelFile;
     private @Nullable Shape dataShape;
     private Shape labelShape = Shape.scalar();
     private CsvFormat format = CsvFormat.defaults();
-    private String dataName = ArrayDataProvider.DEFAULT_DATA_NAME;
-    private String labelName = ArrayDataProvider.DEFAULT_LABEL_NAME;
 
     private Builder() {}
 
@@ -112,18 +109,6 @@ public final class CsvProvider extends FileProvider {
      */
     public Builder roundBatch(boolean roundBatch) {
       return lastBatch(roundBatch ? LastBatch.PAD_CONTINUE : LastBatch.PAD_CONSTANT);
-    }
-
-    /** The data name; default {@code "data"}. */
-    public Builder dataName(String name) {
-      this.dataName = name;
-      return this;
-    }
-
-    /** The label name; default {@code "softmax_label"}. */
-    public Builder labelName(String name) {
-      this.labelName = name;
-      return this;
     }
 
     /**
@@ -175,9 +160,9 @@ public final class CsvProvider extends FileProvider {
       }
       Map<String, INDArray> data = new LinkedHashMap<>();
       // Each parsed chunk is copied once, straight into the provider's array.
-      data.put(dataName, NumericArray.toINDArray(format.dtype(), table.data(), shape.withBatch(n).toLongArray()));
+      data.put(dataName(), NumericArray.toINDArray(format.dtype(), table.data(), shape.withBatch(n).toLongArray()));
       Map<String, INDArray> label = new LinkedHashMap<>();
-      label.put(labelName, labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
+      label.put(labelName(), labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
       return new CsvProvider(sampling, data, label, table.classNames());
     }
 

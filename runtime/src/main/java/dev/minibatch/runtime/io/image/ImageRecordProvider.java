@@ -6,7 +6,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.engine.BatchEngine;
 import dev.minibatch.runtime.engine.EngineProvider;
@@ -70,8 +70,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     DType dtype = b.dtype;
     int labelWidth = source.labelWidth();
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
-    String dataName = b.dataName;
-    String labelName = b.labelName;
+    String dataName = b.names()[0];
+    String labelName = b.names()[1];
     ImageRows rows = new ImageRows(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(
@@ -120,7 +120,12 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
    * {@code dataShape} are required, and one source: {@link #pathImgrec(Path)} or {@link
    * #imageFolder(Path)}.
    */
-  public static final class Builder extends ProviderBuilder<Builder> {
+  public static final class Builder extends FileProvider.Builder<Builder> {
+    /** The data and label names, for the provider's constructor (the base class keeps them protected). */
+    private String[] names() {
+      return new String[] {dataName(), labelName()};
+    }
+
     private @Nullable Path pathImgrec;
     private @Nullable Path pathImgidx;
     private @Nullable Path pathImglist;
@@ -164,8 +169,6 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private float pcaNoise;
     private boolean channelsLast;
     private DType dtype = DType.FLOAT32;
-    private String dataName = DATA_NAME;
-    private String labelName = LABEL_NAME;
 
     /** MXNet's {@code round_batch = true}: the last batch is padded with the next epoch's first images. */
     private Builder() {
@@ -516,18 +519,6 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
         throw new IllegalArgumentException("image data is FLOAT32 or UINT8, got " + dtype);
       }
       this.dtype = dtype;
-      return this;
-    }
-
-    /** The data name; default {@value #DATA_NAME}. */
-    public Builder dataName(String name) {
-      this.dataName = name;
-      return this;
-    }
-
-    /** The label name; default {@value #LABEL_NAME}. */
-    public Builder labelName(String name) {
-      this.labelName = name;
       return this;
     }
 

@@ -52,14 +52,12 @@ public final class MnistProvider extends FileProvider {
   }
 
   /** Builds {@link MnistProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
-  public static final class Builder extends ProviderBuilder<Builder> {
+  public static final class Builder extends FileProvider.Builder<Builder> {
     private @Nullable Path image;
     private @Nullable Path label;
     private boolean flat;
     private float scale = 1f / 255;
     private DType labelType = DType.FLOAT32;
-    private String dataName = DATA_NAME;
-    private String labelName = LABEL_NAME;
 
     /** MNISTIter's default batch size, 128. */
     private Builder() {
@@ -99,18 +97,6 @@ public final class MnistProvider extends FileProvider {
       return this;
     }
 
-    /** The data name; default {@value #DATA_NAME}. */
-    public Builder dataName(String name) {
-      this.dataName = name;
-      return this;
-    }
-
-    /** The label name; default {@value #LABEL_NAME}. */
-    public Builder labelName(String name) {
-      this.labelName = name;
-      return this;
-    }
-
     /**
      * Reads both files and builds the provider.
      *
@@ -134,9 +120,9 @@ public final class MnistProvider extends FileProvider {
       Shape sample = flat ? Shape.of((long) d[1] * d[2]) : Shape.of(1, d[1], d[2]);
       // The pixels stay the file's bytes and are decoded (times the scale) into each batch buffer.
       Map<String, RowSource> data = new LinkedHashMap<>();
-      data.put(dataName, images.rows(sample, DType.FLOAT32, scale));
+      data.put(dataName(), images.rows(sample, DType.FLOAT32, scale));
       Map<String, RowSource> label = new LinkedHashMap<>();
-      label.put(labelName, labels.rows(Shape.scalar(), labelType, 1f));
+      label.put(labelName(), labels.rows(Shape.scalar(), labelType, 1f));
       return new MnistProvider(sampling, data, label);
     }
   }
