@@ -41,11 +41,11 @@ enum Message {
           + "shape at compile time, e.g. shape = {%s}"),
   /** A member type the collate code cannot copy. */
   UNSUPPORTED_TYPE("UnsupportedType",
-      "@Provides '%s' has type %s; supported types are the eight primitives, primitive arrays of any "
-          + "rank, and org.nd4j.linalg.api.ndarray.INDArray"),
+      "@Provides %s has type %s; supported types are the eight primitives, primitive arrays of any "
+          + "rank, and org.nd4j.linalg.api.ndarray.INDArray%s"),
   /** A member type that was never resolved (still missing in the last round). */
   UNRESOLVED_TYPE("UnresolvedType",
-      "@Provides '%s' has type %s, which could not be resolved; check imports and the classpath"),
+      "@Provides %s has type %s, which could not be resolved; check imports and the classpath"),
   /** A dtype the member's Java type cannot be converted to. */
   DTYPE_MISMATCH("DTypeMismatch",
       "@Provides '%s' has type %s, which cannot be stored as dtype %s; allowed: %s"),
@@ -102,6 +102,34 @@ enum Message {
   /** The processor failed; never the user's fault. */
   INTERNAL_ERROR("InternalError",
       "the minibatch processor failed on %s; please report this with the stack trace below.%n%s");
+
+  /** The advice {@link #UNSUPPORTED_TYPE} ends with, by the kind of type found. */
+  enum TypeHint {
+    /** No advice beyond the list of supported types. */
+    NONE(""),
+    /** A wrapper such as {@code Float}; the argument is the primitive. */
+    BOXED(". Use the primitive %s: a sample's values cannot be null"),
+    /** A label of strings: class names. */
+    CLASS_NAMES(". A class label is an int class index: number the class names once (as torchvision's "
+        + "class_to_idx does: the sorted names get 0, 1, 2, ...), keep that Map<String, Integer>, and provide "
+        + "the index as int (int[] for several labels)"),
+    /** A data member of strings. */
+    TEXT(". Strings go in as int indices: map each to its index in a vocabulary and provide int, or int[] "
+        + "for a sequence"),
+    /** An enum. */
+    ENUM(". Provide the constant's index as int (e.g. its ordinal()), or a one-hot float[]");
+
+    private final String template;
+
+    TypeHint(String template) {
+      this.template = template;
+    }
+
+    /** The advice, to append to the message. */
+    String format(Object... args) {
+      return String.format(Locale.ROOT, template, args);
+    }
+  }
 
   private final String id;
   private final String template;

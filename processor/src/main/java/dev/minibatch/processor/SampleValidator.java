@@ -254,8 +254,15 @@ final class SampleValidator {
     }
     FieldType ft = FieldType.of(m.type());
     if (!ft.supported()) {
-      report.error(e, a, null, ft.unresolved() ? Message.UNRESOLVED_TYPE : Message.UNSUPPORTED_TYPE,
-          name, m.type());
+      // About the Java type, so named by the Java member; the slot name only when it differs.
+      String member = describe(m) + (name.equals(m.element().getSimpleName().toString()) ? ""
+          : " (provided as '" + name + "')");
+      if (ft.unresolved()) {
+        report.error(e, a, null, Message.UNRESOLVED_TYPE, member, m.type());
+      } else {
+        report.error(e, a, null, Message.UNSUPPORTED_TYPE, member, m.type(),
+            TypeHints.of(m.type(), Annotations.booleanValue(elements, a, "label")));
+      }
       return;
     }
     String shapeText = ShapeCheck.format(Arrays.stream(shape).asLongStream().toArray());

@@ -287,6 +287,60 @@ class DiagnosticsTest {
         "    @Provides Float x) {}"), "UnsupportedType", "@Provides Float x");
   }
 
+  /** A renamed member: the Java type is the member's, so the message names the member first, then its slot. */
+  @Test
+  void unsupportedType_namesTheJavaMemberAndHintsAtClassIndicesForAClassNameLabel() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides(shape = {2}) float[] x,",
+        "    @Provides(name = \"softmax_label\", label = true) String label) {}");
+    assertOneError(src, "UnsupportedType", "String label");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorContaining("[minibatch/UnsupportedType] @Provides record component 'label' "
+        + "(provided as 'softmax_label') has type java.lang.String; supported types are");
+    assertThat(c).hadErrorContaining("A class label is an int class index: number the class names once (as "
+        + "torchvision's class_to_idx does");
+  }
+
+  @Test
+  void unsupportedType_aMemberNamedLikeItsSlotIsNamedOnce() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides Float x) {}");
+    Compilation c = Sources.compile(src);
+    assertThat(c).hadErrorContaining("[minibatch/UnsupportedType] @Provides record component 'x' has type "
+        + "java.lang.Float; supported types are the eight primitives, primitive arrays of any rank, and "
+        + "org.nd4j.linalg.api.ndarray.INDArray. Use the primitive float: a sample's values cannot be null");
+  }
+
+  @Test
+  void unsupportedType_aFieldOfStringDataIsPointedToAVocabulary() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "class S {",
+        "  @Provides(shape = {4}) String[] words;",
+        "}");
+    assertOneError(src, "UnsupportedType", "String[] words");
+    assertThat(Sources.compile(src)).hadErrorContaining("@Provides field 'words' has type java.lang.String[]; "
+        + "supported types are the eight primitives, primitive arrays of any rank, and "
+        + "org.nd4j.linalg.api.ndarray.INDArray. Strings go in as int indices: map each to its index in a vocabulary");
+  }
+
+  @Test
+  void unsupportedType_anEnumLabelIsPointedToItsIndex() {
+    JavaFileObject src = sample("S",
+        "@DataProvider",
+        "record S(",
+        "    @Provides float x,",
+        "    @Provides(label = true) java.util.concurrent.TimeUnit unit) {}");
+    assertOneError(src, "UnsupportedType", "TimeUnit unit");
+    assertThat(Sources.compile(src)).hadErrorContaining("@Provides record component 'unit' has type "
+        + "java.util.concurrent.TimeUnit; supported types are the eight primitives, primitive arrays of any rank, "
+        + "and org.nd4j.linalg.api.ndarray.INDArray. Provide the constant's index as int (e.g. its ordinal())");
+  }
+
   @Test
   void unsupportedType_objectArray() {
     assertOneError(sample("S",

@@ -17,9 +17,11 @@ public final class SameDiffGradients {
   /**
    * Creates {@code sd}'s gradient function with {@link System#out} discarded meanwhile. Call it from
    * the only thread that prints at that point (before training starts): standard output is
-   * process-wide.
+   * process-wide. Synchronized because Spark's local mode runs several trainers in one JVM: two
+   * unsynchronized calls could each save the other's discarding stream as "the" standard output and
+   * leave it in place for good, silencing the program.
    */
-  public static void createQuietly(SameDiff sd) {
+  public static synchronized void createQuietly(SameDiff sd) {
     PrintStream out = System.out;
     System.setOut(new PrintStream(OutputStream.nullOutputStream(), false, StandardCharsets.UTF_8));
     try {

@@ -11,6 +11,7 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
@@ -25,7 +26,8 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * The contract can fail: providers broken on purpose (an {@link ArrayDataProvider} behind a
  * decorator) fail the tests meant to catch each breakage. Calls the contract's test methods
- * directly; a skipped test (an assumption) would not count as a failure. Not part of the test-jar.
+ * directly (also those its capability containers run), expecting an {@link AssertionError}. Not part
+ * of the test-jar.
  */
 class ContractSelfTest {
   /** Released after the tests: the threads the leaking provider starts wait for it. */
@@ -47,7 +49,12 @@ class ContractSelfTest {
     /** Every iteration runs on a provider of its own: a superseded iterator goes on. */
     NO_SUPERSEDING,
     /** Every epoch starts a {@code minibatch-} thread that nothing stops. */
-    LEAKED_THREAD
+    LEAKED_THREAD,
+    /**
+     * The fixture declares no capability, though its provider shuffles, shards evenly, resumes and
+     * starts a thread per epoch, and the fixture can inject a failing sample.
+     */
+    UNDECLARED_CAPABILITIES
   }
 
   /**
@@ -110,6 +117,15 @@ class ContractSelfTest {
     fails(c::aNewEpochStopsThePreviousEpochsThreads);
   }
 
+  @Test
+  void capabilitiesTheFixtureDoesNotDeclareFailTheirCounterTests() {
+    Broken c = new Broken(Breakage.UNDECLARED_CAPABILITIES);
+    List<Executable> tests = List.of(c::shuffleIsRefusedAtBuild, c::evenShardsAreRefusedAtBuild,
+        c::aProviderThatCannotResumeSaysSo, c::aProviderWithoutThreadsStartsNone,
+        c::aFixtureWithoutFailingSampleCannotInjectOne);
+    tests.forEach(ContractSelfTest::fails);
+  }
+
   /** {@link IndexedSamples} in an {@link ArrayDataProvider}, behind a decorator that breaks it. */
   private static final class BrokenFixture implements ProviderFixture {
     private static final AtomicLong SEEDS = new AtomicLong(1000);
@@ -121,6 +137,9 @@ class ContractSelfTest {
 
     @Override
     public Set<Capability> capabilities() {
+      if (breakage == Breakage.UNDECLARED_CAPABILITIES) {
+        return EnumSet.noneOf(Capability.class);
+      }
       Set<Capability> c = ProviderFixture.randomAccess();
       if (breakage == Breakage.LEAKED_THREAD) {
         c.add(Capability.THREADED);
@@ -149,6 +168,15 @@ class ContractSelfTest {
     @Override
     public boolean holds(Batch batch, int row, long sample) {
       return IndexedSamples.holds(batch, row, sample);
+    }
+
+    @Override
+    public BatchProvider<? extends Batch> buildFailing(int numSamples, int failingSample, RuntimeException failure,
+        Consumer<? super ProviderBuilder<?>> settings) {
+      if (breakage == Breakage.UNDECLARED_CAPABILITIES) {
+        return build(numSamples, settings); // "can inject": the counter-test only asks whether it refuses
+      }
+      return ProviderFixture.super.buildFailing(numSamples, failingSample, failure, settings);
     }
   }
 
@@ -182,7 +210,7 @@ class ContractSelfTest {
     @Override
     public BatchIterator<NamedBatch> iterator() {
       BatchIterator<NamedBatch> it = breakage == Breakage.NO_SUPERSEDING ? make.get().iterator() : provider.iterator();
-      if (breakage == Breakage.LEAKED_THREAD) {
+      if (breakage == Breakage.LEAKED_THREAD || breakage == Breakage.UNDECLARED_CAPABILITIES) {
         Thread t = new Thread(() -> {
           try {
             LEAKED.await();

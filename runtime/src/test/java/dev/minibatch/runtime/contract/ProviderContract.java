@@ -9,7 +9,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+import static org.junit.jupiter.api.DynamicContainer.dynamicContainer;
+import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.LastBatch;
@@ -22,6 +24,7 @@ import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.contract.Batches.Epoch;
 import dev.minibatch.runtime.contract.ProviderFixture.Capability;
 import dev.minibatch.runtime.pipeline.StageFailedException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -31,9 +34,14 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
+import org.junit.jupiter.api.DynamicNode;
+import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.nd4j.linalg.api.ndarray.INDArray;
@@ -69,8 +77,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   <li>a failing sample reaches the consumer naming the stage and the sample.
  * </ol>
  *
- * <p>Tests that need a capability the fixture does not declare are skipped (JUnit assumptions),
- * so a report shows what was not checked.
+ * <p>Each {@link Capability} is one test container, named for what the fixture declares (e.g. {@code
+ * ArrayFixture declares RESUME}): with the capability it holds the tests of it, without it the
+ * counter-tests of the documented refusal (a provider that cannot shuffle refuses {@code
+ * shuffle(true)} at build, one without threads starts none, ...). Nothing is skipped: a report's
+ * tests all ran, and its container names say which capabilities they covered.
  */
 @Timeout(value = 60, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 public abstract class ProviderContract {
@@ -82,6 +93,8 @@ public abstract class ProviderContract {
   static final int LARGE = 1000;
   /** Seconds to wait for threads that should end. They end in milliseconds when they do. */
   static final long THREAD_WAIT_SECONDS = 2;
+  /** The limit of one generated test; the class's {@link Timeout} covers only annotated methods. */
+  private static final Duration DYNAMIC_TEST_TIMEOUT = Duration.ofSeconds(60);
 
   private static final List<List<Long>> PARTIAL_EPOCH =
       ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}, new int[] {9});
@@ -91,7 +104,7 @@ public abstract class ProviderContract {
   /** For subclasses. */
   protected ProviderContract() {}
 
-  /** The fixture of the provider kind under test; called once per test. */
+  /** The fixture of the provider kind under test; called once per test, or per capability's tests. */
   protected abstract ProviderFixture fixture();
 
   private ProviderFixture f() {
@@ -107,8 +120,19 @@ public abstract class ProviderContract {
     return f().capabilities().contains(c);
   }
 
-  private void assumeCapable(Capability c) {
-    assumeTrue(capable(c), () -> f().getClass().getSimpleName() + " does not declare " + c);
+  /**
+   * The tests of capability {@code c}: {@code declared} when the fixture declares it, else {@code
+   * absent}, the counter-tests of the refusal; in one container whose name says which.
+   */
+  private Stream<DynamicNode> capability(Capability c, List<DynamicTest> declared, List<DynamicTest> absent) {
+    boolean has = capable(c);
+    String line = f().getClass().getSimpleName() + (has ? " declares " : " does not declare ") + c;
+    return Stream.of(dynamicContainer(line, has ? declared : absent));
+  }
+
+  /** A generated test, limited to {@link #DYNAMIC_TEST_TIMEOUT} like the annotated ones. */
+  private static DynamicTest test(String name, Executable body) {
+    return dynamicTest(name, () -> assertTimeoutPreemptively(DYNAMIC_TEST_TIMEOUT, body));
   }
 
   private BatchProvider<? extends Batch> build(int n, Consumer<? super ProviderBuilder<?>> settings) {
@@ -278,53 +302,110 @@ public abstract class ProviderContract {
     }
   }
 
-  // ---- 0: what a provider cannot do, it refuses ----
-  // The tests below that need a capability are skipped for kinds without it (a stream cannot
-  // shuffle or resume, a provider without threads has no threads to stop); these run for every
-  // kind and check the other side: asking for a missing capability fails clearly, and a provider
-  // that declares no threads starts none.
+  // ---- 0: capabilities: the tests of each, or the counter-tests of its refusal ----
 
-  @Test
-  void shuffleOrEvenShardsWithoutRandomAccessAreRefusedAtBuild() {
-    if (!capable(Capability.SHUFFLE)) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shuffle(true).seed(1))).close());
-      assertTrue(String.valueOf(e.getMessage()).contains("shuffle"), "the message should name shuffle: " + e);
-    } else {
-      build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shuffle(true).seed(1))).close();
-    }
-    if (!capable(Capability.EVEN_SHARDS)) {
-      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close());
-      assertTrue(String.valueOf(e.getMessage()).contains("evenShards"), "the message should name evenShards: " + e);
-    } else {
-      build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close();
-    }
+  @TestFactory
+  Stream<DynamicNode> shuffleCapability() {
+    return capability(Capability.SHUFFLE,
+        List.of(test("shuffle delivers a permutation per epoch", this::shuffleDeliversAPermutationPerEpoch),
+            test("the seed determines the order of every epoch", this::theSeedDeterminesTheOrderOfEveryEpoch)),
+        List.of(test("shuffle(true) is refused at build, naming shuffle", this::shuffleIsRefusedAtBuild)));
   }
 
-  @Test
+  @TestFactory
+  Stream<DynamicNode> evenShardsCapability() {
+    return capability(Capability.EVEN_SHARDS,
+        List.of(test("even shards of 10 samples", () -> evenShardsGiveEveryPartTheSameNumberOfSamples(10)),
+            test("even shards of 11 samples", () -> evenShardsGiveEveryPartTheSameNumberOfSamples(11))),
+        List.of(test("evenShards(true) is refused at build, naming evenShards", this::evenShardsAreRefusedAtBuild)));
+  }
+
+  @TestFactory
+  Stream<DynamicNode> resumeCapability() {
+    List<DynamicTest> declared = new ArrayList<>();
+    declared.add(test("saveState() gives a state", this::aResumableProviderSavesAState));
+    for (int delivered : new int[] {0, 1, 2, -1}) {
+      declared.add(test("a state saved after " + delivered + " batches (-1: all) yields the batches that followed",
+          () -> aRestoredStateYieldsExactlyTheBatchesThatFollowed(delivered)));
+    }
+    for (int delivered : new int[] {0, 1, 2, -1}) {
+      declared.add(test("a state saved after " + delivered + " batches (-1: all) of epoch 1 carries the roll-over "
+          + "samples", () -> aRestoredStateCarriesTheRollOverSamples(delivered)));
+    }
+    declared.add(test("a seed that is not a number is named", this::decodingAStateWhoseSeedIsNotANumberNamesTheSeed));
+    declared.add(test("a position beyond the epoch is named with the valid range",
+        this::restoringAPositionBeyondTheEpochNamesThePositionAndTheValidRange));
+    declared.add(test("an epoch that cannot advance is named", this::restoringAnEpochThatCannotAdvanceNamesTheEpoch));
+    return capability(Capability.RESUME, declared,
+        List.of(test("the provider is not Resumable, or its saveState() throws UnsupportedOperationException",
+            this::aProviderThatCannotResumeSaysSo)));
+  }
+
+  @TestFactory
+  Stream<DynamicNode> threadedCapability() {
+    return capability(Capability.THREADED,
+        List.of(test("closing mid-epoch stops every thread", this::closingMidEpochStopsEveryThread),
+            test("a new epoch stops the previous epoch's threads", this::aNewEpochStopsThePreviousEpochsThreads),
+            test("a dropped iterator's threads end once it is collected",
+                this::aDroppedIteratorsThreadsEndOnceItIsCollected)),
+        List.of(test("an epoch starts no minibatch- thread", this::aProviderWithoutThreadsStartsNone)));
+  }
+
+  @TestFactory
+  Stream<DynamicNode> failingSampleCapability() {
+    return capability(Capability.FAILING_SAMPLE,
+        List.of(test("a failing sample names the stage and the sample and stops every thread",
+            this::aFailingSampleNamesTheStageAndTheSampleAndStopsEveryThread)),
+        List.of(test("the fixture cannot inject a failure (buildFailing refuses): no user code runs per sample",
+            this::aFixtureWithoutFailingSampleCannotInjectOne)));
+  }
+
+  void shuffleIsRefusedAtBuild() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shuffle(true).seed(1))).close());
+    assertTrue(String.valueOf(e.getMessage()).contains("shuffle"), "the message should name shuffle: " + e);
+  }
+
+  void evenShardsAreRefusedAtBuild() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close());
+    assertTrue(String.valueOf(e.getMessage()).contains("evenShards"), "the message should name evenShards: " + e);
+  }
+
   void aProviderThatCannotResumeSaysSo() {
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
-      if (capable(Capability.RESUME)) {
-        assertNotNull(resumable(p).saveState());
-      } else if (p instanceof Resumable r) {
+      if (p instanceof Resumable r) {
         assertThrows(UnsupportedOperationException.class, r::saveState,
             "a provider that declares no RESUME but implements Resumable must refuse, not save a wrong state");
       }
     }
   }
 
-  @Test
-  void aProviderWithoutThreadsStartsNone() {
-    if (capable(Capability.THREADED)) {
-      return; // its threads are checked by the closing tests below
+  void aResumableProviderSavesAState() {
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
+      assertNotNull(resumable(p).saveState());
     }
+  }
+
+  void aProviderWithoutThreadsStartsNone() {
     Set<Thread> before = EngineThreads.live();
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
       assertEquals(PARTIAL_EPOCH, epoch(p).indices());
       assertTrue(EngineThreads.startedSince(before).isEmpty(),
           "a provider that declares no THREADED started " + EngineThreads.startedSince(before));
     }
+  }
+
+  /**
+   * Without {@code FAILING_SAMPLE} the failure path goes unchecked, which is right only for a
+   * provider that runs no user code per sample (arrays, CSV, MNIST): a fixture that can inject a
+   * failure but does not declare it would hide the check.
+   */
+  void aFixtureWithoutFailingSampleCannotInjectOne() {
+    RuntimeException failure = new IllegalStateException("injected");
+    assertThrows(UnsupportedOperationException.class,
+        () -> f().buildFailing(N, 4, failure, policy(LastBatch.PARTIAL)).close(),
+        "the fixture implements buildFailing: declare FAILING_SAMPLE so the failure path is checked");
   }
 
   // ---- 3: shuffle ----
@@ -340,9 +421,7 @@ public abstract class ProviderContract {
     return out;
   }
 
-  @Test
   void shuffleDeliversAPermutationPerEpoch() {
-    assumeCapable(Capability.SHUFFLE);
     int n = 50;
     List<List<Long>> orders = shuffledOrders(n, 5, 2);
     for (int e = 0; e < orders.size(); e++) {
@@ -352,9 +431,7 @@ public abstract class ProviderContract {
     assertNotEquals(orders.get(0), orders.get(1), "two epochs drew the same order");
   }
 
-  @Test
   void theSeedDeterminesTheOrderOfEveryEpoch() {
-    assumeCapable(Capability.SHUFFLE);
     int n = 50;
     assertEquals(shuffledOrders(n, 5, 3), shuffledOrders(n, 5, 3), "the same seed gave other orders");
     assertNotEquals(shuffledOrders(n, 5, 1), shuffledOrders(n, 6, 1), "another seed gave the same order");
@@ -397,10 +474,7 @@ public abstract class ProviderContract {
     }
   }
 
-  @ParameterizedTest(name = "n = {0}")
-  @ValueSource(ints = {10, 11})
   void evenShardsGiveEveryPartTheSameNumberOfSamples(int n) {
-    assumeCapable(Capability.EVEN_SHARDS);
     int k = 3;
     int each = (n + k - 1) / k;
     Set<Long> seen = new HashSet<>();
@@ -457,23 +531,15 @@ public abstract class ProviderContract {
     }
   }
 
-  @ParameterizedTest(name = "saved after {0} batches (-1: all)")
-  @ValueSource(ints = {0, 1, 2, -1})
   void aRestoredStateYieldsExactlyTheBatchesThatFollowed(int delivered) {
-    assumeCapable(Capability.RESUME);
     resumes(shuffledIfCapable(7).andThen(policy(LastBatch.PARTIAL)), 0, delivered);
   }
 
-  @ParameterizedTest(name = "saved after {0} batches (-1: all) of epoch 1")
-  @ValueSource(ints = {0, 1, 2, -1})
   void aRestoredStateCarriesTheRollOverSamples(int delivered) {
-    assumeCapable(Capability.RESUME);
     resumes(shuffledIfCapable(7).andThen(policy(LastBatch.ROLL_OVER)), 1, delivered);
   }
 
-  @Test
   void decodingAStateWhoseSeedIsNotANumberNamesTheSeed() {
-    assumeCapable(Capability.RESUME);
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
       String text = resumable(p).saveState().encode();
       String bad = text.replaceFirst(";seed=-?[0-9]+;", ";seed=twelve;");
@@ -483,9 +549,7 @@ public abstract class ProviderContract {
     }
   }
 
-  @Test
   void restoringAPositionBeyondTheEpochNamesThePositionAndTheValidRange() {
-    assumeCapable(Capability.RESUME);
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
       IterationState s = resumable(p).saveState();
       // Epoch 0 has 4 batches: positions 0..4 are valid (4 = the epoch was read to its end).
@@ -498,9 +562,7 @@ public abstract class ProviderContract {
     }
   }
 
-  @Test
   void restoringAnEpochThatCannotAdvanceNamesTheEpoch() {
-    assumeCapable(Capability.RESUME);
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
       IterationState s = resumable(p).saveState();
       // Rejected where it is made (a state that cannot advance cannot exist) or where it is restored.
@@ -555,9 +617,7 @@ public abstract class ProviderContract {
     }
   }
 
-  @Test
   void closingMidEpochStopsEveryThread() throws InterruptedException {
-    assumeCapable(Capability.THREADED);
     Set<Thread> before = EngineThreads.live();
     BatchProvider<? extends Batch> p = build(LARGE, policy(LastBatch.PARTIAL));
     try {
@@ -582,9 +642,7 @@ public abstract class ProviderContract {
    * (their iterators still held, so no cleaner can help), no more engine threads may run than for
    * one epoch.
    */
-  @Test
   void aNewEpochStopsThePreviousEpochsThreads() throws InterruptedException {
-    assumeCapable(Capability.THREADED);
     try (BatchProvider<? extends Batch> p = build(LARGE, policy(LastBatch.PARTIAL))) {
       Set<Thread> built = EngineThreads.live();
       List<BatchIterator<? extends Batch>> abandoned = new ArrayList<>();
@@ -614,9 +672,7 @@ public abstract class ProviderContract {
     }
   }
 
-  @Test
   void aDroppedIteratorsThreadsEndOnceItIsCollected() throws InterruptedException {
-    assumeCapable(Capability.THREADED);
     Set<Thread> before = EngineThreads.live();
     try (BatchProvider<? extends Batch> p = build(LARGE, policy(LastBatch.PARTIAL))) {
       assertTrue(breakOutOfALoop(p, before), "the fixture declares THREADED but no minibatch-* thread runs in mid-epoch");
@@ -641,9 +697,7 @@ public abstract class ProviderContract {
 
   // ---- 9: failures ----
 
-  @Test
   void aFailingSampleNamesTheStageAndTheSampleAndStopsEveryThread() throws InterruptedException {
-    assumeCapable(Capability.FAILING_SAMPLE);
     int k = 4;
     RuntimeException injected = new IllegalStateException("injected failure of sample " + k);
     Set<Thread> before = EngineThreads.live();
