@@ -433,7 +433,7 @@ class DocSnippetsTest {
     String expected(String groupId, String artifactId) {
       return switch (groupId) {
         case "dev.minibatch" -> version;
-        case "org.nd4j" -> properties.get("nd4j.version");
+        case "org.nd4j", "org.deeplearning4j" -> properties.get("nd4j.version");   // DL4J ships at ND4J's version
         case "org.jetbrains.kotlin" -> properties.get("kotlin.version");
         case "com.google.dagger" -> properties.get("dagger.version");
         case "org.bytedeco" -> properties.get(artifactId + ".version");   // javacpp, openblas, opencv
