@@ -179,4 +179,17 @@ class CliImagesTest {
     assertEquals(2, usage.code(), usage.err());
     assertTrue(usage.err().contains("quality") && usage.err().contains("Usage:"), usage.err());
   }
+
+  /** The command line im2rec has, now that the runtime no longer carries a second one. */
+  @Test
+  void im2recHelpListsImageRecOptionsAndArgumentMistakesAreUsageErrors() {
+    Run help = CliTest.run("im2rec", "--help");
+    assertEquals(0, help.code(), help.err());
+    for (String option : List.of("--list", "--resize", "--center-crop", "--encoding", "--quality", "--color",
+        "--pass-through", "--pack-label", "--num-thread", "--shuffle")) {
+      assertTrue(help.out().contains(option), option + " in " + help.out());
+    }
+    assertEquals(2, CliTest.run("im2rec", "only-one").code());
+    assertEquals(2, CliTest.run("im2rec", "p", "r", "--bogus").code());
+  }
 }

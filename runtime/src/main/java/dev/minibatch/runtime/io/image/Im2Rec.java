@@ -18,7 +18,6 @@ import dev.minibatch.runtime.Seeds;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.reader.Reader;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -47,8 +46,7 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Unlike im2rec, an image that cannot be read is an error naming the file, not a warning and a
- * skipped image. From the command line: {@code java -cp ... dev.minibatch.runtime.io.image.Im2Rec
- * --help}.
+ * skipped image. From the command line: {@code minibatch im2rec} (the CLI module), which runs this.
  */
 public final class Im2Rec {
   private final @Nullable Path folder;
@@ -357,96 +355,5 @@ public final class Im2Rec {
       }
       return new Im2Rec(this);
     }
-  }
-
-  private static final String USAGE = String.join("\n",
-      "usage: im2rec PREFIX ROOT [options]",
-      "",
-      "Packs the images under ROOT into PREFIX.rec (image records) and PREFIX.idx (its index).",
-      "Without --list, ROOT holds one sub-folder per class; the list is written to PREFIX.lst.",
-      "",
-      "options:",
-      "  --list LST        pack the images named in LST (index<TAB>label...<TAB>path, paths relative to ROOT)",
-      "  --resize N        resize the shorter side to N pixels",
-      "  --center-crop     crop the centre square first",
-      "  --encoding E      .jpg (default) or .png",
-      "  --quality Q       JPEG quality 1..100 (default 95) or PNG compression 0..9 (default 3)",
-      "  --color C         1 colour (default), 0 grayscale, -1 unchanged",
-      "  --pass-through    store the files' bytes unchanged",
-      "  --pack-label      store every label of a list line (default: the first, in the header)",
-      "  --num-thread T    threads (default 1)",
-      "  --shuffle SEED    shuffle the list made from a folder",
-      "",
-      "example: im2rec data/train images --resize 256 --num-thread 4");
-
-  /**
-   * The command line: {@code im2rec PREFIX ROOT [options]} (see {@code --help}). Exits with 0 on
-   * success, 2 for a usage error, 1 when packing fails.
-   */
-  public static void main(String[] args) {
-    System.exit(run(args, System.out, System.err));
-  }
-
-  /** {@link #main} without exiting: the exit code. */
-  static int run(String[] args, PrintStream out, PrintStream err) {
-    List<String> positional = new ArrayList<>();
-    Builder b = builder();
-    Path lst = null;
-    try {
-      for (int i = 0; i < args.length; i++) {
-        String a = args[i];
-        switch (a) {
-          case "-h", "--help" -> {
-            out.println(USAGE);
-            return 0;
-          }
-          case "--list" -> lst = Path.of(value(args, ++i, a));
-          case "--resize" -> b.resize(Integer.parseInt(value(args, ++i, a)));
-          case "--center-crop" -> b.centerCrop(true);
-          case "--encoding" -> b.encoding(value(args, ++i, a));
-          case "--quality" -> b.quality(Integer.parseInt(value(args, ++i, a)));
-          case "--color" -> b.color(Integer.parseInt(value(args, ++i, a)));
-          case "--pass-through" -> b.passThrough(true);
-          case "--pack-label" -> b.packLabel(true);
-          case "--num-thread" -> b.threads(Integer.parseInt(value(args, ++i, a)));
-          case "--shuffle" -> b.shuffle(Long.parseLong(value(args, ++i, a)));
-          default -> {
-            if (a.startsWith("--")) {
-              throw new IllegalArgumentException("unknown option " + a);
-            }
-            positional.add(a);
-          }
-        }
-      }
-      if (positional.size() != 2) {
-        throw new IllegalArgumentException("expected PREFIX and ROOT, got " + positional.size() + " argument(s)");
-      }
-      b.output(Path.of(positional.get(0)));
-      Path root = Path.of(positional.get(1));
-      if (lst != null) {
-        b.list(lst, root);
-      } else {
-        b.folder(root);
-      }
-      Im2Rec job = b.build();
-      Result r = job.run();
-      out.println("packed " + r.images() + " images into " + r.rec() + " (" + r.bytes() + " bytes), index " + r.idx()
-          + (r.classes().isEmpty() ? "" : ", list " + r.lst() + ", classes " + r.classes()));
-      return 0;
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      err.println("im2rec: " + e.getMessage());
-      err.println("(im2rec --help shows the options)");
-      return 2;
-    } catch (RuntimeException e) {
-      err.println("im2rec: " + e.getMessage());
-      return 1;
-    }
-  }
-
-  private static String value(String[] args, int i, String option) {
-    if (i >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value");
-    }
-    return args[i];
   }
 }

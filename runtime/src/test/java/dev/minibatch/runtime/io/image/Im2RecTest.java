@@ -3,17 +3,13 @@ package dev.minibatch.runtime.io.image;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageList;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -88,24 +84,5 @@ class Im2RecTest {
     FileFormatException e = assertThrows(FileFormatException.class,
         () -> Im2Rec.builder().folder(root).output(dir.resolve("bad")).build().run());
     assertEquals(root.resolve("bee/1.png") + ": OpenCV cannot decode this image (3 bytes)", e.getMessage());
-  }
-
-  @Test
-  void commandLineUsageAndExitCodes() throws IOException {
-    ByteArrayOutputStream out = new ByteArrayOutputStream();
-    ByteArrayOutputStream err = new ByteArrayOutputStream();
-    PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
-    PrintStream e = new PrintStream(err, true, StandardCharsets.UTF_8);
-    assertEquals(0, Im2Rec.run(new String[] {"--help"}, o, e));
-    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("usage: im2rec PREFIX ROOT [options]"));
-    assertEquals(2, Im2Rec.run(new String[] {"only-one"}, o, e));
-    assertTrue(err.toString(StandardCharsets.UTF_8).contains("expected PREFIX and ROOT, got 1 argument(s)"));
-    assertEquals(2, Im2Rec.run(new String[] {"p", "r", "--bogus"}, o, e));
-    out.reset();
-    Path prefix = dir.resolve("cli");
-    assertEquals(0, Im2Rec.run(new String[] {prefix.toString(), folder().toString(), "--encoding", ".png",
-        "--num-thread", "2"}, o, e));
-    assertTrue(out.toString(StandardCharsets.UTF_8).startsWith("packed 3 images into " + prefix + ".rec"));
-    assertTrue(Files.exists(Path.of(prefix + ".idx")));
   }
 }
