@@ -130,9 +130,7 @@ final class CollateWriter {
     int axis = f.variableAxis();
     String cur = v;
     for (int a = 0; a < axis; a++) {
-      c.beginControlFlow("if ($L.length != $L || $L[0] == null)", cur, f.shape().get(a), cur);
-      c.addStatement("throw $T.mismatch($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index, shape, v);
-      c.endControlFlow();
+      mismatchIf(c, f, index, v, "$L.length != $L || $L[0] == null", cur, f.shape().get(a), cur);
       cur = cur + "[0]";
     }
     return cur + ".length";
@@ -166,7 +164,6 @@ final class CollateWriter {
     List<Integer> dims = f.shape();
     int rank = dims.size();
     int g = f.group();
-    String shape = ProviderWriter.shapeConstant(f);
     boolean variable = axis == f.variableAxis();
     if (axis == rank - 1) {
       if (variable) {
@@ -174,9 +171,7 @@ final class CollateWriter {
         fill(c, f, out, at + " + len" + g, "steps" + g + " - len" + g);
         c.addStatement("$L += steps$L", at, g);
       } else {
-        c.beginControlFlow("if ($L.length != $L)", src, dims.get(axis));
-        c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
-        c.endControlFlow();
+        mismatchIf(c, f, "indices[row]", root, "$L.length != $L", src, dims.get(axis));
         copyRow(c, f, out, src, "0", at, String.valueOf(dims.get(axis)));
         c.addStatement("$L += $L", at, dims.get(axis));
       }
@@ -192,16 +187,12 @@ final class CollateWriter {
     } else {
       if (axis > 0 || f.variableAxis() == 0) {
         // Axis 0 of a member whose variable axis is deeper was checked when its length was read.
-        c.beginControlFlow("if ($L.length != $L)", src, dims.get(axis));
-        c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
-        c.endControlFlow();
+        mismatchIf(c, f, "indices[row]", root, "$L.length != $L", src, dims.get(axis));
       }
       c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
       c.addStatement("$T $L = $L[$L]", childType, child, src, i);
     }
-    c.beginControlFlow("if ($L == null || $L.length != $L)", child, child, expected);
-    c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
-    c.endControlFlow();
+    mismatchIf(c, f, "indices[row]", root, "$L == null || $L.length != $L", child, child, expected);
     emitAxis(c, f, position, axis + 1, root, child, out, at);
     c.endControlFlow();
     if (variable) {
@@ -212,6 +203,19 @@ final class CollateWriter {
       fill(c, f, out, at, "(steps" + g + " - len" + g + ") * " + inner);
       c.addStatement("$L += (steps$L - len$L) * $L", at, g, g, inner);
     }
+  }
+
+  /**
+   * The one shape check of the generated collate: when {@code condition} (a JavaPoet format over
+   * {@code args}) holds, throw {@code Collate.mismatch}, which names the member, the sample at
+   * {@code index} and the declared against the actual shape of {@code value}.
+   */
+  private static void mismatchIf(CodeBlock.Builder c, FieldDescriptor f, String index, String value, String condition,
+      Object... args) {
+    c.beginControlFlow("if (" + condition + ")", args);
+    c.addStatement("throw $T.mismatch($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index,
+        ProviderWriter.shapeConstant(f), value);
+    c.endControlFlow();
   }
 
   /** Writes {@code count} padding values to {@code out} from {@code at}: bulk copies of the member's padding row. */
@@ -276,12 +280,10 @@ final class CollateWriter {
         nullCheck(c, f, v);
         long count = f.elementCount();
         if (f.arrayRank() == 1) {
-          c.beginControlFlow("if ($L.length != $L)", v, count);
-          c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, v);
-          c.endControlFlow();
+          mismatchIf(c, f, "indices[row]", v, "$L.length != $L", v, count);
           copyRow(c, f, out, v, "0", "row * " + count, String.valueOf(count));
         } else {
-          nested(c, f, position, v, shape, out);
+          nested(c, f, position, v, out);
         }
         break;
       }
@@ -290,13 +292,10 @@ final class CollateWriter {
   }
 
   /** Nested loops over the outer axes, a bulk copy of the innermost axis. */
-  private static void nested(CodeBlock.Builder c, FieldDescriptor f, int position, String root, String shape,
-      String out) {
+  private static void nested(CodeBlock.Builder c, FieldDescriptor f, int position, String root, String out) {
     List<Integer> dims = f.shape();
     int rank = dims.size();
-    c.beginControlFlow("if ($L.length != $L)", root, dims.get(0));
-    c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
-    c.endControlFlow();
+    mismatchIf(c, f, "indices[row]", root, "$L.length != $L", root, dims.get(0));
     String at = "at" + position;
     c.addStatement("int $L = row * $L", at, f.elementCount());
     String parent = root;
@@ -305,9 +304,7 @@ final class CollateWriter {
       String child = root + "_" + (axis + 1);
       c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
       c.addStatement("$T $L = $L[$L]", ProviderWriter.arrayOf(f.primitive(), rank - axis - 1), child, parent, i);
-      c.beginControlFlow("if ($L == null || $L.length != $L)", child, child, dims.get(axis + 1));
-      c.addStatement("throw $T.mismatch($S, indices[row], $L, $L)", RuntimeNames.COLLATE, f.name(), shape, root);
-      c.endControlFlow();
+      mismatchIf(c, f, "indices[row]", root, "$L == null || $L.length != $L", child, child, dims.get(axis + 1));
       parent = child;
     }
     copyRow(c, f, out, parent, "0", at, String.valueOf(dims.get(rank - 1)));

@@ -131,6 +131,61 @@ enum Message {
     }
   }
 
+  /**
+   * The variable parts of messages: why a name clashes, what is wrong with a shared length, what
+   * kind of element a member is. Kept here with the messages they complete, so every word a user
+   * reads comes from this file.
+   */
+  enum Detail {
+    /** {@link #NOT_A_CLASS}: the kind; the argument is the element kind's name in lower case. */
+    KIND_AN("an %s"),
+    /** {@link #NOT_A_CLASS}: an annotation type. */
+    KIND_ANNOTATION("an annotation type"),
+    /** {@link #NOT_A_CLASS}: abstract. */
+    KIND_ABSTRACT("abstract"),
+    /** {@link #ACCESSOR_CLASH}: another member's accessor or constant; the argument describes it. */
+    GENERATED_BY_MEMBER("member %s generates too"),
+    /** {@link #ACCESSOR_CLASH}: an accessor every object has ({@code getClass()}, {@code hashCode()}). */
+    EVERY_OBJECT_HAS("every object already has"),
+    /** {@link #GENERATED_NAME_CLASH}: a type of the sources; the argument is its name. */
+    DECLARED_IN_SOURCES("%s declared in the sources"),
+    /** {@link #GENERATED_NAME_CLASH}: generated for another sample; the argument is its name. */
+    GENERATED_FOR_ANOTHER("%s generated for another @DataProvider type"),
+    /** {@link #SAME_LENGTH_UNKNOWN}: the target is no member. */
+    NOT_A_MEMBER("which is not a @Provides member of this type"),
+    /** {@link #SAME_LENGTH_UNKNOWN}: the target is the member itself. */
+    ITSELF("which is this member itself"),
+    /** {@link #SAME_LENGTH_MISMATCH}: the follower has no variable axis; the argument is its shape. */
+    OWN_AXIS_FIXED("its own shape %s has no VARIABLE axis to share"),
+    /** {@link #SAME_LENGTH_MISMATCH}: the target has no variable axis; target, its shape. */
+    TARGET_AXIS_FIXED("'%s' has shape %s with no VARIABLE axis (a length can only be shared between variable axes)"),
+    /** {@link #SAME_LENGTH_MISMATCH}: the target follows another; target, the one it follows. */
+    TARGET_FOLLOWS("'%s' itself follows '%s'; name that member instead"),
+    /** {@link #SAME_LENGTH_MISMATCH}: the follower declares its own bound; the target. */
+    BOUND_ON_FOLLOWER("it also declares maxLength or tooLong; a shared length has one bound, declared on '%s'"),
+    /** {@link #INVALID_NAME}: blank. */
+    NAME_BLANK("it is blank"),
+    /** {@link #INVALID_NAME}: whitespace at an index. */
+    NAME_WHITESPACE("it contains whitespace at index %d"),
+    /** {@link #INVALID_NAME}: a control character at an index. */
+    NAME_CONTROL("it contains a control character at index %d"),
+    /** A member named by its Java element: the kind ("record component", "method", "field"), the name. */
+    MEMBER("%s '%s'"),
+    /** A member whose provided name differs from its Java name: the member, the provided name. */
+    MEMBER_PROVIDED_AS("%s (provided as '%s')");
+
+    private final String template;
+
+    Detail(String template) {
+      this.template = template;
+    }
+
+    /** The text with {@code args}. */
+    String format(Object... args) {
+      return String.format(Locale.ROOT, template, args);
+    }
+  }
+
   private final String id;
   private final String template;
 

@@ -76,7 +76,7 @@ final class SampleValidator {
           Member e = byAccessor.putIfAbsent(extra, m);
           if (e != null) {
             report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH, describe(m), extra, constant,
-                "member " + describe(e) + " generates too");
+                Message.Detail.GENERATED_BY_MEMBER.format(describe(e)));
           }
         }
       }
@@ -85,10 +85,10 @@ final class SampleValidator {
       if (a != null || c != null) {
         Member first = a != null ? a : c;
         report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH,
-            describe(m), accessor, constant, "member " + describe(first) + " generates too");
+            describe(m), accessor, constant, Message.Detail.GENERATED_BY_MEMBER.format(describe(first)));
       } else if (RESERVED_ACCESSORS.contains(accessor)) {
         report.error(m.element(), m.annotation(), null, Message.ACCESSOR_CLASH,
-            describe(m), accessor, constant, "every object already has");
+            describe(m), accessor, constant, Message.Detail.EVERY_OBJECT_HAS.format());
       }
     }
     if (!anyData) {
@@ -118,22 +118,21 @@ final class SampleValidator {
       Member root = byProperty.get(target);
       if (root == null || root == m) {
         report.error(m.element(), a, v, Message.SAME_LENGTH_UNKNOWN, name, target,
-            root == null ? "which is not a @Provides member of this type" : "which is this member itself",
+            (root == null ? Message.Detail.NOT_A_MEMBER : Message.Detail.ITSELF).format(),
             found.stream().filter(o -> o != m).map(Member::property).collect(Collectors.joining(", ")));
         continue;
       }
       String problem = null;
       if (variableAxis(m) < 0) {
-        problem = "its own shape " + shapeText(m) + " has no VARIABLE axis to share";
+        problem = Message.Detail.OWN_AXIS_FIXED.format(shapeText(m));
       } else if (variableAxis(root) < 0) {
-        problem = "'" + target + "' has shape " + shapeText(root) + " with no VARIABLE axis (a length can only be "
-            + "shared between variable axes)";
+        problem = Message.Detail.TARGET_AXIS_FIXED.format(target, shapeText(root));
       } else if (!Annotations.stringValue(elements, root.annotation(), "sameLengthAs").isEmpty()) {
-        problem = "'" + target + "' itself follows '" + Annotations.stringValue(elements, root.annotation(),
-            "sameLengthAs") + "'; name that member instead";
+        problem = Message.Detail.TARGET_FOLLOWS.format(target, Annotations.stringValue(elements, root.annotation(),
+            "sameLengthAs"));
       } else if (Annotations.intValue(elements, a, "maxLength") != 0
           || Annotations.explicit(a, "tooLong") != null) {
-        problem = "it also declares maxLength or tooLong; a shared length has one bound, declared on '" + target + "'";
+        problem = Message.Detail.BOUND_ON_FOLLOWER.format(target);
       }
       if (problem != null) {
         report.error(m.element(), a, v, Message.SAME_LENGTH_MISMATCH, name, target, problem);
@@ -161,9 +160,10 @@ final class SampleValidator {
     ElementKind kind = type.getKind();
     if (kind == ElementKind.INTERFACE || kind == ElementKind.ENUM || kind == ElementKind.ANNOTATION_TYPE) {
       report.error(type, dp, null, Message.NOT_A_CLASS, type.getQualifiedName(),
-          kind == ElementKind.ANNOTATION_TYPE ? "an annotation type" : "an " + kind.name().toLowerCase(java.util.Locale.ROOT));
+          kind == ElementKind.ANNOTATION_TYPE ? Message.Detail.KIND_ANNOTATION.format()
+              : Message.Detail.KIND_AN.format(kind.name().toLowerCase(java.util.Locale.ROOT)));
     } else if (type.getModifiers().contains(Modifier.ABSTRACT)) {
-      report.error(type, dp, null, Message.NOT_A_CLASS, type.getQualifiedName(), "abstract");
+      report.error(type, dp, null, Message.NOT_A_CLASS, type.getQualifiedName(), Message.Detail.KIND_ABSTRACT.format());
     }
     Element enclosing = type.getEnclosingElement();
     if (enclosing.getKind() != ElementKind.PACKAGE
@@ -192,10 +192,9 @@ final class SampleValidator {
     for (ClassName n : List.of(GeneratedNames.provider(type), GeneratedNames.batch(type))) {
       String q = n.canonicalName();
       if (declaredTypes.contains(q)) {
-        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q, q + " declared in the sources");
+        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q, Message.Detail.DECLARED_IN_SOURCES.format(q));
       } else if (generatedSoFar.contains(q)) {
-        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q,
-            q + " generated for another @DataProvider type");
+        report.error(type, dp, null, Message.GENERATED_NAME_CLASH, q, Message.Detail.GENERATED_FOR_ANOTHER.format(q));
       }
     }
   }
@@ -255,8 +254,8 @@ final class SampleValidator {
     FieldType ft = FieldType.of(m.type());
     if (!ft.supported()) {
       // About the Java type, so named by the Java member; the slot name only when it differs.
-      String member = describe(m) + (name.equals(m.element().getSimpleName().toString()) ? ""
-          : " (provided as '" + name + "')");
+      String member = name.equals(m.element().getSimpleName().toString()) ? describe(m)
+          : Message.Detail.MEMBER_PROVIDED_AS.format(describe(m), name);
       if (ft.unresolved()) {
         report.error(e, a, null, Message.UNRESOLVED_TYPE, member, m.type());
       } else {
@@ -323,13 +322,12 @@ final class SampleValidator {
 
   private static @Nullable String nameProblem(String name) {
     if (name.isBlank()) {
-      return "it is blank";
+      return Message.Detail.NAME_BLANK.format();
     }
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (Character.isWhitespace(c) || Character.isISOControl(c)) {
-        return "it contains " + (Character.isWhitespace(c) ? "whitespace" : "a control character")
-            + " at index " + i;
+        return (Character.isWhitespace(c) ? Message.Detail.NAME_WHITESPACE : Message.Detail.NAME_CONTROL).format(i);
       }
     }
     return null;
@@ -342,7 +340,7 @@ final class SampleValidator {
       case METHOD -> "method";
       default -> "field";
     };
-    return kind + " '" + m.element().getSimpleName() + "'";
+    return Message.Detail.MEMBER.format(kind, m.element().getSimpleName());
   }
 
   /** Shapes as {@link Shape}, for the descriptor factory. */
