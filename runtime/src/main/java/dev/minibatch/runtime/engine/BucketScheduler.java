@@ -133,7 +133,8 @@ final class BucketScheduler extends CarryingPlan<int[][]> {
     int[][] own = split(parts.order(seed, epoch, false));
     int[][] carriedIn = carry;
     int[][] carryOut = emptyCarry();
-    int @Nullable [][] next = null;
+    // The next epoch's order split by bucket, made once, when a bucket first pads from it (PAD_CONTINUE).
+    int[][][] next = new int[1][][];
     int[][] bucketStream = new int[nb][];
     int[] batchesOf = new int[nb];
     int[] sizeOf = new int[nb];
@@ -155,38 +156,13 @@ final class BucketScheduler extends CarryingPlan<int[][]> {
       int[] s = new int[total + cut.pad()];
       System.arraycopy(head, 0, s, 0, head.length);
       System.arraycopy(own[b], skip, s, head.length, own[b].length - skip);
-      if (cut.carry() > 0) {
-        carryOut[b] = Arrays.copyOfRange(s, total - cut.carry(), total);
-      }
-      if (cut.pad() > 0) {
-        int @Nullable [] from = own[b];
-        switch (cut.padding()) {
-          case WRAP:
-            break;
-          case CONSTANT:
-            from = null;
-            Arrays.fill(s, total, total + cut.pad(), EpochPlan.CONSTANT_PAD);
-            break;
-          case NEXT_EPOCH:
-            if (next == null) {
-              next = split(parts.order(seed, epoch + 1, true));
-            }
-            if (next[b].length > 0) {
-              from = next[b];
-              carryOut[b] = Arrays.copyOf(from, Math.min(cut.pad(), from.length));
-            }
-            // else: no sample of this bucket next epoch in this part; wrap from this epoch's bucket.
-            break;
-          default:
-            throw new AssertionError(cut.padding());
+      int bucket = b;
+      carryOut[b] = LastBatchPolicy.finish(cut, s, total, own[b], () -> {
+        if (next[0] == null) {
+          next[0] = split(parts.order(seed, epoch + 1, true));
         }
-        if (from != null) {
-          // Never empty: WRAP and the fallback have total > 0 samples of this epoch's bucket, none skipped.
-          for (int i = 0; i < cut.pad(); i++) {
-            s[total + i] = from[i % from.length];
-          }
-        }
-      }
+        return next[0][bucket];
+      });
       bucketStream[b] = s;
       batchesOf[b] = cut.batches();
       sizeOf[b] = size;

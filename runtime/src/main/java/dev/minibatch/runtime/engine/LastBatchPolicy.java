@@ -1,6 +1,8 @@
 package dev.minibatch.runtime.engine;
 
 import dev.minibatch.LastBatch;
+import java.util.Arrays;
+import java.util.function.Supplier;
 
 /**
  * The one place that says what a {@link LastBatch} policy does with samples that do not fill a
@@ -56,5 +58,46 @@ final class LastBatchPolicy {
       default:
         throw new AssertionError(policy);
     }
+  }
+
+  /**
+   * Completes a cut run of sample indices ({@code stream[0, total)} cut by {@code cut}): writes its
+   * padding rows into {@code stream[total, total + pad)} and returns what the next epoch receives —
+   * the one padding rule of the planned epochs. WRAP tiles {@code thisEpoch}; CONSTANT writes {@link
+   * EpochPlan#CONSTANT_PAD}; NEXT_EPOCH tiles the next epoch's order, whose first samples then go to
+   * the next epoch as already delivered, or tiles {@code thisEpoch} when the next epoch has no sample
+   * here (a bucket the next epoch does not fill in this shard). ROLL_OVER hands over the last {@code
+   * cut.carry()} samples, to the next epoch's front.
+   *
+   * @param nextEpoch the next epoch's order of the same samples, asked for only under NEXT_EPOCH
+   * @return the carry into the next epoch, empty for none
+   */
+  static int[] finish(Cut cut, int[] stream, int total, int[] thisEpoch, Supplier<int[]> nextEpoch) {
+    int[] carry = cut.carry() > 0 ? Arrays.copyOfRange(stream, total - cut.carry(), total) : new int[0];
+    if (cut.pad() == 0) {
+      return carry;
+    }
+    int[] from = thisEpoch;
+    switch (cut.padding()) {
+      case WRAP:
+        break;
+      case CONSTANT:
+        Arrays.fill(stream, total, total + cut.pad(), EpochPlan.CONSTANT_PAD);
+        return carry;
+      case NEXT_EPOCH:
+        int[] next = nextEpoch.get();
+        if (next.length > 0) {
+          from = next;
+          carry = Arrays.copyOf(next, Math.min(cut.pad(), next.length));
+        }
+        break;
+      default:
+        throw new AssertionError(cut.padding());
+    }
+    // Never empty: thisEpoch holds the total > 0 samples just cut.
+    for (int i = 0; i < cut.pad(); i++) {
+      stream[total + i] = from[i % from.length];
+    }
+    return carry;
   }
 }

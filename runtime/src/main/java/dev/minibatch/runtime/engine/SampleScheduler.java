@@ -4,7 +4,6 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.Seeds;
-import java.util.Arrays;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;
 
@@ -93,32 +92,8 @@ final class SampleScheduler extends CarryingPlan<int[]> {
     int total = epochTotal(carriedIn.length);
     LastBatchPolicy.Cut cut = LastBatchPolicy.cut(policy, total, batchSize);
     int[] stream = stream(head, part, skip, cut.pad());
-    int[] carryOut = new int[0];
-    if (cut.carry() > 0) {
-      carryOut = Arrays.copyOfRange(stream, total - cut.carry(), total);
-    }
-    if (cut.pad() > 0) {
-      switch (cut.padding()) {
-        case WRAP:
-          for (int i = 0; i < cut.pad(); i++) {
-            stream[total + i] = part[i % part.length];
-          }
-          break;
-        case CONSTANT:
-          Arrays.fill(stream, total, total + cut.pad(), EpochPlan.CONSTANT_PAD);
-          break;
-        case NEXT_EPOCH:
-          // The next epoch's order, computed now: its first samples pad this batch, and it starts after them.
-          int[] next = partOrder(epoch + 1, true);
-          for (int i = 0; i < cut.pad(); i++) {
-            stream[total + i] = next[i % next.length];
-          }
-          carryOut = Arrays.copyOf(next, cut.pad());
-          break;
-        default:
-          throw new AssertionError(cut.padding());
-      }
-    }
+    // The next epoch's order, computed now under PAD_CONTINUE: its first samples pad this batch.
+    int[] carryOut = LastBatchPolicy.finish(cut, stream, total, part, () -> partOrder(epoch + 1, true));
     int start = Math.min(resumePosition, cut.batches());
     return began(new EpochPlan(epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start),
         carryOut);
