@@ -7,7 +7,6 @@ import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The bucketed order plan (MXNet's {@code BucketSentenceIter}): every batch holds samples of one

@@ -5,7 +5,6 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Sampling;
 import dev.minibatch.runtime.Seeds;
 import java.util.SplittableRandom;
-import org.jspecify.annotations.Nullable;
 
 /**
  * Plans the epochs of a provider over {@code numSamples} samples addressed by index: the order
