@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.engine;
 
 import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.pipeline.HandOff;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageCounters;
 import dev.minibatch.runtime.pipeline.StageFailedException;
@@ -9,8 +10,7 @@ import dev.minibatch.runtime.pipeline.Workers;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -18,9 +18,9 @@ import org.jspecify.annotations.Nullable;
  * One epoch filled by reader threads (Data Provider Core's Readers): reader {@code w} of {@code n}
  * writes rows {@code [rows·w/n, rows·(w+1)/n)} of every batch straight into a slot of a ring of
  * preallocated buffers, through the provider's {@link RowWriter}. A slot is written again only
- * after the consumer released the batch it held. Readers block on a condition (no spinning); the
- * first failure stops them and reaches the consumer at its next call; closing (or dropping) the
- * iterator interrupts and joins them through {@link Workers}.
+ * after the consumer released the batch it held. Readers and consumer wait through one {@link
+ * HandOff} (no spinning); the first failure stops them and reaches the consumer at its next call;
+ * closing (or dropping) the iterator interrupts and joins them through {@link Workers}.
  *
  * @param <B> the batch type
  */
@@ -106,20 +106,25 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     return shared.workers;
   }
 
-  /** The state the readers and the consumer share; guarded by {@link #lock}. */
+  /**
+   * The state the readers and the consumer share, changed only inside calls of {@link #handOff},
+   * which does the waiting: each reader is a producer that waits for a free slot, the consumer
+   * waits until every reader has written the batch it needs.
+   */
   private static final class Shared<B extends AbstractBatch<B>> {
     final Job<B> job;
     final Workers workers;
-    final ReentrantLock lock = new ReentrantLock();
-    final Condition changed = lock.newCondition();
+    final HandOff handOff;
+    /** Per reader: the batches before this one are written. */
     final int[] completed;
     /** The readers' stage: busy writing rows, blocked waiting for a free slot; the consumer's waits. */
     final StageCounters counters;
-    /** Batches the consumer has taken (guarded by lock). */
+    /** Batches the consumer has taken. */
     int taken;
     long released;
-    boolean stopping;
-    @Nullable StageFailedException failure;
+    /** The batch the consumer waits for (its step is reused, so a batch allocates nothing). */
+    int wanted;
+    private final HandOff.Step<Boolean> written = this::written;
 
     Shared(Job<B> job) {
       this.job = job;
@@ -129,20 +134,18 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       this.released = job.plan().position();
       this.taken = job.plan().position();
       this.counters = new StageCounters(workers.stage(), job.readers(), job.ring().size(), this::depth);
+      this.handOff = new HandOff(counters, job.readers());
     }
 
     /** Batches written by every reader and not yet taken by the consumer. */
     private int depth() {
-      lock.lock();
-      try {
+      return handOff.locked(() -> {
         int ready = Integer.MAX_VALUE;
         for (int c : completed) {
           ready = Math.min(ready, c);
         }
         return Math.max(0, ready - taken);
-      } finally {
-        lock.unlock();
-      }
+      });
     }
 
     void start() {
@@ -153,100 +156,75 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     }
 
     void throwFailure() {
-      lock.lock();
-      try {
-        if (failure != null) {
-          throw failure.rethrownHere();
-        }
-      } finally {
-        lock.unlock();
-      }
+      handOff.throwFailure();
     }
 
     /** Releases batches before {@code j} (when automatic) and waits until every reader has written batch {@code j}. */
     void awaitBatch(int j, boolean release) {
-      long t0 = System.nanoTime();
-      lock.lock();
-      try {
-        if (release && released < j) {
-          released = j;
-          changed.signalAll();
-        }
-        while (true) {
-          if (failure != null) {
-            throw failure.rethrownHere();
-          }
-          if (stopping) {
-            throw new IllegalStateException("this epoch was closed");
-          }
-          boolean ready = true;
-          for (int c : completed) {
-            ready &= c > j;
-          }
-          if (ready) {
-            taken = j + 1;
-            return;
-          }
-          changed.awaitUninterruptibly();
-        }
-      } finally {
-        lock.unlock();
-        counters.addConsumerWait(System.nanoTime() - t0);
+      if (release && released < j) {
+        handOff.free(() -> released = j);
+      }
+      wanted = j;
+      // The consumer's wait is not interruptible, as before the hand-off existed: a batch is
+      // either delivered, or the epoch failed or was closed.
+      if (handOff.takeUninterruptibly(written) == null) {
+        throw new IllegalStateException("this epoch was closed");
       }
     }
 
-    void releaseOne() {
-      lock.lock();
-      try {
-        released++;
-        changed.signalAll();
-      } finally {
-        lock.unlock();
+    /** The consumer's step: batch {@link #wanted} is written by every reader. */
+    private @Nullable Boolean written() {
+      for (int c : completed) {
+        if (c <= wanted) {
+          return null;
+        }
       }
+      taken = wanted + 1;
+      return Boolean.TRUE;
+    }
+
+    void releaseOne() {
+      handOff.free(() -> released++);
     }
 
     /** Stops and joins the readers (from the consumer, the guard or the cleaner, never from a reader). */
     void stop() {
-      lock.lock();
-      try {
-        stopping = true;
-        changed.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      handOff.close();
       counters.ended();
       workers.stop();
     }
 
     private void run(int w) {
+      try {
+        fill(w);
+      } finally {
+        handOff.finish();
+      }
+    }
+
+    private void fill(int w) {
       EpochPlan plan = job.plan();
       int n = job.readers();
-      int slotCount = job.ring().size();
       int[] idx = new int[plan.batchSize()];
-      int[] steps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
+      int[] groupSteps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
+      ReaderSteps steps = new ReaderSteps(w, job.ring().size());
       for (int j = plan.position(); j < plan.batchCount(); j++) {
-        long t0 = System.nanoTime();
-        lock.lock();
+        steps.batch = j;
         try {
-          while (!stopping && failure == null && j >= released + slotCount) {
-            changed.await();
-          }
-          if (stopping || failure != null) {
+          if (handOff.put(steps) == null) {
             return;
           }
         } catch (InterruptedException e) {
+          // Only a stop interrupts a reader.
           return;
-        } finally {
-          lock.unlock();
         }
         long t1 = System.nanoTime();
-        counters.addBlockedOutput(t1 - t0);
         int rows = plan.rows(j);
         int from = (int) ((long) rows * w / n);
         int to = (int) ((long) rows * (w + 1) / n);
         if (from < to) {
           try {
-            write(plan, j, from, to, idx, steps);
+            write(plan, j, from, to, idx, groupSteps);
           } catch (Throwable t) {
             fail(t, failingSample(t, plan, j, idx, from, to));
             return;
@@ -256,13 +234,34 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         if (w == 0) {
           counters.addItems(1);
         }
-        lock.lock();
-        try {
-          completed[w] = j + 1;
-          changed.signalAll();
-        } finally {
-          lock.unlock();
-        }
+        handOff.offer(steps);
+      }
+    }
+
+    /**
+     * A reader's steps for batch {@link #batch}, reused from batch to batch so a batch allocates
+     * nothing: waiting for its slot to be free (the consumer released the batch it held), and
+     * marking it written.
+     */
+    private final class ReaderSteps implements HandOff.Step<Boolean>, BooleanSupplier {
+      final int reader;
+      final int slots;
+      int batch;
+
+      ReaderSteps(int reader, int slots) {
+        this.reader = reader;
+        this.slots = slots;
+      }
+
+      @Override
+      public @Nullable Boolean attempt() {
+        return batch < released + slots ? Boolean.TRUE : null;
+      }
+
+      @Override
+      public boolean getAsBoolean() {
+        completed[reader] = batch + 1;
+        return true;
       }
     }
 
@@ -308,16 +307,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     }
 
     private void fail(Throwable t, long sample) {
-      StageFailedException f = StageFailedException.of(workers.stage(), sample, t);
-      lock.lock();
-      try {
-        if (failure == null && !stopping) {
-          failure = f;
-        }
-        changed.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      handOff.fail(StageFailedException.of(workers.stage(), sample, t));
     }
   }
 }

@@ -1,15 +1,13 @@
 package dev.minibatch.runtime.pipeline;
 
 import java.util.ArrayDeque;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
 /**
  * A bounded queue of chunks between producer threads and one consumer. The bound counts items, not
  * chunks. Producers block while it is full; the consumer blocks while it is empty; nobody spins.
  * The first failure, the end of all producers and the consumer's close are states every waiter
- * sees.
+ * sees; the waiting itself is the {@link HandOff}'s.
  */
 final class Channel {
   /** A run of items; {@code items[0, size)} are valid. */
@@ -24,114 +22,81 @@ final class Channel {
     }
   }
 
-  private final ReentrantLock lock = new ReentrantLock();
-  private final Condition notEmpty = lock.newCondition();
-  private final Condition notFull = lock.newCondition();
+  private final StageCounters counters;
+  private final HandOff handOff;
   private final ArrayDeque<Chunk> chunks = new ArrayDeque<>();
   private final int capacity;
   private final boolean synchronous;
   private long putCount;
   private long takenCount;
-  private int items;
-  private int producersLeft;
-  private volatile boolean closed;
-  private @Nullable StageFailedException failure;
+  private volatile int items;
 
   /**
+   * A channel of stage {@code name}, with counters of its own (its blocked puts and the consumer's
+   * waits are counted there).
+   *
    * @param capacity the bound in items; 0 means unbounded
    * @param producers how many producers must {@link #finish()} before the consumer sees the end
-   */
-  Channel(int capacity, int producers) {
-    this(capacity, producers, false);
-  }
-
-  /**
    * @param synchronous if true, {@link #put} returns only once the consumer has taken the chunk (a
    *     hand-off: the producer never runs more than one item ahead of what the consumer holds)
    */
-  Channel(int capacity, int producers, boolean synchronous) {
+  Channel(String name, int capacity, int producers, boolean synchronous) {
     this.capacity = capacity <= 0 ? Integer.MAX_VALUE : capacity;
-    this.producersLeft = producers;
     this.synchronous = synchronous;
+    this.counters = new StageCounters(name, producers, this.capacity, this::depth);
+    this.handOff = new HandOff(counters, producers);
+  }
+
+  /** The stage's counters. */
+  StageCounters counters() {
+    return counters;
   }
 
   int capacity() {
     return capacity;
   }
 
-  /** Items queued now (for stats; unsynchronised read is fine for a gauge). */
+  /** Items queued now (for stats; a gauge, read without the lock). */
   int depth() {
     return items;
   }
 
   boolean isClosed() {
-    return closed;
+    return handOff.isClosed();
   }
 
   /**
-   * Queues a chunk, waiting while the queue is full; returns the nanoseconds spent blocked.
+   * Queues a chunk, waiting while the queue is full (the time blocked goes to the stage's counters).
    *
    * @throws Stopped if the consumer closed the channel or a failure ended it
    * @throws InterruptedException if the producer is interrupted while blocked
    */
-  long put(Object[] chunk, int size) throws InterruptedException {
-    lock.lock();
-    try {
-      long blockedSince = 0;
+  void put(Object[] chunk, int size) throws InterruptedException {
+    Long ticket = handOff.put(() -> {
       // An oversized chunk may go into an empty queue, so a chunk never waits forever.
-      while (!closed && failure == null && items > 0 && (long) items + size > capacity) {
-        if (blockedSince == 0) {
-          blockedSince = System.nanoTime();
-        }
-        notFull.await();
-      }
-      if (closed || failure != null) {
-        throw new Stopped();
+      if (items > 0 && (long) items + size > capacity) {
+        return null;
       }
       chunks.add(new Chunk(chunk, size));
       items += size;
-      notEmpty.signal();
-      if (synchronous) {
-        long ticket = ++putCount;
-        while (!closed && failure == null && takenCount < ticket) {
-          if (blockedSince == 0) {
-            blockedSince = System.nanoTime();
-          }
-          notFull.await();
-        }
-        if (closed || failure != null) {
-          throw new Stopped();
-        }
-      }
-      return blockedSince == 0 ? 0 : System.nanoTime() - blockedSince;
-    } finally {
-      lock.unlock();
+      return ++putCount;
+    });
+    if (ticket == null) {
+      throw new Stopped();
+    }
+    if (synchronous && handOff.put(() -> takenCount >= ticket ? Boolean.TRUE : null) == null) {
+      throw new Stopped();
     }
   }
 
   /** One producer has no more items. */
   void finish() {
-    lock.lock();
-    try {
-      producersLeft--;
-      notEmpty.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    handOff.finish();
   }
 
   /** Records the first failure; everyone waiting wakes up and sees it. */
   void fail(StageFailedException e) {
-    lock.lock();
-    try {
-      if (failure == null && !closed) {
-        failure = e;
-      }
-      notEmpty.signalAll();
-      notFull.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    handOff.fail(e);
   }
 
   /**
@@ -139,54 +104,22 @@ final class Channel {
    *
    * @throws StageFailedException a producer's failure, thrown here on the consumer's thread
    */
-  @Nullable Chunk take(StageCounters counters) {
-    lock.lock();
-    try {
-      long waitingSince = 0;
-      try {
-        while (true) {
-          if (failure != null) {
-            throw failure.rethrownHere();
-          }
-          Chunk c = chunks.poll();
-          if (c != null) {
-            items -= c.size();
-            takenCount++;
-            notFull.signalAll();
-            return c;
-          }
-          if (producersLeft <= 0 || closed) {
-            return null;
-          }
-          if (waitingSince == 0) {
-            waitingSince = System.nanoTime();
-          }
-          notEmpty.await();
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StageFailedException(counters.name, StageFailedException.NO_SAMPLE, e);
-      } finally {
-        if (waitingSince != 0) {
-          counters.consumerWait.add(System.nanoTime() - waitingSince);
-        }
+  @Nullable Chunk take() {
+    return handOff.take(() -> {
+      Chunk c = chunks.poll();
+      if (c != null) {
+        items -= c.size();
+        takenCount++;
       }
-    } finally {
-      lock.unlock();
-    }
+      return c;
+    });
   }
 
   /** The consumer has gone: producers stop at their next hand-off. */
   void close() {
-    lock.lock();
-    try {
-      closed = true;
+    handOff.close(() -> {
       chunks.clear();
       items = 0;
-      notEmpty.signalAll();
-      notFull.signalAll();
-    } finally {
-      lock.unlock();
-    }
+    });
   }
 }

@@ -54,7 +54,7 @@ final class ChunkWriter<T> implements Emitter<T> {
     counters.items.add(size);
     busy = 0;
     try {
-      counters.blockedOutput.add(channel.put(chunk, size));
+      channel.put(chunk, size);
     } catch (InterruptedException e) {
       // Only a stop interrupts a producer.
       throw new Channel.Stopped();

@@ -8,8 +8,6 @@ import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.Condition;
-import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -143,17 +141,19 @@ public final class Multicast<T> implements AutoCloseable {
     }
   }
 
-  /** Shared by the consumers; guarded by {@link #lock}. */
+  /**
+   * Shared by the consumers; changed only inside calls of {@link #handOff}, which does the waiting.
+   * The source is the hand-off's one producer, pulled by whichever consumer needs the next item.
+   */
   private static final class State<T> {
     /** How long a consumer waits on a full window before asking for a collection (see {@link #advance}). */
     static final long FIRST_NUDGE_NANOS = TimeUnit.MILLISECONDS.toNanos(500);
     static final long MAX_NUDGE_NANOS = TimeUnit.SECONDS.toNanos(60);
 
-    final ReentrantLock lock = new ReentrantLock();
-    final Condition changed = lock.newCondition();
     final PipelineIterator<? extends T> source;
     final Consumer<? super T> onRelease;
     final StageCounters counters;
+    final HandOff handOff;
     final Object[] ring;
     final int[] pending;
     /** Per consumer: the sequence number of the next item it will read. */
@@ -165,9 +165,13 @@ public final class Multicast<T> implements AutoCloseable {
     long oldest;
     long produced;
     boolean pulling;
+    /** The source has no more items, or failed: nobody pulls again. */
     boolean ended;
+    boolean pulledMore;
+    @Nullable T pulledItem;
+    @Nullable Throwable pulledError;
     boolean sourceClosed;
-    @Nullable StageFailedException failure;
+    final Stall[] stalls;
 
     State(PipelineIterator<? extends T> source, int count, int window, Consumer<? super T> onRelease) {
       this.source = source;
@@ -179,19 +183,26 @@ public final class Multicast<T> implements AutoCloseable {
       this.active = new boolean[count];
       java.util.Arrays.fill(active, true);
       this.activeCount = count;
+      this.stalls = new Stall[count];
+      for (int i = 0; i < count; i++) {
+        stalls[i] = new Stall();
+      }
       this.counters = new StageCounters("multicast", 0, window, () -> (int) (produced - oldest));
+      // Items pulled before a failure are still delivered: every consumer sees the same prefix.
+      this.handOff = new HandOff(counters, 1, HandOff.OnFailure.AFTER_READY);
     }
 
     /**
      * Releases items up to {@code upTo} for consumer {@code c}; items every consumer has released are
      * handed to {@code onRelease} before their slot counts as free, so the source is never asked for
-     * a new item before it got the old buffer back. Under lock.
+     * a new item before it got the old buffer back. True if a slot was freed. Under the lock.
      */
-    void release(int c, long upTo) {
+    boolean release(int c, long upTo) {
       for (long s = releasedUpTo[c]; s < upTo; s++) {
         pending[(int) (s % ring.length)]--;
       }
       releasedUpTo[c] = Math.max(releasedUpTo[c], upTo);
+      boolean freed = false;
       while (oldest < produced && pending[(int) (oldest % ring.length)] <= 0) {
         int slot = (int) (oldest % ring.length);
         @SuppressWarnings("unchecked")
@@ -199,20 +210,18 @@ public final class Multicast<T> implements AutoCloseable {
         ring[slot] = null;
         onRelease.accept(item);
         oldest++;
-        changed.signalAll();
+        freed = true;
       }
+      return freed;
     }
 
     /** Closes the source once, outside the lock. */
     void closeSource() {
-      boolean close;
-      lock.lock();
-      try {
-        close = !sourceClosed;
+      boolean close = handOff.locked(() -> {
+        boolean first = !sourceClosed;
         sourceClosed = true;
-      } finally {
-        lock.unlock();
-      }
+        return first;
+      });
       if (close) {
         counters.ended();
         source.close();
@@ -224,120 +233,130 @@ public final class Multicast<T> implements AutoCloseable {
      * false at the end.
      */
     boolean advance(int c) {
-      lock.lock();
-      long waitingSince = 0;
-      long nudge = FIRST_NUDGE_NANOS;
-      try {
-        release(c, next[c]);
+      // Consumers stalled on a full window wait for this release.
+      handOff.offer(() -> release(c, next[c]));
+      Stall stall = stalls[c];
+      stall.reset();
+      return handOff.take(() -> {
         while (true) {
-          // Items pulled before a failure are still delivered: every consumer sees the same prefix.
           if (next[c] < produced) {
-            return true;
+            return Boolean.TRUE;
           }
-          if (failure != null) {
-            throw failure.rethrownHere();
-          }
-          if (ended) {
-            return false;
-          }
-          if (!pulling && produced - oldest < ring.length) {
-            pull();
+          if (!pulling && !ended && produced - oldest < ring.length) {
+            if (!pull()) {
+              return null;
+            }
             continue;
           }
-          if (waitingSince == 0) {
-            waitingSince = System.nanoTime();
+          if (produced - oldest >= ring.length) {
+            stall.onFullWindow();
           }
-          if (!changed.await(nudge, TimeUnit.NANOSECONDS) && produced - oldest >= ring.length) {
-            // Stalled on a full window: a lagging consumer may have been dropped without close().
-            // The cleaner releases it once it is collected, so ask for a collection — rarely: the
-            // interval doubles while the stall lasts (a slow but live consumer is not affected).
-            System.gc();
-            nudge = Math.min(nudge * 2, MAX_NUDGE_NANOS);
-          }
+          return null;
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StageFailedException("multicast", next[c], e);
-      } finally {
-        if (waitingSince != 0) {
-          counters.consumerWait.add(System.nanoTime() - waitingSince);
-        }
-        lock.unlock();
-      }
+      }, next[c], FIRST_NUDGE_NANOS) != null;
     }
 
-    /** Pulls one item from the source, outside the lock so other consumers keep reading. Under lock. */
-    private void pull() {
+    /**
+     * Pulls one item from the source, outside the lock so other consumers keep reading; false if the
+     * source ended or failed (the hand-off then knows). Under the lock.
+     */
+    private boolean pull() {
       pulling = true;
-      lock.unlock();
-      T item = null;
-      boolean more;
-      Throwable error = null;
       long start = System.nanoTime();
-      try {
-        more = source.hasNext();
-        if (more) {
-          item = source.next();
+      // The pulled* fields belong to the one consumer pulling (see pulling) until it clears the flag.
+      handOff.unlocked(() -> {
+        try {
+          pulledMore = source.hasNext();
+          pulledItem = pulledMore ? source.next() : null;
+        } catch (Throwable t) {
+          pulledError = t;
         }
-      } catch (Throwable t) {
-        more = false;
-        error = t;
-      } finally {
-        lock.lock();
-        pulling = false;
-      }
+      });
+      pulling = false;
       counters.busy.add(System.nanoTime() - start);
+      Throwable error = pulledError;
+      T item = pulledItem;
+      pulledError = null;
+      pulledItem = null;
       if (error != null) {
-        failure = StageFailedException.of("multicast source", produced, error);
-      } else if (more) {
-        int slot = (int) (produced % ring.length);
-        ring[slot] = item;
-        pending[slot] = activeCount;
-        for (int i = 0; i < active.length; i++) {
-          if (!active[i]) {
-            // Closed consumers never read it: count them as having released it.
-            releasedUpTo[i] = produced + 1;
-            next[i] = produced + 1;
-          }
-        }
-        produced++;
-        counters.items.increment();
-      } else {
         ended = true;
+        handOff.fail(StageFailedException.of("multicast source", produced, error));
+        return false;
       }
-      changed.signalAll();
+      if (!pulledMore) {
+        ended = true;
+        handOff.finish();
+        return false;
+      }
+      int slot = (int) (produced % ring.length);
+      ring[slot] = item;
+      pending[slot] = activeCount;
+      for (int i = 0; i < active.length; i++) {
+        if (!active[i]) {
+          // Closed consumers never read it: count them as having released it.
+          releasedUpTo[i] = produced + 1;
+          next[i] = produced + 1;
+        }
+      }
+      produced++;
+      counters.items.increment();
+      // Other consumers waiting for this item (or for the pull to end) go on.
+      wakeConsumers();
+      return true;
+    }
+
+    /** Wakes the consumers waiting in {@link #advance}. */
+    private void wakeConsumers() {
+      handOff.offer(() -> true);
     }
 
     @SuppressWarnings("unchecked")
     T item(int c) {
-      lock.lock();
-      try {
-        return (T) ring[(int) (next[c]++ % ring.length)];
-      } finally {
-        lock.unlock();
-      }
+      return handOff.locked(() -> (T) ring[(int) (next[c]++ % ring.length)]);
     }
 
     /** Consumer {@code c} leaves; the last one closes the source. */
     void leave(int c) {
-      boolean last;
-      lock.lock();
-      try {
+      boolean last = handOff.locked(() -> {
         if (!active[c]) {
-          return;
+          return false;
         }
         active[c] = false;
         activeCount--;
         release(c, produced);
         next[c] = produced;
-        last = activeCount == 0;
-        changed.signalAll();
-      } finally {
-        lock.unlock();
-      }
+        wakeConsumers();
+        return activeCount == 0;
+      });
       // Only when nobody reads any more: the last item may live in a buffer the source owns.
       if (last) {
         closeSource();
+      }
+    }
+  }
+
+  /**
+   * A consumer stalled on a full window: a lagging consumer may have been dropped without close().
+   * The cleaner releases it once it is collected, so ask for a collection — rarely: the interval
+   * doubles while the stall lasts (a slow but live consumer is not affected).
+   */
+  private static final class Stall {
+    private long since;
+    private long nudge;
+
+    void reset() {
+      since = 0;
+      nudge = State.FIRST_NUDGE_NANOS;
+    }
+
+    void onFullWindow() {
+      long now = System.nanoTime();
+      if (since == 0) {
+        since = now;
+      } else if (now - since >= nudge) {
+        System.gc();
+        since = now;
+        nudge = Math.min(nudge * 2, State.MAX_NUDGE_NANOS);
       }
     }
   }

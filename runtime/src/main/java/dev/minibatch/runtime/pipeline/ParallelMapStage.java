@@ -3,7 +3,6 @@ package dev.minibatch.runtime.pipeline;
 import dev.minibatch.runtime.Seeds;
 import java.util.ArrayDeque;
 import java.util.HashMap;
-import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.jspecify.annotations.Nullable;
 
@@ -31,8 +30,8 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
   static <T, R> ParallelMapStage<T, R> start(PipelineIterator<? extends T> source, ParallelOptions options,
       int epoch, ContextMapper<? super T, ? extends R> mapper) {
     int capacity = options.bufferSize() + options.workers();
-    State state = new State(options.ordered(), capacity, options.workers());
-    StageCounters counters = new StageCounters(options.name(), options.workers(), capacity, () -> state.queued);
+    State state = new State(options.name(), options.ordered(), capacity, options.workers());
+    StageCounters counters = state.counters;
     Workers workers = new Workers(options.name());
     ParallelMapStage<T, R> stage = new ParallelMapStage<>(state, counters, source, workers);
     long seed = options.seed() != null ? options.seed() : Seeds.unseeded();
@@ -47,7 +46,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
 
   @Override
   boolean takeChunk() {
-    Result chunk = state.take(counters);
+    Result chunk = state.take();
     if (chunk == null) {
       return false;
     }
@@ -71,176 +70,118 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
     }
   }
 
-  /** Everything workers and consumer share; never references the iterator. */
+  /**
+   * Everything workers and consumer share; never references the iterator. The token count and the
+   * deposited chunks change only inside calls of the {@link HandOff}, which does the waiting.
+   */
   private static final class State {
-    final ReentrantLock lock = new ReentrantLock();
-    final Condition tokensFree = lock.newCondition();
-    final Condition ready = lock.newCondition();
+    final StageCounters counters;
+    final HandOff handOff;
     final boolean ordered;
     final HashMap<Long, Result> bySeq = new HashMap<>();
     final ArrayDeque<Result> arrived = new ArrayDeque<>();
     int tokens;
     volatile int queued;
     long consumed;
-    long totalChunks = -1;
-    @Nullable StageFailedException failure;
-    volatile boolean stopped;
-
-    final ReentrantLock sourceLock = new ReentrantLock();
-    long nextSeq;
-    long nextIndex;
+    /** Written under both locks (the hand-off's and {@link #sourceLock}), read under either. */
     volatile boolean sourceDone;
     int workersLeft;
 
-    State(boolean ordered, int capacity, int workers) {
+    /** Serialises the workers' pulls from the source: a mutex, not a hand-off (nobody waits for a change). */
+    final ReentrantLock sourceLock = new ReentrantLock();
+    long nextSeq;
+    long nextIndex;
+
+    State(String name, boolean ordered, int capacity, int workers) {
       this.ordered = ordered;
+      this.counters = new StageCounters(name, workers, capacity, () -> queued);
       this.tokens = capacity;
       this.workersLeft = workers;
+      // Every worker is a producer: the consumer sees the end once all of them have left.
+      this.handOff = new HandOff(counters, workers);
     }
 
     /** Up to {@code wanted} tokens, waiting while none are free; 0 when the stage is over. */
     int acquire(int wanted) {
-      lock.lock();
       try {
-        while (tokens == 0 && !stopped && !sourceDone) {
-          tokensFree.await();
-        }
-        if (stopped || sourceDone) {
-          return 0;
-        }
-        int got = Math.min(wanted, tokens);
-        tokens -= got;
-        return got;
+        Integer got = handOff.put(() -> {
+          if (sourceDone) {
+            return 0;
+          }
+          if (tokens == 0) {
+            return null;
+          }
+          int n = Math.min(wanted, tokens);
+          tokens -= n;
+          return n;
+        });
+        return got == null ? 0 : got;
       } catch (InterruptedException e) {
+        // Only a stop interrupts a worker.
         return 0;
-      } finally {
-        lock.unlock();
       }
     }
 
     void release(int unused) {
-      if (unused == 0) {
-        return;
-      }
-      lock.lock();
-      try {
-        tokens += unused;
-        tokensFree.signalAll();
-      } finally {
-        lock.unlock();
+      if (unused > 0) {
+        handOff.free(() -> tokens += unused);
       }
     }
 
-    /** Called under {@link #sourceLock} when the source has no more items. */
-    void sourceEnded(long chunks) {
-      lock.lock();
-      try {
-        sourceDone = true;
-        totalChunks = chunks;
-        ready.signalAll();
-        tokensFree.signalAll();
-      } finally {
-        lock.unlock();
-      }
+    /** Under {@link #sourceLock}, when the source has no more items: workers waiting for tokens leave. */
+    void sourceEnded() {
+      handOff.free(() -> sourceDone = true);
     }
 
     void deposit(long seq, Object[] items, int size, int unused) {
-      lock.lock();
-      try {
-        if (unused > 0) {
-          tokens += unused;
-          tokensFree.signalAll();
-        }
-        if (stopped) {
-          return;
+      release(unused);
+      handOff.offer(() -> {
+        if (handOff.isClosed()) {
+          return false;
         }
         Result r = new Result(items, size);
         queued += size;
         if (ordered) {
           bySeq.put(seq, r);
-          if (seq == consumed) {
-            ready.signal();
-          }
-        } else {
-          arrived.add(r);
-          ready.signal();
+          // Only the chunk the consumer needs next is worth waking it for.
+          return seq == consumed;
         }
-      } finally {
-        lock.unlock();
-      }
+        arrived.add(r);
+        return true;
+      });
     }
 
     void fail(StageFailedException e) {
-      lock.lock();
-      try {
-        if (failure == null && !stopped) {
-          failure = e;
-        }
-        stopped = true;
-        ready.signalAll();
-        tokensFree.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      handOff.fail(e);
     }
 
-    @Nullable Result take(StageCounters counters) {
-      lock.lock();
-      long waitingSince = 0;
-      try {
-        while (true) {
-          if (failure != null) {
-            throw failure.rethrownHere();
-          }
-          Result r = ordered ? bySeq.remove(consumed) : arrived.poll();
-          if (r != null) {
-            consumed++;
-            queued -= r.size;
-            tokens += r.size;
-            tokensFree.signalAll();
-            return r;
-          }
-          if ((totalChunks >= 0 && consumed >= totalChunks) || stopped) {
-            return null;
-          }
-          if (waitingSince == 0) {
-            waitingSince = System.nanoTime();
-          }
-          ready.await();
+    boolean stopped() {
+      return handOff.stopped();
+    }
+
+    @Nullable Result take() {
+      return handOff.take(() -> {
+        Result r = ordered ? bySeq.remove(consumed) : arrived.poll();
+        if (r != null) {
+          consumed++;
+          queued -= r.size;
+          tokens += r.size;
         }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new StageFailedException(counters.name, StageFailedException.NO_SAMPLE, e);
-      } finally {
-        if (waitingSince != 0) {
-          counters.consumerWait.add(System.nanoTime() - waitingSince);
-        }
-        lock.unlock();
-      }
+        return r;
+      });
     }
 
     void stop() {
-      lock.lock();
-      try {
-        stopped = true;
+      handOff.close(() -> {
         bySeq.clear();
         arrived.clear();
         queued = 0;
-        ready.signalAll();
-        tokensFree.signalAll();
-      } finally {
-        lock.unlock();
-      }
+      });
     }
 
     /** True for the last worker to leave, which then closes the source. */
     boolean leave() {
-      lock.lock();
-      try {
-        return --workersLeft == 0;
-      } finally {
-        lock.unlock();
-      }
+      return handOff.locked(() -> --workersLeft == 0);
     }
   }
 
@@ -282,15 +223,15 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
             state.fail(StageFailedException.of("source of " + name, StageFailedException.NO_SAMPLE, e));
           }
         }
+        // After the source is closed: the consumer sees the end only once it is.
+        state.handOff.finish();
       }
     }
 
     /** One chunk; false when this worker should stop. */
     private boolean step() {
-      long t0 = System.nanoTime();
       int wanted = state.acquire(pacer.target());
       long t1 = System.nanoTime();
-      counters.blockedOutput.add(t1 - t0);
       if (wanted == 0) {
         return false;
       }
@@ -300,7 +241,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
       long start;
       state.sourceLock.lock();
       try {
-        if (state.sourceDone || state.stopped) {
+        if (state.sourceDone || state.stopped()) {
           state.release(wanted);
           return false;
         }
@@ -314,7 +255,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
             n++;
           }
         } catch (Throwable t) {
-          if (!state.stopped) {
+          if (!state.stopped()) {
             state.fail(StageFailedException.of("source of " + name, start + n, t));
           }
           return false;
@@ -324,7 +265,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
           seq = state.nextSeq++;
         }
         if (!more) {
-          state.sourceEnded(state.nextSeq);
+          state.sourceEnded();
         }
       } finally {
         state.sourceLock.unlock();
@@ -342,7 +283,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
           T item = (T) items[j];
           items[j] = mapper.apply(item, context);
         } catch (Throwable t) {
-          if (!state.stopped) {
+          if (!state.stopped()) {
             state.fail(StageFailedException.of(name, start + j, t));
           }
           return false;

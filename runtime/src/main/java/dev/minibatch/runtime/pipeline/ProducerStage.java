@@ -29,7 +29,7 @@ final class ProducerStage<T> extends ChunkedStage<T> {
    */
   static <T> ProducerStage<T> start(String name, int capacity, Generator<T> body, Runnable onExit,
       Supplier<PipelineStats> upstream) {
-    return start(name, new Channel(capacity, 1), body, onExit, upstream);
+    return start(name, new Channel(name, capacity, 1, false), body, onExit, upstream);
   }
 
   /**
@@ -38,12 +38,12 @@ final class ProducerStage<T> extends ChunkedStage<T> {
    * never more (prefetching into a ring of two reused buffers).
    */
   static <T> ProducerStage<T> handOff(String name, Generator<T> body, Runnable onExit, Supplier<PipelineStats> upstream) {
-    return start(name, new Channel(1, 1, true), body, onExit, upstream);
+    return start(name, new Channel(name, 1, 1, true), body, onExit, upstream);
   }
 
   private static <T> ProducerStage<T> start(String name, Channel channel, Generator<T> body, Runnable onExit,
       Supplier<PipelineStats> upstream) {
-    StageCounters counters = new StageCounters(name, 1, channel.capacity(), channel::depth);
+    StageCounters counters = channel.counters();
     Workers workers = new Workers(name);
     ProducerStage<T> stage = new ProducerStage<>(channel, counters, upstream, workers);
     ChunkPacer pacer = new ChunkPacer(ChunkPacer.maxChunkFor(channel.capacity(), 1));
@@ -78,7 +78,7 @@ final class ProducerStage<T> extends ChunkedStage<T> {
 
   @Override
   boolean takeChunk() {
-    Channel.Chunk chunk = channel.take(counters);
+    Channel.Chunk chunk = channel.take();
     if (chunk == null) {
       return false;
     }
