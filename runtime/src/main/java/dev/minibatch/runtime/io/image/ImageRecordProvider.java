@@ -370,36 +370,43 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /** MXNet's defaults: no augmentation. */
     Augment() {}
+
     /** Resize the shorter side to this many pixels before the other augmentations (MXNet {@code resize}); default -1, off. */
     public Augment resize(int shorterSide) {
       this.resize = shorterSide;
       return this;
     }
+
     /** Crop at a random position instead of the centre (MXNet {@code rand_crop}); default false. */
     public Augment randCrop(boolean randCrop) {
       this.randCrop = randCrop;
       return this;
     }
+
     /** Crop from this row instead of the centre (MXNet {@code crop_y_start}); default -1, off. */
     public Augment cropYStart(int y) {
       this.cropYStart = y;
       return this;
     }
+
     /** Crop from this column instead of the centre (MXNet {@code crop_x_start}); default -1, off. */
     public Augment cropXStart(int x) {
       this.cropXStart = x;
       return this;
     }
+
     /** Rotate by a random whole number of degrees in [-v, v] (MXNet {@code max_rotate_angle}); default 0. */
     public Augment maxRotateAngle(float degrees) {
       this.maxRotateAngle = degrees;
       return this;
     }
+
     /** Rotate every image by this many degrees, overriding maxRotateAngle (MXNet {@code rotate}); default -1, off. */
     public Augment rotate(int degrees) {
       this.rotate = degrees;
       return this;
     }
+
     /**
      * Stretch by a random aspect ratio r in [1 - v, 1 + v] (MXNet {@code max_aspect_ratio}): width
      * scaled by 2r/(1+r), height by 2/(1+r); default 0.
@@ -408,11 +415,13 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       this.maxAspectRatio = v;
       return this;
     }
+
     /** Shear (x, y) to (x + m y, y) with m random in [-v, v] (MXNet {@code max_shear_ratio}); default 0. */
     public Augment maxShearRatio(float v) {
       this.maxShearRatio = v;
       return this;
     }
+
     /**
      * Crop a random square of side in [minCropSize, maxCropSize] and resize it to the output (MXNet
      * {@code max_crop_size}); default -1, off: crop the output size directly.
@@ -421,51 +430,61 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       this.maxCropSize = size;
       return this;
     }
+
     /** The smallest random crop side (MXNet {@code min_crop_size}); default -1. */
     public Augment minCropSize(int size) {
       this.minCropSize = size;
       return this;
     }
+
     /** Scale by a random s in [minRandomScale, maxRandomScale] in the affine step (MXNet {@code max_random_scale}); default 1. */
     public Augment maxRandomScale(float s) {
       this.maxRandomScale = s;
       return this;
     }
+
     /** The lower end of the random scale (MXNet {@code min_random_scale}); default 1. */
     public Augment minRandomScale(float s) {
       this.minRandomScale = s;
       return this;
     }
+
     /** Clamp width and height after the affine step to at most this (MXNet {@code max_img_size}); default 1e10. */
     public Augment maxImgSize(float size) {
       this.maxImgSize = size;
       return this;
     }
+
     /** Clamp width and height after the affine step to at least this (MXNet {@code min_img_size}); default 0. */
     public Augment minImgSize(float size) {
       this.minImgSize = size;
       return this;
     }
+
     /** Add a random integer in [-v, v] to the hue, OpenCV's 0..180 scale (MXNet {@code random_h}); default 0. */
     public Augment randomH(int v) {
       this.randomH = v;
       return this;
     }
+
     /** Add a random integer in [-v, v] to the saturation, 0..255 (MXNet {@code random_s}); default 0. */
     public Augment randomS(int v) {
       this.randomS = v;
       return this;
     }
+
     /** Add a random integer in [-v, v] to the lightness, 0..255 (MXNet {@code random_l}); default 0. */
     public Augment randomL(int v) {
       this.randomL = v;
       return this;
     }
+
     /** The pixel value of borders made by the affine step and padding (MXNet {@code fill_value}); default 255. */
     public Augment fillValue(int v) {
       this.fillValue = v;
       return this;
     }
+
     /**
      * The interpolation (MXNet {@code inter_method}): 0 nearest, 1 bilinear (default), 2 bicubic, 3
      * area, 4 Lanczos, 9 automatic (bicubic to enlarge, area to shrink, bilinear otherwise), 10 a
@@ -475,31 +494,37 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       this.interMethod = method;
       return this;
     }
+
     /** Pad every side by this many pixels of fillValue before cropping (MXNet {@code pad}); default 0. */
     public Augment pad(int pixels) {
       this.pad = pixels;
       return this;
     }
+
     /** Mirror every image left to right (MXNet {@code mirror}); default false. */
     public Augment mirror(boolean mirror) {
       this.mirror = mirror;
       return this;
     }
+
     /** Mirror each image with probability 1/2 (MXNet {@code rand_mirror}); default false. */
     public Augment randMirror(boolean randMirror) {
       this.randMirror = randMirror;
       return this;
     }
+
     /** Multiply (pixel - mean) by a random contrast in [1 - v, 1 + v] (MXNet {@code max_random_contrast}); default 0. */
     public Augment maxRandomContrast(float v) {
       this.maxRandomContrast = v;
       return this;
     }
+
     /** Add a random illumination in [-v, v] (times scale / std) (MXNet {@code max_random_illumination}); default 0. */
     public Augment maxRandomIllumination(float v) {
       this.maxRandomIllumination = v;
       return this;
     }
+
     /**
      * AlexNet-style lighting noise (MXNet {@code pca_noise}): add ImageNet's RGB principal
      * components weighted by their eigenvalues times normal draws of standard deviation v; default
@@ -550,8 +575,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
   /**
    * The normalisation options of ImageRecordIter, set through {@link Builder#normalize(Consumer)}:
-   * per-channel means and divisors, a scale, or a mean image. A float value is {@code (pixel - mean)
-   * * scale / std}; {@link Builder#build()} checks them.
+   * per-channel means and divisors, a scale, or a mean image: a float value is {@code (pixel - mean)
+   * * scale / std} before contrast and illumination; {@link Builder#build()} checks them.
    */
   public static final class Normalize {
     private @Nullable Path meanImg;
@@ -561,6 +586,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /** MXNet's defaults: mean 0, std 1, scale 1, no mean image. */
     Normalize() {}
+
     /**
      * A mean image to subtract per pixel (MXNet {@code mean_img}), as a NumPy {@code .npy} float
      * array of the output's (c, h, w) in RGB order. If the file does not exist, it is computed at
@@ -571,54 +597,65 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       this.meanImg = npy;
       return this;
     }
+
     /** The mean subtracted from the red (or gray) channel (MXNet {@code mean_r}); default 0. */
     public Normalize meanR(float v) {
       mean[0] = v;
       return this;
     }
+
     /** The mean subtracted from the green channel (MXNet {@code mean_g}); default 0. */
     public Normalize meanG(float v) {
       mean[1] = v;
       return this;
     }
+
     /** The mean subtracted from the blue channel (MXNet {@code mean_b}); default 0. */
     public Normalize meanB(float v) {
       mean[2] = v;
       return this;
     }
+
     /** The mean subtracted from the alpha channel (MXNet {@code mean_a}); default 0. */
     public Normalize meanA(float v) {
       mean[3] = v;
       return this;
     }
+
     /** meanR, meanG and meanB at once. */
     public Normalize meanRgb(float r, float g, float b) {
       return meanR(r).meanG(g).meanB(b);
     }
+
     /** The red (or gray) channel's divisor (MXNet {@code std_r}); default 1. */
     public Normalize stdR(float v) {
       std[0] = v;
       return this;
     }
+
     /** The green channel's divisor (MXNet {@code std_g}); default 1. */
     public Normalize stdG(float v) {
       std[1] = v;
       return this;
     }
+
     /** The blue channel's divisor (MXNet {@code std_b}); default 1. */
     public Normalize stdB(float v) {
       std[2] = v;
       return this;
     }
+
     /** The alpha channel's divisor (MXNet {@code std_a}); default 1. */
     public Normalize stdA(float v) {
       std[3] = v;
       return this;
     }
+
     /** stdR, stdG and stdB at once. */
     public Normalize stdRgb(float r, float g, float b) {
       return stdR(r).stdG(g).stdB(b);
     }
+
     /** Multiply every value after subtracting the mean (MXNet {@code scale}), e.g. 1/255; default 1. */
     public Normalize scale(float scale) {
       this.scale = scale;
