@@ -224,8 +224,8 @@ public class ImageBenchmark {
           .pathImgrec(images.rec).pathImgidx(images.idx)
           .dataShape(3, CROP, CROP)
           .batchSize(BATCH).shuffle(true).seed(SEED)
-          .randCrop(true).randMirror(true)
-          .meanRgb(MEAN[0], MEAN[1], MEAN[2]).stdRgb(STD[0], STD[1], STD[2])
+          .augment(a -> a.randCrop(true).randMirror(true))
+          .normalize(n -> n.meanRgb(MEAN[0], MEAN[1], MEAN[2]).stdRgb(STD[0], STD[1], STD[2]))
           .preprocessThreads(t.threads)
           .build();
     }

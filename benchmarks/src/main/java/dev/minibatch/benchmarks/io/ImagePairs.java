@@ -66,7 +66,8 @@ public final class ImagePairs {
     // uint8 output (ImageRecordUInt8Iter): the same crop and mirror, a quarter of the bytes, no mean/std.
     dev.minibatch.runtime.io.image.ImageRecordProvider bytes = dev.minibatch.runtime.io.image.ImageRecordProvider
         .builder().pathImgrec(images.rec).pathImgidx(images.idx).dataShape(3, ImageBenchmark.CROP, ImageBenchmark.CROP)
-        .batchSize(ImageBenchmark.BATCH).shuffle(true).seed(ImageBenchmark.SEED).randCrop(true).randMirror(true)
+        .batchSize(ImageBenchmark.BATCH).shuffle(true).seed(ImageBenchmark.SEED)
+        .augment(a -> a.randCrop(true).randMirror(true))
         .dtype(dev.minibatch.DType.UINT8).preprocessThreads(1).build();
     closers.add(bytes::close);
     names.add("minibatch uint8 1");

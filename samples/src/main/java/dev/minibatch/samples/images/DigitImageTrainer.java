@@ -44,13 +44,14 @@ public final class DigitImageTrainer {
   public static ImageRecordProvider training(Path rec, int batchSize, int threads, long seed) {
     return ImageRecordProvider.builder().pathImgrec(rec).dataShape(1, 28, 28).batchSize(batchSize)
         .shuffle(true).seed(seed).lastBatch(LastBatch.DISCARD)
-        .pad(2).fillValue(0).randCrop(true).maxRotateAngle(10).scale(1f / 255).preprocessThreads(threads).build();
+        .augment(a -> a.pad(2).fillValue(0).randCrop(true).maxRotateAngle(10)).normalize(n -> n.scale(1f / 255))
+        .preprocessThreads(threads).build();
   }
 
   /** The held-out provider over {@code rec}: in order, no augmentation, the last batch smaller. */
   public static ImageRecordProvider heldOut(Path rec, int threads) {
     return ImageRecordProvider.builder().pathImgrec(rec).dataShape(1, 28, 28).batchSize(500)
-        .lastBatch(LastBatch.PARTIAL).scale(1f / 255).preprocessThreads(threads).build();
+        .lastBatch(LastBatch.PARTIAL).normalize(n -> n.scale(1f / 255)).preprocessThreads(threads).build();
   }
 
   /** Trains a new network for {@code epochs} epochs, measuring held-out accuracy after each. */

@@ -32,14 +32,16 @@ import org.jspecify.annotations.Nullable;
  *     .pathImgrec(Path.of("train.rec"))
  *     .dataShape(3, 224, 224)
  *     .batchSize(64).shuffle(true).seed(7)
- *     .resize(256).randCrop(true).randMirror(true)
- *     .meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.395f, 57.12f, 57.375f)
+ *     .augment(a -> a.resize(256).randCrop(true).randMirror(true))
+ *     .normalize(n -> n.meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.395f, 57.12f, 57.375f))
  *     .preprocessThreads(4)
  *     .build();
  * }</pre>
  *
  * <p>Every parameter of ImageRecordIter is a builder method named in lowerCamelCase, with MXNet's
- * default (docs/images.md lists them with their meaning). The sampling settings are the engine's,
+ * default (docs/images.md lists them with their meaning): the source and format settings on {@link
+ * Builder}, the augmentations in the {@link Augment} group and the mean, std and scale in the {@link
+ * Normalize} group. The sampling settings are the engine's,
  * as for every provider: shuffle and seed, {@code numParts}/{@code partIndex} (or {@code shard}),
  * every last-batch policy ({@code roundBatch(true)}, MXNet's default, pads the last batch with the
  * next epoch's first images), resumable state.
@@ -84,6 +86,50 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
         .build();
   }
 
+  /**
+   * Opens the builder's source, loads or computes the mean image and builds the provider; the source
+   * is closed again if any of that fails.
+   */
+  private static ImageRecordProvider open(Builder b, Sampling sampling, Augmentation aug) {
+    OpenCv.require();
+    ImageSource source;
+    List<RecordProblem> skipped = List.of();
+    if (b.imageFolder != null) {
+      if (b.pathImgrec != null || b.pathImglist != null || b.pathImgidx != null) {
+        throw new IllegalArgumentException("ImageRecordProvider: give either imageFolder or pathImgrec (with "
+            + "pathImgidx/pathImglist), not both");
+      }
+      if (b.labelWidth != 1) {
+        throw new IllegalArgumentException("ImageRecordProvider: an image folder gives one label per image; "
+            + "labelWidth is " + b.labelWidth);
+      }
+      source = new FolderImages(b.imageFolder);
+    } else if (b.pathImgrec != null) {
+      RecordIOFile rec = RecordIOFile.builder(b.pathImgrec).index(b.pathImgidx).skipCorrupt(b.skipCorrupt)
+          .problems(b.problems).open();
+      skipped = rec.problems();
+      try {
+        source = new RecordImages(rec, b.labelWidth, b.pathImglist);
+      } catch (RuntimeException e) {
+        rec.close();
+        throw e;
+      }
+    } else {
+      throw new IllegalStateException("ImageRecordProvider: set pathImgrec(path) or imageFolder(path)");
+    }
+    try {
+      if (source.size() == 0) {
+        throw new IllegalArgumentException("ImageRecordProvider: " + source.name() + " holds no images");
+      }
+      Path meanImg = aug.normalization().meanImg();
+      float[] meanImage = meanImg == null ? null : MeanImage.loadOrCompute(meanImg, source, aug);
+      return new ImageRecordProvider(b, sampling, source, aug, meanImage, skipped);
+    } catch (RuntimeException | Error e) {
+      source.close();
+      throw e;
+    }
+  }
+
   /** A builder. */
   public static Builder builder() {
     return new Builder();
@@ -116,9 +162,9 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
   /**
    * Builds {@link ImageRecordProvider}s. The parameters are ImageRecordIter's, in lowerCamelCase,
-   * with its defaults; the sampling settings are {@link ProviderBuilder}'s. {@code batchSize} and
-   * {@code dataShape} are required, and one source: {@link #pathImgrec(Path)} or {@link
-   * #imageFolder(Path)}.
+   * with its defaults: the source and format here, the rest in {@link #augment(Consumer)} and {@link
+   * #normalize(Consumer)}; the sampling settings are {@link ProviderBuilder}'s. {@code batchSize},
+   * {@code dataShape} and one source ({@link #pathImgrec(Path)} or {@link #imageFolder(Path)}) are required.
    */
   public static final class Builder extends FileProvider.Builder<Builder> {
     /** The data and label names, for the provider's constructor (the base class keeps them protected). */
@@ -138,37 +184,10 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private int prefetchBuffer = 4;
     private boolean skipCorrupt;
     private Consumer<RecordProblem> problems = p -> {};
-    private int resize = -1;
-    private boolean randCrop;
-    private int cropYStart = -1;
-    private int cropXStart = -1;
-    private float maxRotateAngle;
-    private int rotate = -1;
-    private float maxAspectRatio;
-    private float maxShearRatio;
-    private int maxCropSize = -1;
-    private int minCropSize = -1;
-    private float maxRandomScale = 1;
-    private float minRandomScale = 1;
-    private float maxImgSize = 1e10f;
-    private float minImgSize;
-    private int randomH;
-    private int randomS;
-    private int randomL;
-    private int fillValue = 255;
-    private int interMethod = 1;
-    private int pad;
-    private boolean mirror;
-    private boolean randMirror;
-    private @Nullable Path meanImg;
-    private final float[] mean = new float[4];
-    private final float[] std = {1, 1, 1, 1};
-    private float scale = 1;
-    private float maxRandomContrast;
-    private float maxRandomIllumination;
-    private float pcaNoise;
     private boolean channelsLast;
     private DType dtype = DType.FLOAT32;
+    private final Augment augment = new Augment();
+    private final Normalize normalize = new Normalize();
 
     /** MXNet's {@code round_batch = true}: the last batch is padded with the next epoch's first images. */
     private Builder() {
@@ -181,19 +200,15 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /**
-     * The record file's {@code .idx} index (MXNet {@code path_imgidx}): records are found from it
-     * instead of by walking the file, and visited in its order. Optional.
-     */
+    /** The record file's {@code .idx} index (MXNet {@code path_imgidx}), to find records without a walk, in its order. */
     public Builder pathImgidx(@Nullable Path idx) {
       this.pathImgidx = idx;
       return this;
     }
 
     /**
-     * An im2rec {@code .lst} file (MXNet {@code path_imglist}) whose labels replace the records'
-     * labels, matched by image id: each line must hold exactly {@code labelWidth} labels, and every
-     * record's id must have a line.
+     * An im2rec {@code .lst} file (MXNet {@code path_imglist}) whose labels replace the records', by
+     * image id: every record's id needs a line of exactly {@code labelWidth} labels.
      */
     public Builder pathImglist(@Nullable Path lst) {
       this.pathImglist = lst;
@@ -265,242 +280,15 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /** Resize the shorter side to this many pixels before the other augmentations (MXNet {@code resize}); default -1, off. */
-    public Builder resize(int shorterSide) {
-      this.resize = shorterSide;
+    /** Sets {@link Augment} options, e.g. {@code augment(a -> a.randCrop(true))}; calls add up, the last value wins. */
+    public Builder augment(Consumer<Augment> options) {
+      options.accept(augment);
       return this;
     }
 
-    /** Crop at a random position instead of the centre (MXNet {@code rand_crop}); default false. */
-    public Builder randCrop(boolean randCrop) {
-      this.randCrop = randCrop;
-      return this;
-    }
-
-    /** Crop from this row instead of the centre (MXNet {@code crop_y_start}); default -1, off. */
-    public Builder cropYStart(int y) {
-      this.cropYStart = y;
-      return this;
-    }
-
-    /** Crop from this column instead of the centre (MXNet {@code crop_x_start}); default -1, off. */
-    public Builder cropXStart(int x) {
-      this.cropXStart = x;
-      return this;
-    }
-
-    /** Rotate by a random whole number of degrees in [-v, v] (MXNet {@code max_rotate_angle}); default 0. */
-    public Builder maxRotateAngle(float degrees) {
-      this.maxRotateAngle = degrees;
-      return this;
-    }
-
-    /** Rotate every image by this many degrees, overriding maxRotateAngle (MXNet {@code rotate}); default -1, off. */
-    public Builder rotate(int degrees) {
-      this.rotate = degrees;
-      return this;
-    }
-
-    /**
-     * Stretch by a random aspect ratio r in [1 - v, 1 + v] (MXNet {@code max_aspect_ratio}): width
-     * scaled by 2r/(1+r), height by 2/(1+r); default 0.
-     */
-    public Builder maxAspectRatio(float v) {
-      this.maxAspectRatio = v;
-      return this;
-    }
-
-    /** Shear (x, y) to (x + m y, y) with m random in [-v, v] (MXNet {@code max_shear_ratio}); default 0. */
-    public Builder maxShearRatio(float v) {
-      this.maxShearRatio = v;
-      return this;
-    }
-
-    /**
-     * Crop a random square of side in [minCropSize, maxCropSize] and resize it to the output (MXNet
-     * {@code max_crop_size}); default -1, off: crop the output size directly.
-     */
-    public Builder maxCropSize(int size) {
-      this.maxCropSize = size;
-      return this;
-    }
-
-    /** The smallest random crop side (MXNet {@code min_crop_size}); default -1. */
-    public Builder minCropSize(int size) {
-      this.minCropSize = size;
-      return this;
-    }
-
-    /** Scale by a random s in [minRandomScale, maxRandomScale] in the affine step (MXNet {@code max_random_scale}); default 1. */
-    public Builder maxRandomScale(float s) {
-      this.maxRandomScale = s;
-      return this;
-    }
-
-    /** The lower end of the random scale (MXNet {@code min_random_scale}); default 1. */
-    public Builder minRandomScale(float s) {
-      this.minRandomScale = s;
-      return this;
-    }
-
-    /** Clamp width and height after the affine step to at most this (MXNet {@code max_img_size}); default 1e10. */
-    public Builder maxImgSize(float size) {
-      this.maxImgSize = size;
-      return this;
-    }
-
-    /** Clamp width and height after the affine step to at least this (MXNet {@code min_img_size}); default 0. */
-    public Builder minImgSize(float size) {
-      this.minImgSize = size;
-      return this;
-    }
-
-    /** Add a random integer in [-v, v] to the hue, OpenCV's 0..180 scale (MXNet {@code random_h}); default 0. */
-    public Builder randomH(int v) {
-      this.randomH = v;
-      return this;
-    }
-
-    /** Add a random integer in [-v, v] to the saturation, 0..255 (MXNet {@code random_s}); default 0. */
-    public Builder randomS(int v) {
-      this.randomS = v;
-      return this;
-    }
-
-    /** Add a random integer in [-v, v] to the lightness, 0..255 (MXNet {@code random_l}); default 0. */
-    public Builder randomL(int v) {
-      this.randomL = v;
-      return this;
-    }
-
-    /** The pixel value of borders made by the affine step and padding (MXNet {@code fill_value}); default 255. */
-    public Builder fillValue(int v) {
-      this.fillValue = v;
-      return this;
-    }
-
-    /**
-     * The interpolation (MXNet {@code inter_method}): 0 nearest, 1 bilinear (default), 2 bicubic, 3
-     * area, 4 Lanczos, 9 automatic (bicubic to enlarge, area to shrink, bilinear otherwise), 10 a
-     * random one of 0..4 per resize.
-     */
-    public Builder interMethod(int method) {
-      this.interMethod = method;
-      return this;
-    }
-
-    /** Pad every side by this many pixels of fillValue before cropping (MXNet {@code pad}); default 0. */
-    public Builder pad(int pixels) {
-      this.pad = pixels;
-      return this;
-    }
-
-    /** Mirror every image left to right (MXNet {@code mirror}); default false. */
-    public Builder mirror(boolean mirror) {
-      this.mirror = mirror;
-      return this;
-    }
-
-    /** Mirror each image with probability 1/2 (MXNet {@code rand_mirror}); default false. */
-    public Builder randMirror(boolean randMirror) {
-      this.randMirror = randMirror;
-      return this;
-    }
-
-    /**
-     * A mean image to subtract per pixel (MXNet {@code mean_img}), as a NumPy {@code .npy} float
-     * array of the output's (c, h, w) in RGB order. If the file does not exist, it is computed at
-     * build time over every image (centre crop, no random augmentation) and saved there. Overrides
-     * meanR/G/B/A.
-     */
-    public Builder meanImg(@Nullable Path npy) {
-      this.meanImg = npy;
-      return this;
-    }
-
-    /** The mean subtracted from the red (or gray) channel (MXNet {@code mean_r}); default 0. */
-    public Builder meanR(float v) {
-      mean[0] = v;
-      return this;
-    }
-
-    /** The mean subtracted from the green channel (MXNet {@code mean_g}); default 0. */
-    public Builder meanG(float v) {
-      mean[1] = v;
-      return this;
-    }
-
-    /** The mean subtracted from the blue channel (MXNet {@code mean_b}); default 0. */
-    public Builder meanB(float v) {
-      mean[2] = v;
-      return this;
-    }
-
-    /** The mean subtracted from the alpha channel (MXNet {@code mean_a}); default 0. */
-    public Builder meanA(float v) {
-      mean[3] = v;
-      return this;
-    }
-
-    /** meanR, meanG and meanB at once. */
-    public Builder meanRgb(float r, float g, float b) {
-      return meanR(r).meanG(g).meanB(b);
-    }
-
-    /** The red (or gray) channel's divisor (MXNet {@code std_r}); default 1. */
-    public Builder stdR(float v) {
-      std[0] = v;
-      return this;
-    }
-
-    /** The green channel's divisor (MXNet {@code std_g}); default 1. */
-    public Builder stdG(float v) {
-      std[1] = v;
-      return this;
-    }
-
-    /** The blue channel's divisor (MXNet {@code std_b}); default 1. */
-    public Builder stdB(float v) {
-      std[2] = v;
-      return this;
-    }
-
-    /** The alpha channel's divisor (MXNet {@code std_a}); default 1. */
-    public Builder stdA(float v) {
-      std[3] = v;
-      return this;
-    }
-
-    /** stdR, stdG and stdB at once. */
-    public Builder stdRgb(float r, float g, float b) {
-      return stdR(r).stdG(g).stdB(b);
-    }
-
-    /** Multiply every value after subtracting the mean (MXNet {@code scale}), e.g. 1/255; default 1. */
-    public Builder scale(float scale) {
-      this.scale = scale;
-      return this;
-    }
-
-    /** Multiply (pixel - mean) by a random contrast in [1 - v, 1 + v] (MXNet {@code max_random_contrast}); default 0. */
-    public Builder maxRandomContrast(float v) {
-      this.maxRandomContrast = v;
-      return this;
-    }
-
-    /** Add a random illumination in [-v, v] (times scale / std) (MXNet {@code max_random_illumination}); default 0. */
-    public Builder maxRandomIllumination(float v) {
-      this.maxRandomIllumination = v;
-      return this;
-    }
-
-    /**
-     * AlexNet-style lighting noise (MXNet {@code pca_noise}): add ImageNet's RGB principal
-     * components weighted by their eigenvalues times normal draws of standard deviation v; default
-     * 0. Colour images only.
-     */
-    public Builder pcaNoise(float v) {
-      this.pcaNoise = v;
+    /** Sets {@link Normalize} options, e.g. {@code normalize(n -> n.scale(1f / 255))}; calls add up, the last value wins. */
+    public Builder normalize(Consumer<Normalize> options) {
+      options.accept(normalize);
       return this;
     }
 
@@ -510,10 +298,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /**
-     * The data's element type: FLOAT32 (default, ImageRecordIter) or UINT8 (ImageRecordUInt8Iter:
-     * raw pixels, mirrored and cropped but not normalised).
-     */
+    /** FLOAT32 (default, ImageRecordIter) or UINT8 (ImageRecordUInt8Iter: raw pixels, mirrored and cropped). */
     public Builder dtype(DType dtype) {
       if (dtype != DType.FLOAT32 && dtype != DType.UINT8) {
         throw new IllegalArgumentException("image data is FLOAT32 or UINT8, got " + dtype);
@@ -524,7 +309,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /**
      * Checks the settings, opens the source and builds the provider (and the mean image, when
-     * {@link #meanImg(Path)} names a file that does not exist yet).
+     * {@link Normalize#meanImg(Path)} names a file that does not exist yet).
      *
      * @throws IllegalStateException for missing settings, or OpenCV's natives missing
      * @throws IllegalArgumentException for settings out of range or contradicting each other
@@ -532,44 +317,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
      *     a corrupt record file, index or list
      */
     public ImageRecordProvider build() {
-      Sampling sampling = sampling();
-      Augmentation aug = settings();
-      OpenCv.require();
-      ImageSource source;
-      List<RecordProblem> skipped = List.of();
-      if (imageFolder != null) {
-        if (pathImgrec != null || pathImglist != null || pathImgidx != null) {
-          throw new IllegalArgumentException("ImageRecordProvider: give either imageFolder or pathImgrec (with "
-              + "pathImgidx/pathImglist), not both");
-        }
-        if (labelWidth != 1) {
-          throw new IllegalArgumentException("ImageRecordProvider: an image folder gives one label per image; "
-              + "labelWidth is " + labelWidth);
-        }
-        source = new FolderImages(imageFolder);
-      } else if (pathImgrec != null) {
-        RecordIOFile rec = RecordIOFile.builder(pathImgrec).index(pathImgidx).skipCorrupt(skipCorrupt)
-            .problems(problems).open();
-        skipped = rec.problems();
-        try {
-          source = new RecordImages(rec, labelWidth, pathImglist);
-        } catch (RuntimeException e) {
-          rec.close();
-          throw e;
-        }
-      } else {
-        throw new IllegalStateException("ImageRecordProvider: set pathImgrec(path) or imageFolder(path)");
-      }
-      try {
-        if (source.size() == 0) {
-          throw new IllegalArgumentException("ImageRecordProvider: " + source.name() + " holds no images");
-        }
-        float[] meanImage = meanImg == null ? null : MeanImage.loadOrCompute(meanImg, source, aug);
-        return new ImageRecordProvider(this, sampling, source, aug, meanImage, skipped);
-      } catch (RuntimeException | Error e) {
-        source.close();
-        throw e;
-      }
+      return open(this, sampling(), settings());
     }
 
     private Augmentation settings() {
@@ -583,6 +331,212 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       require(labelWidth >= 1, "labelWidth must be >= 1, got " + labelWidth);
       require(preprocessThreads >= 1, "preprocessThreads must be >= 1, got " + preprocessThreads);
       require(prefetchBuffer >= 1, "prefetchBuffer must be >= 1, got " + prefetchBuffer);
+      return new Augmentation(channels, height, width, augment.settings(channels), normalize.settings());
+    }
+  }
+
+  /**
+   * The augmentation options of ImageRecordIter (MXNet's default augmenter plus its contrast,
+   * illumination and PCA noise), set through {@link Builder#augment(Consumer)}: resize, crops,
+   * padding, the affine step, HSL jitter, interpolation and mirrors. Each method is MXNet's
+   * parameter in lowerCamelCase with its default; {@link Builder#build()} checks them.
+   */
+  public static final class Augment {
+    private int resize = -1;
+    private int pad;
+    private boolean randCrop;
+    private int cropYStart = -1;
+    private int cropXStart = -1;
+    private int maxCropSize = -1;
+    private int minCropSize = -1;
+    private float maxRotateAngle;
+    private int rotate = -1;
+    private float maxAspectRatio;
+    private float maxShearRatio;
+    private float maxRandomScale = 1;
+    private float minRandomScale = 1;
+    private float maxImgSize = 1e10f;
+    private float minImgSize;
+    private int randomH;
+    private int randomS;
+    private int randomL;
+    private float maxRandomContrast;
+    private float maxRandomIllumination;
+    private float pcaNoise;
+    private int fillValue = 255;
+    private int interMethod = 1;
+    private boolean mirror;
+    private boolean randMirror;
+
+    /** MXNet's defaults: no augmentation. */
+    Augment() {}
+
+    /** Resize the shorter side to this many pixels before the other augmentations (MXNet {@code resize}); default -1, off. */
+    public Augment resize(int shorterSide) {
+      this.resize = shorterSide;
+      return this;
+    }
+
+    /** Crop at a random position instead of the centre (MXNet {@code rand_crop}); default false. */
+    public Augment randCrop(boolean randCrop) {
+      this.randCrop = randCrop;
+      return this;
+    }
+
+    /** Crop from this row instead of the centre (MXNet {@code crop_y_start}); default -1, off. */
+    public Augment cropYStart(int y) {
+      this.cropYStart = y;
+      return this;
+    }
+
+    /** Crop from this column instead of the centre (MXNet {@code crop_x_start}); default -1, off. */
+    public Augment cropXStart(int x) {
+      this.cropXStart = x;
+      return this;
+    }
+
+    /** Rotate by a random whole number of degrees in [-v, v] (MXNet {@code max_rotate_angle}); default 0. */
+    public Augment maxRotateAngle(float degrees) {
+      this.maxRotateAngle = degrees;
+      return this;
+    }
+
+    /** Rotate every image by this many degrees, overriding maxRotateAngle (MXNet {@code rotate}); default -1, off. */
+    public Augment rotate(int degrees) {
+      this.rotate = degrees;
+      return this;
+    }
+
+    /**
+     * Stretch by a random aspect ratio r in [1 - v, 1 + v] (MXNet {@code max_aspect_ratio}): width
+     * scaled by 2r/(1+r), height by 2/(1+r); default 0.
+     */
+    public Augment maxAspectRatio(float v) {
+      this.maxAspectRatio = v;
+      return this;
+    }
+
+    /** Shear (x, y) to (x + m y, y) with m random in [-v, v] (MXNet {@code max_shear_ratio}); default 0. */
+    public Augment maxShearRatio(float v) {
+      this.maxShearRatio = v;
+      return this;
+    }
+
+    /**
+     * Crop a random square of side in [minCropSize, maxCropSize] and resize it to the output (MXNet
+     * {@code max_crop_size}); default -1, off: crop the output size directly.
+     */
+    public Augment maxCropSize(int size) {
+      this.maxCropSize = size;
+      return this;
+    }
+
+    /** The smallest random crop side (MXNet {@code min_crop_size}); default -1. */
+    public Augment minCropSize(int size) {
+      this.minCropSize = size;
+      return this;
+    }
+
+    /** Scale by a random s in [minRandomScale, maxRandomScale] in the affine step (MXNet {@code max_random_scale}); default 1. */
+    public Augment maxRandomScale(float s) {
+      this.maxRandomScale = s;
+      return this;
+    }
+
+    /** The lower end of the random scale (MXNet {@code min_random_scale}); default 1. */
+    public Augment minRandomScale(float s) {
+      this.minRandomScale = s;
+      return this;
+    }
+
+    /** Clamp width and height after the affine step to at most this (MXNet {@code max_img_size}); default 1e10. */
+    public Augment maxImgSize(float size) {
+      this.maxImgSize = size;
+      return this;
+    }
+
+    /** Clamp width and height after the affine step to at least this (MXNet {@code min_img_size}); default 0. */
+    public Augment minImgSize(float size) {
+      this.minImgSize = size;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the hue, OpenCV's 0..180 scale (MXNet {@code random_h}); default 0. */
+    public Augment randomH(int v) {
+      this.randomH = v;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the saturation, 0..255 (MXNet {@code random_s}); default 0. */
+    public Augment randomS(int v) {
+      this.randomS = v;
+      return this;
+    }
+
+    /** Add a random integer in [-v, v] to the lightness, 0..255 (MXNet {@code random_l}); default 0. */
+    public Augment randomL(int v) {
+      this.randomL = v;
+      return this;
+    }
+
+    /** The pixel value of borders made by the affine step and padding (MXNet {@code fill_value}); default 255. */
+    public Augment fillValue(int v) {
+      this.fillValue = v;
+      return this;
+    }
+
+    /**
+     * The interpolation (MXNet {@code inter_method}): 0 nearest, 1 bilinear (default), 2 bicubic, 3
+     * area, 4 Lanczos, 9 automatic (bicubic to enlarge, area to shrink, bilinear otherwise), 10 a
+     * random one of 0..4 per resize.
+     */
+    public Augment interMethod(int method) {
+      this.interMethod = method;
+      return this;
+    }
+
+    /** Pad every side by this many pixels of fillValue before cropping (MXNet {@code pad}); default 0. */
+    public Augment pad(int pixels) {
+      this.pad = pixels;
+      return this;
+    }
+
+    /** Mirror every image left to right (MXNet {@code mirror}); default false. */
+    public Augment mirror(boolean mirror) {
+      this.mirror = mirror;
+      return this;
+    }
+
+    /** Mirror each image with probability 1/2 (MXNet {@code rand_mirror}); default false. */
+    public Augment randMirror(boolean randMirror) {
+      this.randMirror = randMirror;
+      return this;
+    }
+
+    /** Multiply (pixel - mean) by a random contrast in [1 - v, 1 + v] (MXNet {@code max_random_contrast}); default 0. */
+    public Augment maxRandomContrast(float v) {
+      this.maxRandomContrast = v;
+      return this;
+    }
+
+    /** Add a random illumination in [-v, v] (times scale / std) (MXNet {@code max_random_illumination}); default 0. */
+    public Augment maxRandomIllumination(float v) {
+      this.maxRandomIllumination = v;
+      return this;
+    }
+
+    /**
+     * AlexNet-style lighting noise (MXNet {@code pca_noise}): add ImageNet's RGB principal
+     * components weighted by their eigenvalues times normal draws of standard deviation v; default
+     * 0. Colour images only.
+     */
+    public Augment pcaNoise(float v) {
+      this.pcaNoise = v;
+      return this;
+    }
+
+    /** Checks the options (colour ones need {@code channels} 3, or 3 and 4) and freezes them. */
+    Augmentation.Augments settings(int channels) {
       require(Augmentation.validInterMethod(interMethod), "interMethod must be 0..4, 9 or 10, got " + interMethod);
       require(resize == -1 || resize > 0, "resize must be positive (or -1, off), got " + resize);
       require(pad >= 0, "pad must be >= 0, got " + pad);
@@ -610,22 +564,118 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       require(fillValue >= 0 && fillValue <= 255, "fillValue must be 0..255, got " + fillValue);
       require(maxRandomContrast >= 0 && maxRandomIllumination >= 0, "maxRandomContrast and maxRandomIllumination "
           + "must be >= 0");
+      return new Augmentation.Augments(
+          new Augmentation.Crop(resize, pad, randCrop, cropYStart, cropXStart, maxCropSize, minCropSize),
+          new Augmentation.Affine(maxRotateAngle, rotate, maxAspectRatio, maxShearRatio, maxRandomScale,
+              minRandomScale, maxImgSize, minImgSize),
+          new Augmentation.Colour(randomH, randomS, randomL, maxRandomContrast, maxRandomIllumination, pcaNoise),
+          fillValue, interMethod, mirror, randMirror);
+    }
+  }
+
+  /**
+   * The normalisation options of ImageRecordIter, set through {@link Builder#normalize(Consumer)}:
+   * per-channel means and divisors, a scale, or a mean image: a float value is {@code (pixel - mean)
+   * * scale / std} before contrast and illumination; {@link Builder#build()} checks them.
+   */
+  public static final class Normalize {
+    private @Nullable Path meanImg;
+    private final float[] mean = new float[4];
+    private final float[] std = {1, 1, 1, 1};
+    private float scale = 1;
+
+    /** MXNet's defaults: mean 0, std 1, scale 1, no mean image. */
+    Normalize() {}
+
+    /**
+     * A mean image to subtract per pixel (MXNet {@code mean_img}), as a NumPy {@code .npy} float
+     * array of the output's (c, h, w) in RGB order. If the file does not exist, it is computed at
+     * build time over every image (centre crop, no random augmentation) and saved there. Overrides
+     * meanR/G/B/A.
+     */
+    public Normalize meanImg(@Nullable Path npy) {
+      this.meanImg = npy;
+      return this;
+    }
+
+    /** The mean subtracted from the red (or gray) channel (MXNet {@code mean_r}); default 0. */
+    public Normalize meanR(float v) {
+      mean[0] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the green channel (MXNet {@code mean_g}); default 0. */
+    public Normalize meanG(float v) {
+      mean[1] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the blue channel (MXNet {@code mean_b}); default 0. */
+    public Normalize meanB(float v) {
+      mean[2] = v;
+      return this;
+    }
+
+    /** The mean subtracted from the alpha channel (MXNet {@code mean_a}); default 0. */
+    public Normalize meanA(float v) {
+      mean[3] = v;
+      return this;
+    }
+
+    /** meanR, meanG and meanB at once. */
+    public Normalize meanRgb(float r, float g, float b) {
+      return meanR(r).meanG(g).meanB(b);
+    }
+
+    /** The red (or gray) channel's divisor (MXNet {@code std_r}); default 1. */
+    public Normalize stdR(float v) {
+      std[0] = v;
+      return this;
+    }
+
+    /** The green channel's divisor (MXNet {@code std_g}); default 1. */
+    public Normalize stdG(float v) {
+      std[1] = v;
+      return this;
+    }
+
+    /** The blue channel's divisor (MXNet {@code std_b}); default 1. */
+    public Normalize stdB(float v) {
+      std[2] = v;
+      return this;
+    }
+
+    /** The alpha channel's divisor (MXNet {@code std_a}); default 1. */
+    public Normalize stdA(float v) {
+      std[3] = v;
+      return this;
+    }
+
+    /** stdR, stdG and stdB at once. */
+    public Normalize stdRgb(float r, float g, float b) {
+      return stdR(r).stdG(g).stdB(b);
+    }
+
+    /** Multiply every value after subtracting the mean (MXNet {@code scale}), e.g. 1/255; default 1. */
+    public Normalize scale(float scale) {
+      this.scale = scale;
+      return this;
+    }
+
+    /** Checks the divisors and freezes the options. */
+    Augmentation.Normalization settings() {
       for (int c = 0; c < 4; c++) {
         require(std[c] != 0 && Float.isFinite(std[c]), "std of channel " + "RGBA".charAt(c) + " must be finite and "
             + "non-zero, got " + std[c]);
       }
-      float[] m = mean.clone();
-      float[] s = std.clone();
-      return new Augmentation(channels, height, width, resize, randCrop, cropYStart, cropXStart, maxRotateAngle,
-          rotate, maxAspectRatio, maxShearRatio, maxCropSize, minCropSize, maxRandomScale, minRandomScale, maxImgSize,
-          minImgSize, randomH, randomS, randomL, fillValue, interMethod, pad, mirror, randMirror, m, s, scale,
-          maxRandomContrast, maxRandomIllumination, pcaNoise);
+      return new Augmentation.Normalization(mean.clone(), std.clone(), scale, meanImg);
     }
+  }
 
-    private static void require(boolean ok, String message) {
-      if (!ok) {
-        throw new IllegalArgumentException("ImageRecordProvider: " + message);
-      }
+  /** The one check every group uses, so each message carries the provider's name. */
+  private static void require(boolean ok, String message) {
+    if (!ok) {
+      throw new IllegalArgumentException("ImageRecordProvider: " + message);
     }
   }
 }

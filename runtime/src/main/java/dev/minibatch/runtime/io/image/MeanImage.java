@@ -34,10 +34,7 @@ final class MeanImage {
   }
 
   private static float[] compute(ImageSource source, Augmentation a) {
-    Augmentation fixed = new Augmentation(a.channels(), a.height(), a.width(), a.resize(), false, a.cropYStart(),
-        a.cropXStart(), 0, -1, 0, 0, a.maxCropSize(), a.maxCropSize(), 1, 1, 1e10f, 0, 0, 0, 0, a.fillValue(),
-        a.interMethod() == 10 ? 1 : a.interMethod(), a.pad(), false, false, new float[4], new float[] {1, 1, 1, 1}, 1,
-        0, 0, 0);
+    Augmentation fixed = a.withoutRandomness();
     ImageRows rows = new ImageRows(source, fixed, false, false, null, () -> 0);
     ImageRows.Worker w = rows.worker();
     int n = a.channels() * a.height() * a.width();

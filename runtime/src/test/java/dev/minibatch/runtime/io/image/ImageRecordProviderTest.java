@@ -101,17 +101,17 @@ class ImageRecordProviderTest {
 
   @Test
   void mirrorFlipsColumns() {
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).mirror(true)).build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).augment(a -> a.mirror(true))).build()) {
       assertArrayEquals(expectedChw(4, 4, 1, j -> 2 + (3 - j)), dataRows(p).get(0));
     }
   }
 
   @Test
   void cropStartsReplaceTheCentre() {
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).cropYStart(0).cropXStart(4)).build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).augment(a -> a.cropYStart(0).cropXStart(4))).build()) {
       assertArrayEquals(expectedChw(4, 4, 0, j -> 4 + j), dataRows(p).get(0));
     }
-    ImageRecordProvider.Builder tooFar = one(b -> b.dataShape(3, 4, 4).cropXStart(5));
+    ImageRecordProvider.Builder tooFar = one(b -> b.dataShape(3, 4, 4).augment(a -> a.cropXStart(5)));
     try (ImageRecordProvider p = tooFar.build()) {
       StageFailedException e = assertThrows(StageFailedException.class, () -> dataRows(p));
       FileFormatException f = assertInstanceOf(FileFormatException.class, e.getCause());
@@ -124,8 +124,8 @@ class ImageRecordProviderTest {
   void meanStdAndScaleFollowTheFormula() {
     float[] mean = {10, 20, 30};
     float[] std = {2, 4, 8};
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).meanRgb(10, 20, 30).stdRgb(2, 4, 8).scale(0.5f))
-        .build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4)
+        .normalize(n -> n.meanRgb(10, 20, 30).stdRgb(2, 4, 8).scale(0.5f))).build()) {
       float[] raw = expectedChw(4, 4, 1, j -> 2 + j);
       float[] expected = new float[raw.length];
       for (int i = 0; i < raw.length; i++) {
@@ -157,7 +157,7 @@ class ImageRecordProviderTest {
 
   @Test
   void uint8PlanesAreRawMirroredRgb() {
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).dtype(DType.UINT8).mirror(true)).build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).dtype(DType.UINT8).augment(a -> a.mirror(true))).build()) {
       assertArrayEquals(expectedChw(4, 4, 1, j -> 2 + (3 - j)), dataRows(p).get(0));
     }
     // A gray image (one plane) through the same path.
@@ -171,7 +171,8 @@ class ImageRecordProviderTest {
 
   @Test
   void channelsLastFloatIsInterleavedAndMirrored() {
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).channelsLast(true).mirror(true).scale(2)).build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).channelsLast(true)
+        .augment(a -> a.mirror(true)).normalize(n -> n.scale(2))).build()) {
       float[] expected = new float[48];
       for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 4; j++) {
@@ -188,7 +189,7 @@ class ImageRecordProviderTest {
   void resizeScalesTheShorterSide() {
     // 6x8 with resize(3): the shorter side (6 rows) becomes 3, the width 3 * 8 / 6 = 4. Nearest
     // neighbour takes source pixel (2i, 2j); the 3x4 output needs no crop.
-    try (ImageRecordProvider p = one(b -> b.dataShape(3, 3, 4).resize(3).interMethod(0)).build()) {
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 3, 4).augment(a -> a.resize(3).interMethod(0))).build()) {
       float[] expected = new float[36];
       for (int k = 0; k < 3; k++) {
         for (int i = 0; i < 3; i++) {
@@ -207,7 +208,7 @@ class ImageRecordProviderTest {
     Path rec = TestImages.write(dir.resolve("small.rec"), List.of(ImageRecord.of(0, 0,
         TestImages.png(2, 3, 1, (y, x, c) -> 10 * y + x))));
     try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).batchSize(1).dataShape(1, 4, 6)
-        .interMethod(0).build()) {
+        .augment(a -> a.interMethod(0)).build()) {
       float[] expected = new float[24];
       for (int i = 0; i < 4; i++) {
         for (int j = 0; j < 6; j++) {
@@ -302,9 +303,9 @@ class ImageRecordProviderTest {
   private static List<float[]> epoch(Path rec, int threads, int epochs) {
     List<float[]> out = new ArrayList<>();
     try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).batchSize(5).dataShape(3, 4, 4)
-        .shuffle(true).seed(11).randCrop(true).randMirror(true).maxRotateAngle(20).maxShearRatio(0.1f)
-        .maxRandomScale(1.2f).minRandomScale(0.9f).maxAspectRatio(0.2f).randomH(10).randomS(20).randomL(20)
-        .maxRandomContrast(0.3f).maxRandomIllumination(10).pcaNoise(0.1f).interMethod(10)
+        .shuffle(true).seed(11).augment(a -> a.randCrop(true).randMirror(true).maxRotateAngle(20).maxShearRatio(0.1f)
+            .maxRandomScale(1.2f).minRandomScale(0.9f).maxAspectRatio(0.2f).randomH(10).randomS(20).randomL(20)
+            .maxRandomContrast(0.3f).maxRandomIllumination(10).pcaNoise(0.1f).interMethod(10))
         .preprocessThreads(threads).build()) {
       for (int e = 0; e < epochs; e++) {
         out.addAll(dataRows(p));
@@ -340,7 +341,7 @@ class ImageRecordProviderTest {
     }
     Set<String> seen = new HashSet<>();
     try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).batchSize(8).dataShape(3, 4, 4)
-        .seed(3).randCrop(true).randMirror(true).build()) {
+        .seed(3).augment(a -> a.randCrop(true).randMirror(true)).build()) {
       for (float[] r : dataRows(p)) {
         String s = java.util.Arrays.toString(r);
         assertTrue(windows.contains(s), "not a (mirrored) 4x4 window of the image: " + s);
@@ -383,7 +384,7 @@ class ImageRecordProviderTest {
         ImageRecord.of(0, 0, TestImages.png(4, 4, 3, (y, x, c) -> 10)),
         ImageRecord.of(1, 0, TestImages.png(4, 4, 3, (y, x, c) -> 30 + y))));
     Path npy = dir.resolve("mean.npy");
-    try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).meanImg(npy).batchSize(2)
+    try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).normalize(n -> n.meanImg(npy)).batchSize(2)
         .dataShape(3, 4, 4).build()) {
       assertTrue(Files.exists(npy));
       List<float[]> rows = dataRows(p);
@@ -395,13 +396,50 @@ class ImageRecordProviderTest {
       }
     }
     // Reloaded (the file exists now), and refused for another output shape.
-    try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).meanImg(npy).batchSize(2)
+    try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(rec).normalize(n -> n.meanImg(npy)).batchSize(2)
         .dataShape(3, 4, 4).build()) {
       assertEquals(-10f, dataRows(p).get(0)[0], 1e-5f);
     }
-    String m = assertThrows(FileFormatException.class, () -> ImageRecordProvider.builder().pathImgrec(rec).meanImg(npy)
+    String m = assertThrows(FileFormatException.class, () -> ImageRecordProvider.builder().pathImgrec(rec).normalize(n -> n.meanImg(npy))
         .batchSize(2).dataShape(3, 2, 2).build()).getMessage();
     assertTrue(m.contains("holds a mean image of shape (3, 4, 4); the output is (3, 2, 2)"), m);
+  }
+
+  @Test
+  void theMeanImageIgnoresRandomAugmentation() throws IOException {
+    // MXNet computes the mean image over centre crops: random crops, mirrors, rotation and a random
+    // interpolation must not change it.
+    Path plain = dir.resolve("plain.npy");
+    Path random = dir.resolve("random.npy");
+    one(b -> b.dataShape(3, 4, 4).normalize(n -> n.meanImg(plain))).build().close();
+    one(b -> b.dataShape(3, 4, 4).augment(a -> a.randCrop(true).randMirror(true).maxRotateAngle(30).interMethod(10))
+        .normalize(n -> n.meanImg(random))).build().close();
+    assertArrayEquals(Files.readAllBytes(plain), Files.readAllBytes(random));
+  }
+
+  @Test
+  void augmentAndNormalizeCallsAddUp() {
+    // The first augment call's mirror and the second's crop window both apply; the later scale wins.
+    try (ImageRecordProvider p = one(b -> b.dataShape(3, 4, 4).augment(a -> a.mirror(true))
+        .augment(a -> a.cropYStart(0).cropXStart(4)).normalize(n -> n.scale(2)).normalize(n -> n.scale(3))).build()) {
+      float[] expected = expectedChw(4, 4, 0, j -> 4 + (3 - j));
+      for (int i = 0; i < expected.length; i++) {
+        expected[i] *= 3;
+      }
+      assertArrayEquals(expected, dataRows(p).get(0));
+    }
+  }
+
+  @Test
+  void groupOptionsAreCheckedAtBuild() {
+    assertEquals("ImageRecordProvider: fillValue must be 0..255, got 256", assertThrows(IllegalArgumentException.class,
+        () -> one(b -> b.dataShape(3, 4, 4).augment(a -> a.fillValue(256))).build()).getMessage());
+    assertEquals("ImageRecordProvider: pcaNoise works on colour images, not 1 channel(s)",
+        assertThrows(IllegalArgumentException.class,
+            () -> one(b -> b.dataShape(1, 4, 4).augment(a -> a.pcaNoise(0.1f))).build()).getMessage());
+    assertEquals("ImageRecordProvider: std of channel G must be finite and non-zero, got 0.0",
+        assertThrows(IllegalArgumentException.class,
+            () -> one(b -> b.dataShape(3, 4, 4).normalize(n -> n.stdG(0))).build()).getMessage());
   }
 
   @Test
@@ -437,12 +475,12 @@ class ImageRecordProviderTest {
         .getMessage());
     assertTrue(assertThrows(IllegalArgumentException.class, () -> one(b -> b.dataShape(2, 4, 4)).build())
         .getMessage().contains("channels must be 1, 3 or 4"));
-    assertTrue(assertThrows(IllegalArgumentException.class, () -> one(b -> b.dataShape(3, 4, 4).interMethod(5)).build())
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> one(b -> b.dataShape(3, 4, 4).augment(a -> a.interMethod(5))).build())
         .getMessage().contains("interMethod must be 0..4, 9 or 10, got 5"));
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> one(b -> b.dataShape(1, 4, 4).randomH(3)).build()).getMessage().contains("colour images"));
+        () -> one(b -> b.dataShape(1, 4, 4).augment(a -> a.randomH(3))).build()).getMessage().contains("colour images"));
     assertTrue(assertThrows(IllegalArgumentException.class,
-        () -> one(b -> b.dataShape(3, 4, 4).randCrop(true).cropXStart(1)).build()).getMessage().contains("contradict"));
+        () -> one(b -> b.dataShape(3, 4, 4).augment(a -> a.randCrop(true).cropXStart(1))).build()).getMessage().contains("contradict"));
     assertThrows(IllegalArgumentException.class, () -> ImageRecordProvider.builder().dtype(DType.INT32));
   }
 }

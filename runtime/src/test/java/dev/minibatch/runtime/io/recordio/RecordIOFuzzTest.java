@@ -41,7 +41,7 @@ class RecordIOFuzzTest {
         // Decode and augment every image on two reader threads: OpenCV's decoders see the fuzzed
         // bytes, and every failure must arrive as a named error.
         try (ImageRecordProvider p = ImageRecordProvider.builder().pathImgrec(FILE).dataShape(1, 4, 4).batchSize(3).lastBatch(LastBatch.PARTIAL)
-            .preprocessThreads(2).randCrop(true).seed(1).build()) {
+            .preprocessThreads(2).augment(a -> a.randCrop(true)).seed(1).build()) {
           FuzzChecks.oneEpoch(p);
         } catch (StageFailedException e) {
           if (!(e.getCause() instanceof FileFormatException)) {
