@@ -89,10 +89,10 @@ final class BenchCommand implements Callable<Integer> {
     long fileBytes = Files.size(file);
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
-    if (built instanceof EngineProvider<?> e && e.partSize() < built.batchSize()) {
+    if (built instanceof EngineProvider<?> e && e.shardSize() < built.batchSize()) {
       // A batch larger than the file would be mostly padding (or, for round_batch providers, is
       // refused): measure batches of the whole file instead.
-      int samples = e.partSize();
+      int samples = e.shardSize();
       built.close();
       t0 = System.nanoTime();
       built = format.provider(file, input.options(0, samples, shuffle, seed));
@@ -113,7 +113,7 @@ final class BenchCommand implements Callable<Integer> {
       for (DataDesc d : concat(p.provideData(), p.provideLabel())) {
         rowBytes += d.sampleShape().elementCount() * d.dtype().byteSize();
       }
-      long expected = built instanceof EngineProvider<?> e ? (e.partSize() + p.batchSize() - 1) / p.batchSize() : 0;
+      long expected = built instanceof EngineProvider<?> e ? (e.shardSize() + p.batchSize() - 1) / p.batchSize() : 0;
       List<Epoch> all = new ArrayList<>();
       for (int e = 1 - warmup; e <= epochs; e++) {
         String name = e < 1 ? "warm-up " + (e + warmup) : "epoch " + e;

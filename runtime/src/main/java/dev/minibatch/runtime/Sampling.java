@@ -90,9 +90,9 @@ public record Sampling(
     return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, Padding.ZERO);
   }
 
-  /** Rows of a full batch for a shard of {@code partSize} samples: the batch size, or the shard size for 0. */
-  public int batchRows(int partSize) {
-    return batchSize == 0 ? partSize : batchSize;
+  /** Rows of a full batch for a shard of {@code shardSize} samples: the batch size, or the shard size for 0. */
+  public int batchRows(int shardSize) {
+    return batchSize == 0 ? shardSize : batchSize;
   }
 
   /** These settings with another batch size and last-batch policy. */

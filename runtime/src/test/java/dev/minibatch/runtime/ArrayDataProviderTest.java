@@ -342,7 +342,7 @@ class ArrayDataProviderTest {
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.shard(3, 3)));
     assertEquals("partIndex must be in [0, 3), got 3", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(2, b -> b.shard(3, 0)));
-    assertEquals("part 0 of 3 would be empty: 2 samples cannot fill 3 parts; use fewer parts or evenShards(true)", e.getMessage());
+    assertEquals("shard 0 of 3 would be empty: 2 samples cannot fill 3 shards; use fewer shards or evenShards(true)", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.shuffle(true).shard(2, 0)));
     assertTrue(e.getMessage().startsWith("shuffle with numParts = 2 needs an explicit seed"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.padding("lable", 1)));

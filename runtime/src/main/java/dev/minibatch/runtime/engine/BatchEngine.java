@@ -60,11 +60,11 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
       // Samples are bucketed by the length of the first length group; its batches are padded to their bucket's bound.
       int[] lengths = sequences.lengths(0);
       int[] bounds = buckets.resolve(lengths);
-      this.order = new BucketScheduler(lengths, bounds, b.sampling);
+      this.order = new BucketOrderPlan(lengths, bounds, b.sampling);
       sequences = sequences.bucketed(bounds[bounds.length - 1]);
     } else {
       this.drawn = null;
-      this.order = new SampleScheduler(b.numSamples, b.sampling);
+      this.order = new SampleOrderPlan(b.numSamples, b.sampling);
     }
     IntFunction<BatchLayout> layouts = Objects.requireNonNull(b.layouts, "layout");
     this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),
@@ -102,8 +102,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   }
 
   /** The samples (or draws) this provider's part visits per epoch, before padding. */
-  public int partSize() {
-    return order.partSize();
+  public int shardSize() {
+    return order.shardSize();
   }
 
   /** The seed in use (the configured one, or the one drawn when the provider was built). */
@@ -340,7 +340,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     }
 
     /**
-     * Batches are drawn from buckets of samples of similar length ({@link BucketScheduler}), by the
+     * Batches are drawn from buckets of samples of similar length ({@link BucketOrderPlan}), by the
      * first length group of {@link #sequences}; each batch is padded to its bucket's bound.
      */
     public Builder<B> buckets(@Nullable Buckets buckets) {

@@ -6,7 +6,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The one resume encoding of the order plans that cut a shard into batches themselves ({@link
- * SampleScheduler}, {@link BucketScheduler}): where iteration stands (the epoch in progress and its
+ * SampleOrderPlan}, {@link BucketOrderPlan}): where iteration stands (the epoch in progress and its
  * delivered batches, or the next epoch and the position to resume it at), the samples carried into
  * the next epoch, the seed, and a fingerprint of the data and settings that a restored state must
  * match. A plan says how its carry is encoded in {@link IterationState#carried()}, checked on

@@ -7,7 +7,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The order plan of a provider that draws its samples itself ({@link EpochDraws}): a {@link
- * SampleScheduler} over the positions {@code [0, draws.length())} of each epoch's drawn order,
+ * SampleOrderPlan} over the positions {@code [0, draws.length())} of each epoch's drawn order,
  * unshuffled (the draws are already random), sharded into contiguous parts of those positions and
  * cut by the last-batch policy like every other order; positions then become sample indices. So
  * PAD_WRAP wraps to the start of the part's draws, PAD_CONSTANT pads with {@code -1}, ROLL_OVER
@@ -18,7 +18,7 @@ final class DrawnOrder implements OrderPlan {
   private static final String PREFIX = "draws=" ;
 
   private final EpochDraws draws;
-  private final SampleScheduler positions;
+  private final SampleOrderPlan positions;
   private final Sampling sampling;
   private final int numSamples;
   /** The draws of the last two epochs computed, by epoch (arrays are never written once made). */
@@ -37,10 +37,10 @@ final class DrawnOrder implements OrderPlan {
     this.draws = draws;
     this.numSamples = numSamples;
     this.sampling = sampling.withOrder(false, draws.seed());
-    this.positions = new SampleScheduler(draws.length(), this.sampling);
-    if (sampling.lastBatch() == LastBatch.ROLL_OVER && positions.partSize() < positions.batchSize()) {
+    this.positions = new SampleOrderPlan(draws.length(), this.sampling);
+    if (sampling.lastBatch() == LastBatch.ROLL_OVER && positions.shardSize() < positions.batchSize()) {
       throw new IllegalArgumentException("lastBatch ROLL_OVER with drawn samples needs at least one batch of draws "
-          + "per part: part " + sampling.partIndex() + " of " + sampling.numParts() + " has " + positions.partSize()
+          + "per shard: shard " + sampling.partIndex() + " of " + sampling.numParts() + " has " + positions.shardSize()
           + " draws per epoch, the batch size is " + positions.batchSize());
     }
   }
@@ -51,8 +51,8 @@ final class DrawnOrder implements OrderPlan {
   }
 
   @Override
-  public int partSize() {
-    return positions.partSize();
+  public int shardSize() {
+    return positions.shardSize();
   }
 
   @Override
@@ -106,7 +106,7 @@ final class DrawnOrder implements OrderPlan {
    * policy. Independent of the iteration.
    */
   int[] part(int epoch) {
-    SampleScheduler whole = new SampleScheduler(draws.length(), sampling.withOrder(false, draws.seed()).withBatch(0, LastBatch.PARTIAL));
+    SampleOrderPlan whole = new SampleOrderPlan(draws.length(), sampling.withOrder(false, draws.seed()).withBatch(0, LastBatch.PARTIAL));
     whole.restoreState(new IterationState(draws.seed(), epoch, 0, new int[0], whole.fingerprint()));
     EpochPlan plan = whole.beginEpoch();
     int[] out = new int[plan.rows(0)];

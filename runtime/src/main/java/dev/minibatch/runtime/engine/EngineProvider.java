@@ -49,8 +49,8 @@ public abstract class EngineProvider<B extends AbstractBatch<B>> implements Batc
   }
 
   /** The samples (or draws) this provider's shard visits per epoch, before padding. */
-  public int partSize() {
-    return engine().partSize();
+  public int shardSize() {
+    return engine().shardSize();
   }
 
   /** The shuffle seed in use (the configured one, or the one drawn when the provider was built). */

@@ -9,10 +9,10 @@ import org.jspecify.annotations.Nullable;
  * wrapped samples, or {@link #CONSTANT_PAD} for rows filled with a constant. It also counts the
  * batches delivered (its position).
  *
- * <p>Two forms. The <em>uniform</em> form ({@link SampleScheduler}, {@link DrawnOrder}): every batch
+ * <p>Two forms. The <em>uniform</em> form ({@link SampleOrderPlan}, {@link DrawnOrder}): every batch
  * holds {@code batchSize} rows except the last, which alone can be short or padded; batch {@code j}
  * starts at {@code j * batchSize} and no per-batch arrays exist. The <em>bucketed</em> form ({@link
- * BucketScheduler}, made by {@link #bucketed}): every batch has its own rows, padding and bucket
+ * BucketOrderPlan}, made by {@link #bucketed}): every batch has its own rows, padding and bucket
  * key, so several batches can be short or padded (one per bucket); its per-batch arrays are
  * O(batches) ints. In both forms batch {@code j} starts at stream offset {@link #firstPosition(int)},
  * which is also the epoch position of its row 0 (per-sample seeds), because the stream is laid out

@@ -4,8 +4,8 @@ import dev.minibatch.runtime.IterationState;
 
 /**
  * The order plans of the engine: which sample each row of each batch of an epoch holds.
- * Implemented by {@link SampleScheduler} (in order, shuffled, sharded), {@link DrawnOrder} (drawn by
- * the provider, then sharded and cut the same way) and {@link BucketScheduler} (sharded the same
+ * Implemented by {@link SampleOrderPlan} (in order, shuffled, sharded), {@link DrawnOrder} (drawn by
+ * the provider, then sharded and cut the same way) and {@link BucketOrderPlan} (sharded the same
  * way, then grouped by length bucket, every bucket cut on its own). Called under the engine's write
  * lock.
  */
@@ -14,7 +14,7 @@ interface OrderPlan {
   int batchSize();
 
   /** Samples (or draws) this shard visits per epoch, before padding. */
-  int partSize();
+  int shardSize();
 
   /** The seed in use. */
   long seed();

@@ -18,7 +18,7 @@ public final class SampleOrder {
   /** The index of a row padded with a constant. */
   public static final int CONSTANT_PAD = EpochPlan.CONSTANT_PAD;
 
-  private final SampleScheduler scheduler;
+  private final SampleOrderPlan scheduler;
 
   /**
    * The order of {@code numSamples} samples under {@code sampling}.
@@ -26,7 +26,7 @@ public final class SampleOrder {
    * @throws IllegalArgumentException if there are no samples or the shard would be empty
    */
   public SampleOrder(int numSamples, Sampling sampling) {
-    this.scheduler = new SampleScheduler(numSamples, sampling);
+    this.scheduler = new SampleOrderPlan(numSamples, sampling);
   }
 
   /** The seed in use (drawn when the settings gave none). */

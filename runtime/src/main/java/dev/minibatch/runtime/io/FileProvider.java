@@ -221,7 +221,7 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
   private RowWriter readerRows(Readers r) {
     SampleProcessor process = r.process();
     RowWriter copy = RowSource.writer(sources);
-    RowWriter rows = process == null ? copy : new ProcessedRows(process, this::sample, this::seed);
+    RowWriter rows = process == null ? copy : new ProcessedRowWriter(process, this::sample, this::seed);
     return (indices, from, to, slot) -> {
       try {
         rows.write(indices, from, to, slot);

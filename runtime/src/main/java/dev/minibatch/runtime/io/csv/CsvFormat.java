@@ -23,7 +23,7 @@ public final class CsvFormat {
   private final boolean classLabels;
   private final List<String> classNames;
   private final int threads;
-  private final int minChunkBytes;
+  private final int minBlockBytes;
 
   private CsvFormat(Builder b) {
     this.delimiter = b.delimiter;
@@ -35,7 +35,7 @@ public final class CsvFormat {
     this.classLabels = b.classLabels || !b.classNames.isEmpty();
     this.classNames = Collections.unmodifiableList(new ArrayList<>(b.classNames));
     this.threads = b.threads;
-    this.minChunkBytes = b.minChunkBytes;
+    this.minBlockBytes = b.minBlockBytes;
   }
 
   /** A builder with the defaults. */
@@ -60,7 +60,7 @@ public final class CsvFormat {
     b.classLabels = classLabels;
     b.classNames.addAll(classNames);
     b.threads = threads;
-    b.minChunkBytes = minChunkBytes;
+    b.minBlockBytes = minBlockBytes;
     return b;
   }
 
@@ -110,8 +110,8 @@ public final class CsvFormat {
   }
 
   /** Files smaller than this per thread are parsed on fewer threads. */
-  public int minChunkBytes() {
-    return minChunkBytes;
+  public int minBlockBytes() {
+    return minBlockBytes;
   }
 
   /** Builds {@link CsvFormat}s. */
@@ -125,7 +125,7 @@ public final class CsvFormat {
     private boolean classLabels;
     private final List<String> classNames = new ArrayList<>();
     private int threads = Runtime.getRuntime().availableProcessors();
-    private int minChunkBytes = 1 << 20;
+    private int minBlockBytes = 1 << 20;
 
     private Builder() {}
 
@@ -199,12 +199,12 @@ public final class CsvFormat {
       return this;
     }
 
-    /** The smallest chunk worth a thread, in bytes; default 1 MiB. Mostly for tests. */
-    public Builder minChunkBytes(int bytes) {
+    /** The smallest block worth a thread, in bytes; default 1 MiB. Mostly for tests. */
+    public Builder minBlockBytes(int bytes) {
       if (bytes < 1) {
-        throw new IllegalArgumentException("minChunkBytes must be >= 1, got " + bytes);
+        throw new IllegalArgumentException("minBlockBytes must be >= 1, got " + bytes);
       }
-      this.minChunkBytes = bytes;
+      this.minBlockBytes = bytes;
       return this;
     }
 

@@ -13,12 +13,12 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses CSV files into a {@link CsvTable}, straight from bytes (see {@link ChunkParser} for the
+ * Parses CSV files into a {@link CsvTable}, straight from bytes (see {@link BlockParser} for the
  * record rules). A UTF-8 byte order mark is skipped, gzip files are decompressed. Every row must
  * have the same number of fields: the expected count given, or else the first data row's.
  *
- * <p>A file larger than {@link CsvFormat#minChunkBytes()} per thread is cut at line breaks into one
- * chunk per thread; the chunks are parsed in parallel and joined in order, and class names are
+ * <p>A file larger than {@link CsvFormat#minBlockBytes()} per thread is cut at line breaks into one
+ * block per thread; the blocks are parsed in parallel and joined in order, and class names are
  * numbered in order of first appearance in the whole file, so the table is identical to the
  * sequential parse. (If a quoted field with a line break straddles a cut, the file is parsed again
  * sequentially.)
@@ -54,7 +54,7 @@ public final class CsvParser {
   }
 
   /**
-   * As {@link #parseAll}, but leaves the data as the parsed chunks (in order) so that a caller can
+   * As {@link #parseAll}, but leaves the data as the parsed blocks (in order) so that a caller can
    * copy them once into their destination instead of joining them first.
    */
   static Parts parseParts(List<Path> files, CsvFormat format, int expectedFields) {
@@ -76,7 +76,7 @@ public final class CsvParser {
 
   private static int fieldsOf(String file, byte[] bytes, CsvFormat format) {
     int start = hasBom(bytes) ? 3 : 0;
-    return new ChunkParser(file, bytes, format, 0, -1).countFields(start, bytes.length, format.header() ? 1 : 0);
+    return new BlockParser(file, bytes, format, 0, -1).countFields(start, bytes.length, format.header() ? 1 : 0);
   }
 
   /**
@@ -95,7 +95,7 @@ public final class CsvParser {
     return join(format, columns, parseChunks(file, bytes, format, fields)).table(format);
   }
 
-  /** The records of one file's bytes with {@code fields} fields each, as one part per chunk. */
+  /** The records of one file's bytes with {@code fields} fields each, as one part per block. */
   private static List<Part> parseChunks(String file, byte[] bytes, CsvFormat format, int fields) {
     int start = hasBom(bytes) ? 3 : 0;
     int skip = format.header() ? 1 : 0;
@@ -107,46 +107,46 @@ public final class CsvParser {
             + fields + " fields");
       }
     }
-    int chunks = (int) Math.max(1, Math.min(format.threads(), (long) (bytes.length - start) / format.minChunkBytes()));
-    List<Part> parts = chunks == 1 ? null : parseParallel(file, bytes, format, fields, labelColumn, start, skip, chunks);
+    int blocks = (int) Math.max(1, Math.min(format.threads(), (long) (bytes.length - start) / format.minBlockBytes()));
+    List<Part> parts = blocks == 1 ? null : parseParallel(file, bytes, format, fields, labelColumn, start, skip, blocks);
     if (parts == null) {
-      ChunkParser.Result r = new ChunkParser(file, bytes, format, fields, labelColumn).parse(start, bytes.length, skip, true);
+      BlockParser.Result r = new BlockParser(file, bytes, format, fields, labelColumn).parse(start, bytes.length, skip, true);
       parts = List.of(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
     }
     return parts;
   }
 
   private static @Nullable List<Part> parseParallel(String file, byte[] bytes, CsvFormat format, int fields,
-      int labelColumn, int start, int skip, int chunks) {
-    int[] bounds = new int[chunks + 1];
+      int labelColumn, int start, int skip, int blocks) {
+    int[] bounds = new int[blocks + 1];
     bounds[0] = start;
-    bounds[chunks] = bytes.length;
+    bounds[blocks] = bytes.length;
     long span = bytes.length - start;
-    for (int i = 1; i < chunks; i++) {
-      int p = (int) (start + span * i / chunks);
+    for (int i = 1; i < blocks; i++) {
+      int p = (int) (start + span * i / blocks);
       while (p < bytes.length && bytes[p - 1] != '\n') {
         p++;
       }
       bounds[i] = Math.max(p, bounds[i - 1]);
     }
-    ChunkParser.Result[] results = new ChunkParser.Result[chunks];
-    Throwable[] failures = new Throwable[chunks];
+    BlockParser.Result[] results = new BlockParser.Result[blocks];
+    Throwable[] failures = new Throwable[blocks];
     Workers workers = new Workers("csv-parse");
-    for (int i = 0; i < chunks; i++) {
-      int chunk = i;
+    for (int i = 0; i < blocks; i++) {
+      int block = i;
       workers.start(() -> {
         try {
-          results[chunk] = new ChunkParser(file, bytes, format, fields, labelColumn)
-              .parse(bounds[chunk], bounds[chunk + 1], chunk == 0 ? skip : 0, chunk == chunks - 1);
+          results[block] = new BlockParser(file, bytes, format, fields, labelColumn)
+              .parse(bounds[block], bounds[block + 1], block == 0 ? skip : 0, block == blocks - 1);
         } catch (Throwable t) {
-          failures[chunk] = t;
+          failures[block] = t;
         }
       });
     }
     // Thread.join orders the workers' writes before the reads below.
     workers.awaitAll();
     List<Part> parts = new ArrayList<>();
-    for (int i = 0; i < chunks; i++) {
+    for (int i = 0; i < blocks; i++) {
       Throwable t = failures[i];
       if (t instanceof RuntimeException e) {
         throw e;
@@ -157,7 +157,7 @@ public final class CsvParser {
       if (t != null) {
         throw new IllegalStateException("parsing " + file + " failed", t);
       }
-      ChunkParser.Result r = results[i];
+      BlockParser.Result r = results[i];
       if (r.endedInsideQuotes()) {
         return null;
       }
@@ -166,11 +166,11 @@ public final class CsvParser {
     return parts;
   }
 
-  /** The rows of one chunk or file, with its class names numbered locally. */
+  /** The rows of one block or file, with its class names numbered locally. */
   private record Part(int rows, NumericArray data, @Nullable NumericArray labels, List<String> names) {}
 
   /**
-   * Parsed rows before the data chunks are joined: {@code data} holds {@code rows * columns} values
+   * Parsed rows before the data blocks are joined: {@code data} holds {@code rows * columns} values
    * in order across its parts; labels are already joined and numbered globally.
    */
   record Parts(int rows, int columns, List<NumericArray> data, @Nullable NumericArray labels, List<String> classNames) {

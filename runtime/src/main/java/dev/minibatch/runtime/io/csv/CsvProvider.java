@@ -159,7 +159,7 @@ public final class CsvProvider extends FileProvider {
         labels = convert(labels, format.dtype());
       }
       Map<String, INDArray> data = new LinkedHashMap<>();
-      // Each parsed chunk is copied once, straight into the provider's array.
+      // Each parsed block is copied once, straight into the provider's array.
       data.put(dataName(), NumericArray.toINDArray(format.dtype(), table.data(), shape.withBatch(n).toLongArray()));
       Map<String, INDArray> label = new LinkedHashMap<>();
       label.put(labelName(), labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));

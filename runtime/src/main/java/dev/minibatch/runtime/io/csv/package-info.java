@@ -5,7 +5,7 @@
  *
  * <p>The parser reads bytes, never Strings: fields are located in the file's bytes and numbers
  * parsed from them in place (FastDoubleParser for floats, an exact loop for integers). Large files
- * are cut at record boundaries into chunks parsed in parallel; the result is identical to the
+ * are cut at record boundaries into blocks parsed in parallel; the result is identical to the
  * sequential parse.
  */
 @NullMarked

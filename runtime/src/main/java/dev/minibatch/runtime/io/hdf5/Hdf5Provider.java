@@ -45,7 +45,7 @@ import org.jspecify.annotations.Nullable;
  * draws {@code [floor(p*n/k), floor((p+1)*n/k))} (an explicit seed is required, so every part
  * draws the same order), and every last-batch policy applies to the part's draws (PAD_WRAP wraps
  * to the part's first draws, PAD_CONSTANT pads with sample index -1, ROLL_OVER carries the
- * leftover draws to the front of the next epoch and needs at least one batch of draws per part).
+ * leftover draws to the front of the next epoch and needs at least one batch of draws per shard).
  *
  * <p>Data Provider Core's Readers and functions: {@link Builder#readers(int)} threads write each
  * batch's rows straight into a ring of {@link Builder#buffers(int)} preallocated batch buffers,

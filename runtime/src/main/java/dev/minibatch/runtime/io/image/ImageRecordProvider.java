@@ -74,7 +74,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
     String dataName = b.names()[0];
     String labelName = b.names()[1];
-    ImageRows rows = new ImageRows(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
+    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(
             List.of(DataDesc.builder().name(dataName).shape(sample.withBatch(n)).dtype(dtype).layout(layout)

@@ -35,8 +35,8 @@ final class MeanImage {
 
   private static float[] compute(ImageSource source, Augmentation a) {
     Augmentation fixed = a.withoutRandomness();
-    ImageRows rows = new ImageRows(source, fixed, false, false, null, () -> 0);
-    ImageRows.Worker w = rows.worker();
+    ImageRowWriter rows = new ImageRowWriter(source, fixed, false, false, null, () -> 0);
+    ImageRowWriter.Worker w = rows.worker();
     int n = a.channels() * a.height() * a.width();
     double[] sum = new double[n];
     float[] one = new float[n];

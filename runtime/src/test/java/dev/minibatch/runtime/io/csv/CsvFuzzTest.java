@@ -7,7 +7,7 @@ import dev.minibatch.runtime.io.GzipContent;
 import java.nio.file.Path;
 
 /**
- * Fuzzes the CSV parser (sequential, and cut into chunks parsed by two threads) and {@link
+ * Fuzzes the CSV parser (sequential, and cut into blocks parsed by two threads) and {@link
  * CsvProvider} (build and one epoch) with one file, raw or gzip, in two formats: plain numbers, and
  * iris's header with class names in the last column. Seeds: iris.csv, raw and gzip, and the first
  * 20 rows of optdigits.tes under {@code CsvFuzzTestInputs/parseAndProvide}. Without {@code
@@ -17,9 +17,9 @@ class CsvFuzzTest {
   private static final Path FILE = FuzzChecks.tempDir("csv-fuzz").resolve("fuzzed.csv");
 
   private static final CsvFormat PLAIN = CsvFormat.builder().threads(1).build();
-  /** Iris's layout, cut into chunks of at least 64 bytes so that small inputs take the parallel path. */
+  /** Iris's layout, cut into blocks of at least 64 bytes so that small inputs take the parallel path. */
   private static final CsvFormat CLASSES =
-      CsvFormat.builder().header(true).labelColumn(-1).classLabels(true).threads(2).minChunkBytes(64).build();
+      CsvFormat.builder().header(true).labelColumn(-1).classLabels(true).threads(2).minBlockBytes(64).build();
 
   @FuzzTest(maxDuration = "5m")
   void parseAndProvide(byte[] input) {

@@ -68,17 +68,17 @@ class CsvParserTest {
   void parallelChunkedParseIsIdenticalToSequential() {
     for (DType dtype : new DType[] {DType.FLOAT32, DType.INT32, DType.INT64, DType.FLOAT64}) {
       CsvFormat seq = CsvFormat.builder().dtype(dtype).labelColumn(64).threads(1).build();
-      CsvFormat par = seq.toBuilder().threads(7).minChunkBytes(1000).build();
+      CsvFormat par = seq.toBuilder().threads(7).minBlockBytes(1000).build();
       assertSame(CsvParser.parse(OPTDIGITS, seq), CsvParser.parse(OPTDIGITS, par));
     }
     CsvTable seqIris = CsvParser.parse(IRIS, IRIS_FORMAT.toBuilder().threads(1).build());
-    CsvTable parIris = CsvParser.parse(IRIS, IRIS_FORMAT.toBuilder().threads(5).minChunkBytes(100).build());
+    CsvTable parIris = CsvParser.parse(IRIS, IRIS_FORMAT.toBuilder().threads(5).minBlockBytes(100).build());
     assertSame(seqIris, parIris);
   }
 
   @Test
   void classNamesAreNumberedByFirstAppearanceEvenWhenChunksSeeThemInAnotherOrder() throws IOException {
-    // Chunk 2 sees "b" before "a"; the whole file sees "c" first.
+    // Block 2 sees "b" before "a"; the whole file sees "c" first.
     StringBuilder sb = new StringBuilder();
     String[] order = {"c", "c", "c", "a", "b", "b", "a", "c"};
     for (int i = 0; i < 400; i++) {
@@ -88,7 +88,7 @@ class CsvParserTest {
     Files.writeString(f, sb);
     CsvFormat base = CsvFormat.builder().labelColumn(1).classLabels(true).threads(1).build();
     CsvTable seq = CsvParser.parse(f, base);
-    CsvTable par = CsvParser.parse(f, base.toBuilder().threads(4).minChunkBytes(50).build());
+    CsvTable par = CsvParser.parse(f, base.toBuilder().threads(4).minBlockBytes(50).build());
     assertEquals(List.of("c", "a", "b"), seq.classNames());
     assertSame(seq, par);
   }
@@ -128,7 +128,7 @@ class CsvParserTest {
     Files.writeString(f, sb);
     CsvFormat seq = CsvFormat.builder().labelColumn(1).classLabels(true).threads(1).build();
     CsvTable a = CsvParser.parse(f, seq);
-    CsvTable b = CsvParser.parse(f, seq.toBuilder().threads(6).minChunkBytes(64).build());
+    CsvTable b = CsvParser.parse(f, seq.toBuilder().threads(6).minBlockBytes(64).build());
     assertEquals(200, a.rows());
     assertEquals(7, a.classNames().size());
     assertSame(a, b);
@@ -196,7 +196,7 @@ class CsvParserTest {
     Path f = dir.resolve("mixed.csv");
     Files.writeString(f, csv.toString());
     for (int threads : new int[] {1, 3}) {
-      CsvTable t = CsvParser.parse(f, CsvFormat.builder().labelColumn(5).threads(threads).minChunkBytes(1500).build());
+      CsvTable t = CsvParser.parse(f, CsvFormat.builder().labelColumn(5).threads(threads).minBlockBytes(1500).build());
       assertEquals(400, t.rows());
       for (int r = 0; r < 400; r++) {
         for (int c = 0; c < 5; c++) {
@@ -227,7 +227,7 @@ class CsvParserTest {
     Path f = dir.resolve("bad-digits.csv");
     Files.write(f, lines);
     FileFormatException e = assertThrows(FileFormatException.class,
-        () -> CsvParser.parse(f, CsvFormat.builder().threads(4).minChunkBytes(1000).build()));
+        () -> CsvParser.parse(f, CsvFormat.builder().threads(4).minBlockBytes(1000).build()));
     assertEquals(f + ":1501: row has 66 fields, expected 65", e.getMessage());
   }
 

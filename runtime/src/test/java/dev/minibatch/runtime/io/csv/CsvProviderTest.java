@@ -26,7 +26,7 @@ class CsvProviderTest {
     CsvTable seq = CsvParser.parse(optdigits, CsvFormat.builder().labelColumn(-1).threads(1).build());
     for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64}) {
       try (CsvProvider p = CsvProvider.builder().dataFile(optdigits).dataShape(8, 8)
-          .format(f -> f.labelColumn(-1).dtype(dtype).threads(5).minChunkBytes(2000)).batchSize(1797).build()) {
+          .format(f -> f.labelColumn(-1).dtype(dtype).threads(5).minBlockBytes(2000)).batchSize(1797).build()) {
         NamedBatch b = p.iterator().next();
         org.nd4j.linalg.api.ndarray.INDArray x = b.get("data");
         assertEquals(dev.minibatch.runtime.nd4j.DTypes.toNd4j(dtype), x.dataType());

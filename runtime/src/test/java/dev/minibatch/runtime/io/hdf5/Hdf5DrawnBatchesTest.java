@@ -180,7 +180,7 @@ class Hdf5DrawnBatchesTest {
       int[] d = draws(e);
       for (int part = 0; part < 3; part++) {
         try (Hdf5Provider p = spec().batchSize(2).shard(3, part).readers(readers).build()) {
-          assertEquals(bounds[part + 1] - bounds[part], p.partSize());
+          assertEquals(bounds[part + 1] - bounds[part], p.shardSize());
           for (int skip = 0; skip < e; skip++) {
             epoch(p);
           }

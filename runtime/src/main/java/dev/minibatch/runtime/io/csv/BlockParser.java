@@ -9,8 +9,8 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses the records in {@code bytes[from, to)} of one file — a whole file or one chunk of it that
- * starts at a record boundary — into numbers. One instance per chunk and thread.
+ * Parses the records in {@code bytes[from, to)} of one file — a whole file or one block of it that
+ * starts at a record boundary — into numbers. One instance per block and thread.
  *
  * <p>Record rules: fields are separated by the delimiter and records by LF (a CR before it is
  * dropped); blank lines are skipped; spaces around a field are ignored; a field that starts with
@@ -22,8 +22,8 @@ import org.jspecify.annotations.Nullable;
  * its cursor state in fields; split across classes, that state would have to be passed around or
  * re-read per field, which the CSV throughput figures in docs/performance.md would show.
  */
-final class ChunkParser {
-  /** The outcome for one chunk. */
+final class BlockParser {
+  /** The outcome for one block. */
   record Result(int rows, NumericArray data, @Nullable NumericArray labels, List<String> localNames,
       boolean endedInsideQuotes) {}
 
@@ -58,12 +58,12 @@ final class ChunkParser {
   private byte[] scratch = new byte[64];
 
   /**
-   * A parser for one chunk.
+   * A parser for one block.
    *
    * @param columns fields per record, the label column included
    * @param labelColumn the resolved label column in [0, columns), or -1
    */
-  ChunkParser(String file, byte[] bytes, CsvFormat format, int columns, int labelColumn) {
+  BlockParser(String file, byte[] bytes, CsvFormat format, int columns, int labelColumn) {
     this.file = file;
     this.b = bytes;
     this.delim = format.delimiter();
@@ -103,7 +103,7 @@ final class ChunkParser {
    * ones (the header).
    *
    * @param last whether {@code to} is the end of the file: a quoted field still open there is an
-   *     error; in an inner chunk it means the chunk boundary was wrong, and the result says so
+   *     error; in an inner block it means the block boundary was wrong, and the result says so
    */
   Result parse(int from, int to, int skipRecords, boolean last) {
     int estimate = estimateRows(from, to);
@@ -445,7 +445,7 @@ final class ChunkParser {
     long values = (long) rows * dataColumns;
     if (values > Integer.MAX_VALUE - 8) {
       throw new FileFormatException(file, "more than " + (Integer.MAX_VALUE - 8)
-          + " values in one chunk; split the file");
+          + " values in one block; split the file");
     }
     int n = (int) values;
     switch (dtype) {

@@ -19,7 +19,7 @@ import java.util.SplittableRandom;
  * whose bound is {@code >= lengths[i]} ({@link Buckets#assign(int[], int[])}). Per epoch:
  *
  * <ol>
- *   <li><b>Shard first</b>, exactly as {@link SampleScheduler} ({@link PartOrder}): the identity or,
+ *   <li><b>Shard first</b>, exactly as {@link SampleOrderPlan} ({@link ShardOrder}): the identity or,
  *       with shuffle, the permutation of {@code Seeds.derive(seed, epoch)}, and this part's block of
  *       it. So the parts of a sharded provider stay disjoint and covering, and which part a sample
  *       falls in does not depend on the buckets.
@@ -58,7 +58,7 @@ import java.util.SplittableRandom;
  *
  * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
  */
-final class BucketScheduler extends CarryingPlan<int[][]> {
+final class BucketOrderPlan extends CarryingPlan<int[][]> {
   /**
    * The last coordinate of the seed of the batch shuffle, {@code Seeds.derive(seed, epoch,
    * BATCH_ORDER)}: negative so it never meets the sample positions ({@code >= 0}) that per-sample
@@ -73,7 +73,7 @@ final class BucketScheduler extends CarryingPlan<int[][]> {
   /** The bucket of every sample, an index into {@link #bounds}. */
   private final int[] bucketOf;
   private final Sampling sampling;
-  private final PartOrder parts;
+  private final ShardOrder parts;
   private final int batchSize;
   private final String fingerprint;
 
@@ -88,15 +88,15 @@ final class BucketScheduler extends CarryingPlan<int[][]> {
    *     the bounds are not valid, or a sample is longer than the largest bound (naming the sample,
    *     its length and the bound)
    */
-  BucketScheduler(int[] lengths, int[] bounds, Sampling sampling) {
+  BucketOrderPlan(int[] lengths, int[] bounds, Sampling sampling) {
     // The carry, per bucket: ROLL_OVER, the samples carried to its front next epoch; PAD_CONTINUE,
     // its next epoch's first samples, already delivered as padding.
     super(sampling.seed(), new int[0][]);
-    this.parts = new PartOrder(lengths.length, sampling);
+    this.parts = new ShardOrder(lengths.length, sampling);
     this.bounds = bounds.clone();
     this.bucketOf = Buckets.assign(this.bounds, lengths);
     this.sampling = sampling;
-    this.batchSize = sampling.batchRows(parts.partSize());
+    this.batchSize = sampling.batchRows(parts.shardSize());
     this.carry = emptyCarry();
     StringBuilder f = new StringBuilder("buckets=");
     for (int b = 0; b < this.bounds.length; b++) {
@@ -114,8 +114,8 @@ final class BucketScheduler extends CarryingPlan<int[][]> {
   }
 
   @Override
-  public int partSize() {
-    return parts.partSize();
+  public int shardSize() {
+    return parts.shardSize();
   }
 
   /** The bucket bounds, ascending; batch keys are these values. */

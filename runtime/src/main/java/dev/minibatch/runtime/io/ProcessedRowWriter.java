@@ -18,14 +18,14 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * A sample's random stream is seeded from (seed, epoch, position in the epoch), so batches are the
  * same for any number of reader threads.
  */
-final class ProcessedRows implements RowWriter {
+final class ProcessedRowWriter implements RowWriter {
   private final SampleProcessor process;
   private final IntFunction<Sample> sampleOf;
   private final LongSupplier seed;
   /** One reusable context per reader thread, remade when the epoch changes. */
   private final ThreadLocal<SeededContext> contexts = new ThreadLocal<>();
 
-  ProcessedRows(SampleProcessor process, IntFunction<Sample> sampleOf, LongSupplier seed) {
+  ProcessedRowWriter(SampleProcessor process, IntFunction<Sample> sampleOf, LongSupplier seed) {
     this.process = process;
     this.sampleOf = sampleOf;
     this.seed = seed;

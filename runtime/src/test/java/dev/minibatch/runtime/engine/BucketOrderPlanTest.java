@@ -31,7 +31,7 @@ import org.junit.jupiter.api.Test;
  * With bounds {4, 8, 16} (a sample goes to the smallest bound >= its length) the buckets, in
  * ascending sample index, are: 4 -> [0, 2, 5, 9], 8 -> [4, 7, 8], 16 -> [1, 3, 6].
  */
-class BucketSchedulerTest {
+class BucketOrderPlanTest {
   static final int[] LENGTHS = {3, 9, 4, 12, 7, 2, 15, 8, 5, 1};
   static final int[] BOUNDS = {4, 8, 16};
   static final int C = EpochPlan.CONSTANT_PAD;
@@ -56,8 +56,8 @@ class BucketSchedulerTest {
     return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, Sampling.Padding.ZERO);
   }
 
-  static BucketScheduler scheduler(int batchSize, LastBatch policy) {
-    return new BucketScheduler(LENGTHS, BOUNDS, sampling(batchSize, policy));
+  static BucketOrderPlan scheduler(int batchSize, LastBatch policy) {
+    return new BucketOrderPlan(LENGTHS, BOUNDS, sampling(batchSize, policy));
   }
 
   /**
@@ -96,7 +96,7 @@ class BucketSchedulerTest {
   @Test
   void partialLeavesOneShortBatchPerBucket() {
     // bucket 4: [0,2,5] [9]; bucket 8: [4,7,8]; bucket 16: [1,3,6]; buckets in ascending bound order.
-    BucketScheduler s = scheduler(3, LastBatch.PARTIAL);
+    BucketOrderPlan s = scheduler(3, LastBatch.PARTIAL);
     EpochPlan plan = s.beginEpoch();
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(4, 0, 9), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), drain(plan));
     // Positions count the rows before: 0, 3, then 3 + 1 = 4, then 4 + 3 = 7.
@@ -122,7 +122,7 @@ class BucketSchedulerTest {
   @Test
   void discardDropsEachBucketsLeftovers() {
     // bucket 4 loses 9 (4 = 3 + 1); buckets 8 and 16 fill exactly one batch of 3.
-    BucketScheduler s = scheduler(3, LastBatch.DISCARD);
+    BucketOrderPlan s = scheduler(3, LastBatch.DISCARD);
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
     // Batch size 2: bucket 8 loses 8, bucket 16 loses 6.
     assertEquals(List.of(b(4, 0, 0, 2), b(4, 0, 5, 9), b(8, 0, 4, 7), b(16, 0, 1, 3)),
@@ -142,13 +142,13 @@ class BucketSchedulerTest {
   @Test
   void padWrapTilesABucketSmallerThanThePadding() {
     // Bounds {1, 4, 8, 16}: bucket 1 holds only sample 9 (length 1), so its batch is [9, 9, 9], pad 2.
-    BucketScheduler s = new BucketScheduler(LENGTHS, new int[] {1, 4, 8, 16}, sampling(3, LastBatch.PAD_WRAP));
+    BucketOrderPlan s = new BucketOrderPlan(LENGTHS, new int[] {1, 4, 8, 16}, sampling(3, LastBatch.PAD_WRAP));
     assertEquals(List.of(b(1, 2, 9, 9, 9), b(4, 0, 0, 2, 5), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
   }
 
   @Test
   void padConstantFillsEachBucketsLastBatch() {
-    BucketScheduler s = scheduler(2, LastBatch.PAD_CONSTANT);
+    BucketOrderPlan s = scheduler(2, LastBatch.PAD_CONSTANT);
     // bucket 8: [8, C]; bucket 16: [6, C]; drain checks sampleRows = 1 for both.
     List<B> expected = List.of(b(4, 0, 0, 2), b(4, 0, 5, 9), b(8, 0, 4, 7), b(8, 1, 8, C), b(16, 0, 1, 3),
         b(16, 1, 6, C));
@@ -163,7 +163,7 @@ class BucketSchedulerTest {
 
   @Test
   void rollOverCarriesPerBucketIntoTheSameBucketsNextEpoch() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     // Epoch 0: bucket 4 fills two batches; bucket 8 carries 8; bucket 16 carries 6.
     assertEquals(List.of(b(4, 0, 0, 2), b(4, 0, 5, 9), b(8, 0, 4, 7), b(16, 0, 1, 3)), epoch(s));
     // Between epochs the carries are in the state as [bucket, count, samples...] groups.
@@ -178,7 +178,7 @@ class BucketSchedulerTest {
 
   @Test
   void rollOverWithBatchSizeThree() {
-    BucketScheduler s = scheduler(3, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(3, LastBatch.ROLL_OVER);
     // Epoch 0: bucket 4 [0,2,5], carries 9.
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
     // Epoch 1: bucket 4 is [9] + [0,2,5,9] = 5 samples -> [9,0,2], carries [5,9].
@@ -190,7 +190,7 @@ class BucketSchedulerTest {
 
   @Test
   void resetForgetsTheCarries() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     epoch(s);
     s.reset();
     assertArrayEquals(new int[0], s.saveState().carried());
@@ -199,7 +199,7 @@ class BucketSchedulerTest {
 
   @Test
   void padContinuePadsWithTheBucketsNextEpochWhichThenSkipsThem() {
-    BucketScheduler s = scheduler(3, LastBatch.PAD_CONTINUE);
+    BucketOrderPlan s = scheduler(3, LastBatch.PAD_CONTINUE);
     // Epoch 0: bucket 4 [0,2,5] then [9] + next epoch's first two of bucket 4 (0, 2), which epoch 1 skips.
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(4, 2, 9, 0, 2), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
     assertArrayEquals(new int[] {0, 2, 0, 2}, s.saveState().carried());
@@ -214,7 +214,7 @@ class BucketSchedulerTest {
 
   @Test
   void padContinueTilesABucketSmallerThanThePaddingAndTheNextEpochSkipsAllOfIt() {
-    BucketScheduler s = new BucketScheduler(LENGTHS, new int[] {1, 4, 8, 16}, sampling(3, LastBatch.PAD_CONTINUE));
+    BucketOrderPlan s = new BucketOrderPlan(LENGTHS, new int[] {1, 4, 8, 16}, sampling(3, LastBatch.PAD_CONTINUE));
     // Bucket 1 holds only 9: [9] + epoch 1's bucket 1 ([9]) tiled -> [9,9,9]; epoch 1 skips its only sample.
     assertEquals(List.of(b(1, 2, 9, 9, 9), b(4, 0, 0, 2, 5), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
     assertEquals(List.of(b(4, 0, 0, 2, 5), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
@@ -229,8 +229,8 @@ class BucketSchedulerTest {
     // else wrapped from epoch e's own bucket, and nothing is carried.
     int[] bounds = {4, 8, 14, 16};
     Sampling sampling = sampling(2, LastBatch.PAD_CONTINUE, true, 2, 0, false);
-    BucketScheduler s = new BucketScheduler(LENGTHS, bounds, sampling);
-    PartOrder parts = new PartOrder(LENGTHS.length, sampling);
+    BucketOrderPlan s = new BucketOrderPlan(LENGTHS, bounds, sampling);
+    ShardOrder parts = new ShardOrder(LENGTHS.length, sampling);
     int wrapped = 0;
     int continued = 0;
     boolean skipNext = false;
@@ -258,7 +258,7 @@ class BucketSchedulerTest {
 
   @Test
   void batchSizeZeroMakesEachBucketOneBatch() {
-    BucketScheduler s = scheduler(0, LastBatch.PAD_WRAP);
+    BucketOrderPlan s = scheduler(0, LastBatch.PAD_WRAP);
     assertEquals(10, s.batchSize());
     assertEquals(List.of(b(4, 0, 0, 2, 5, 9), b(8, 0, 4, 7, 8), b(16, 0, 1, 3, 6)), epoch(s));
   }
@@ -268,7 +268,7 @@ class BucketSchedulerTest {
     int[] lengths = LENGTHS.clone();
     lengths[6] = 17;
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> new BucketScheduler(lengths, BOUNDS, sampling(3, LastBatch.PARTIAL)));
+        () -> new BucketOrderPlan(lengths, BOUNDS, sampling(3, LastBatch.PARTIAL)));
     assertTrue(e.getMessage().startsWith("sample 6 has length 17, longer than the largest bucket bound 16"),
         e.getMessage());
   }
@@ -276,9 +276,9 @@ class BucketSchedulerTest {
   @Test
   void badBoundsAreRejected() {
     assertThrows(IllegalArgumentException.class,
-        () -> new BucketScheduler(LENGTHS, new int[] {4, 4, 16}, sampling(3, LastBatch.PARTIAL)));
+        () -> new BucketOrderPlan(LENGTHS, new int[] {4, 4, 16}, sampling(3, LastBatch.PARTIAL)));
     assertThrows(IllegalArgumentException.class,
-        () -> new BucketScheduler(new int[0], BOUNDS, sampling(3, LastBatch.PARTIAL)));
+        () -> new BucketOrderPlan(new int[0], BOUNDS, sampling(3, LastBatch.PARTIAL)));
   }
 
   // ---- shuffle -------------------------------------------------------------------------------
@@ -307,20 +307,20 @@ class BucketSchedulerTest {
   void shuffleIsAFunctionOfSeedAndEpoch() {
     int[] lengths = manyLengths();
     Sampling sampling = sampling(8, LastBatch.PARTIAL, true, 1, 0, false);
-    List<List<B>> a = epochs(new BucketScheduler(lengths, MANY_BOUNDS, sampling), 3);
-    List<List<B>> b = epochs(new BucketScheduler(lengths, MANY_BOUNDS, sampling), 3);
+    List<List<B>> a = epochs(new BucketOrderPlan(lengths, MANY_BOUNDS, sampling), 3);
+    List<List<B>> b = epochs(new BucketOrderPlan(lengths, MANY_BOUNDS, sampling), 3);
     assertEquals(a, b);
     assertNotEquals(a.get(0), a.get(1));
     assertNotEquals(a.get(1), a.get(2));
     // Another seed, another order.
     Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, Sampling.Padding.ZERO);
-    assertNotEquals(a.get(0), epoch(new BucketScheduler(lengths, MANY_BOUNDS, other)));
+    assertNotEquals(a.get(0), epoch(new BucketOrderPlan(lengths, MANY_BOUNDS, other)));
   }
 
   @Test
   void shuffledEpochsVisitEverySampleOnceInBatchesOfOneBucket() {
     int[] lengths = manyLengths();
-    BucketScheduler s = new BucketScheduler(lengths, MANY_BOUNDS, sampling(8, LastBatch.PARTIAL, true, 1, 0, false));
+    BucketOrderPlan s = new BucketOrderPlan(lengths, MANY_BOUNDS, sampling(8, LastBatch.PARTIAL, true, 1, 0, false));
     boolean keysInterleave = false;
     for (List<B> epoch : epochs(s, 3)) {
       int[] seen = new int[lengths.length];
@@ -348,9 +348,9 @@ class BucketSchedulerTest {
   void shuffledBucketsHoldThePartsPermutationRestrictedToTheBucket() {
     int[] lengths = manyLengths();
     Sampling sampling = sampling(8, LastBatch.PARTIAL, true, 1, 0, false);
-    BucketScheduler s = new BucketScheduler(lengths, MANY_BOUNDS, sampling);
-    // The same seed's unbucketed order (SampleScheduler, one batch), cut per bucket by hand.
-    SampleScheduler whole = new SampleScheduler(lengths.length, sampling(0, LastBatch.PARTIAL, true, 1, 0, false));
+    BucketOrderPlan s = new BucketOrderPlan(lengths, MANY_BOUNDS, sampling);
+    // The same seed's unbucketed order (SampleOrderPlan, one batch), cut per bucket by hand.
+    SampleOrderPlan whole = new SampleOrderPlan(lengths.length, sampling(0, LastBatch.PARTIAL, true, 1, 0, false));
     for (int e = 0; e < 2; e++) {
       List<B> batches = epoch(s);
       List<B> plain = epoch(whole);
@@ -398,7 +398,7 @@ class BucketSchedulerTest {
       for (int epoch = 0; epoch < 2; epoch++) {
         int[] seen = new int[lengths.length];
         for (int p = 0; p < 3; p++) {
-          BucketScheduler s = new BucketScheduler(lengths, MANY_BOUNDS, sampling(8, LastBatch.PARTIAL, shuffle, 3, p,
+          BucketOrderPlan s = new BucketOrderPlan(lengths, MANY_BOUNDS, sampling(8, LastBatch.PARTIAL, shuffle, 3, p,
               false));
           List<List<B>> epochs = epochs(s, epoch + 1);
           for (B batch : epochs.get(epoch)) {
@@ -417,18 +417,18 @@ class BucketSchedulerTest {
   @Test
   void unshuffledShardsTakeContiguousBlocksBeforeBucketing() {
     // Part 0 of 2 holds samples 0..4 (lengths 3,9,4,12,7): bucket 4 [0,2], bucket 8 [4], bucket 16 [1,3].
-    BucketScheduler s = new BucketScheduler(LENGTHS, BOUNDS, sampling(2, LastBatch.PARTIAL, false, 2, 0, false));
-    assertEquals(5, s.partSize());
+    BucketOrderPlan s = new BucketOrderPlan(LENGTHS, BOUNDS, sampling(2, LastBatch.PARTIAL, false, 2, 0, false));
+    assertEquals(5, s.shardSize());
     assertEquals(List.of(b(4, 0, 0, 2), b(8, 0, 4), b(16, 0, 1, 3)), epoch(s));
     // Part 1 holds 5..9 (lengths 2,15,8,5,1): bucket 4 [5,9], bucket 8 [7,8], bucket 16 [6].
-    BucketScheduler t = new BucketScheduler(LENGTHS, BOUNDS, sampling(2, LastBatch.PARTIAL, false, 2, 1, false));
+    BucketOrderPlan t = new BucketOrderPlan(LENGTHS, BOUNDS, sampling(2, LastBatch.PARTIAL, false, 2, 1, false));
     assertEquals(List.of(b(4, 0, 5, 9), b(8, 0, 7, 8), b(16, 0, 6)), epoch(t));
   }
 
   // ---- resume --------------------------------------------------------------------------------
 
   /** Runs {@code epochs} epochs, saving the state after {@code k} batches; returns the batches after it. */
-  static List<B> after(BucketScheduler s, int epochs, int k, IterationState @Nullable [] saved) {
+  static List<B> after(BucketOrderPlan s, int epochs, int k, IterationState @Nullable [] saved) {
     List<B> out = new ArrayList<>();
     int delivered = 0;
     for (int e = 0; e < epochs; e++) {
@@ -462,14 +462,14 @@ class BucketSchedulerTest {
       for (boolean shuffle : new boolean[] {false, true}) {
         for (int parts : new int[] {1, 2}) {
           Sampling sampling = sampling(7, policy, shuffle, parts, parts - 1, false);
-          List<B> all = after(new BucketScheduler(lengths, MANY_BOUNDS, sampling), 4, 0, null);
+          List<B> all = after(new BucketOrderPlan(lengths, MANY_BOUNDS, sampling), 4, 0, null);
           int epochs = 4;
           for (int k : new int[] {1, 5, all.size() / 4, all.size() / 4 + 1, all.size() / 2 - 1, all.size() - 2}) {
             IterationState[] saved = new IterationState[1];
-            after(new BucketScheduler(lengths, MANY_BOUNDS, sampling), epochs, k, saved);
+            after(new BucketOrderPlan(lengths, MANY_BOUNDS, sampling), epochs, k, saved);
             String where = policy + ", shuffle " + shuffle + ", parts " + parts + ", after " + k + " batches";
             assertTrue(saved[0] != null, where);
-            BucketScheduler fresh = new BucketScheduler(lengths, MANY_BOUNDS, sampling);
+            BucketOrderPlan fresh = new BucketOrderPlan(lengths, MANY_BOUNDS, sampling);
             fresh.restoreState(IterationState.decode(saved[0].encode()));
             List<B> rest = new ArrayList<>();
             while (rest.size() < all.size() - k) {
@@ -484,12 +484,12 @@ class BucketSchedulerTest {
 
   @Test
   void resumeBetweenEpochsKeepsARollOverCarry() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     epoch(s);
     IterationState state = s.saveState();
     assertEquals(1, state.epoch());
     assertEquals(0, state.position());
-    BucketScheduler fresh = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan fresh = scheduler(2, LastBatch.ROLL_OVER);
     fresh.restoreState(state);
     // Epoch 1 of rollOverCarriesPerBucketIntoTheSameBucketsNextEpoch, carries 8 and 6 in front.
     assertEquals(List.of(b(4, 0, 0, 2), b(4, 0, 5, 9), b(8, 0, 8, 4), b(8, 0, 7, 8), b(16, 0, 6, 1),
@@ -498,7 +498,7 @@ class BucketSchedulerTest {
 
   @Test
   void resumeMidEpochAfterACarry() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     epoch(s);
     EpochPlan plan = s.beginEpoch();
     plan.delivered();
@@ -509,7 +509,7 @@ class BucketSchedulerTest {
     assertEquals(1, state.epoch());
     assertEquals(3, state.position());
     assertArrayEquals(new int[] {1, 1, 8, 2, 1, 6}, state.carried());
-    BucketScheduler fresh = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan fresh = scheduler(2, LastBatch.ROLL_OVER);
     fresh.restoreState(state);
     assertEquals(List.of(b(8, 0, 7, 8), b(16, 0, 6, 1), b(16, 0, 3, 6)), epoch(fresh));
     assertEquals(List.of(b(4, 0, 0, 2), b(4, 0, 5, 9), b(8, 0, 4, 7), b(16, 0, 1, 3)), epoch(fresh));
@@ -517,22 +517,22 @@ class BucketSchedulerTest {
 
   @Test
   void aStateFromOtherBoundsIsRejected() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     epoch(s);
     IterationState state = s.saveState();
-    BucketScheduler other = new BucketScheduler(LENGTHS, new int[] {4, 8, 20}, sampling(2, LastBatch.ROLL_OVER));
+    BucketOrderPlan other = new BucketOrderPlan(LENGTHS, new int[] {4, 8, 20}, sampling(2, LastBatch.ROLL_OVER));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> other.restoreState(state));
     assertTrue(e.getMessage().contains("buckets=4/8/16") && e.getMessage().contains("buckets=4/8/20"), e.getMessage());
     // Same bounds, other lengths (sample 0 moves from bucket 4 to bucket 8): rejected as well.
     int[] moved = LENGTHS.clone();
     moved[0] = 6;
-    BucketScheduler otherData = new BucketScheduler(moved, BOUNDS, sampling(2, LastBatch.ROLL_OVER));
+    BucketOrderPlan otherData = new BucketOrderPlan(moved, BOUNDS, sampling(2, LastBatch.ROLL_OVER));
     assertThrows(IllegalArgumentException.class, () -> otherData.restoreState(state));
   }
 
   @Test
   void malformedCarriesAreRejectedWithTheReason() {
-    BucketScheduler s = scheduler(2, LastBatch.ROLL_OVER);
+    BucketOrderPlan s = scheduler(2, LastBatch.ROLL_OVER);
     String settings = s.fingerprint();
     // Sample 1 (length 9) belongs to bucket 2 (bound 16), not bucket 0.
     IllegalArgumentException wrongBucket = assertThrows(IllegalArgumentException.class,
@@ -549,7 +549,7 @@ class BucketSchedulerTest {
         () -> s.restoreState(new IterationState(42, 0, 5, new int[0], settings)));
     assertTrue(position.getMessage().contains("epoch 0 has 4 batches"), position.getMessage());
     // PAD_CONTINUE: the carried samples must be the bucket's first ones of that epoch (0, 2), not 2, 0.
-    BucketScheduler p = scheduler(3, LastBatch.PAD_CONTINUE);
+    BucketOrderPlan p = scheduler(3, LastBatch.PAD_CONTINUE);
     assertThrows(IllegalArgumentException.class,
         () -> p.restoreState(new IterationState(42, 1, 0, new int[] {0, 2, 2, 0}, p.fingerprint())));
     p.restoreState(new IterationState(42, 1, 0, new int[] {0, 2, 0, 2}, p.fingerprint()));
@@ -576,7 +576,7 @@ class BucketSchedulerTest {
 
   @Test
   void uniformPlansHaveNoBucketKey() {
-    EpochPlan plan = new SampleScheduler(10, sampling(3, LastBatch.PARTIAL)).beginEpoch();
+    EpochPlan plan = new SampleOrderPlan(10, sampling(3, LastBatch.PARTIAL)).beginEpoch();
     assertEquals(EpochPlan.NO_BUCKET, plan.bucketKey(0));
     assertEquals(9, plan.firstPosition(3));
     assertEquals(List.of(b(-1, 0, 0, 1, 2), b(-1, 0, 3, 4, 5), b(-1, 0, 6, 7, 8), b(-1, 0, 9)), drain(plan));

@@ -10,7 +10,7 @@ import java.util.SplittableRandom;
  * Plans the epochs of a provider over {@code numSamples} samples addressed by index: the order
  * plan shared by every random-access provider.
  *
- * <p>Per epoch: {@link PartOrder} gives the part's order — the identity, or with shuffle a
+ * <p>Per epoch: {@link ShardOrder} gives the part's order — the identity, or with shuffle a
  * permutation drawn from (seed, epoch) alone (Fisher–Yates over a {@link SplittableRandom} seeded
  * by {@link Seeds#derive}); the part {@code partIndex} of {@code numParts} is the contiguous block
  * {@code [floor(p*n/k), floor((p+1)*n/k))} of that order (with {@code evenShards}, every part takes
@@ -19,12 +19,12 @@ import java.util.SplittableRandom;
  *
  * <p>Not thread-safe on its own: the engine calls it under its iteration guard.
  */
-final class SampleScheduler extends CarryingPlan<int[]> {
+final class SampleOrderPlan extends CarryingPlan<int[]> {
   private final int numSamples;
   private final Sampling sampling;
-  private final int partSize;
+  private final int shardSize;
   private final int batchSize;
-  private final PartOrder parts;
+  private final ShardOrder parts;
 
   // Reused across epochs: a superseded plan is never read again (the engine's guard).
   private int[] streamBuffer = new int[0];
@@ -34,17 +34,17 @@ final class SampleScheduler extends CarryingPlan<int[]> {
    *
    * @throws IllegalArgumentException if there are no samples, or this provider's part would be empty
    */
-  SampleScheduler(int numSamples, Sampling sampling) {
+  SampleOrderPlan(int numSamples, Sampling sampling) {
     super(sampling.seed(), new int[0]);
-    this.parts = new PartOrder(numSamples, sampling);
+    this.parts = new ShardOrder(numSamples, sampling);
     this.numSamples = numSamples;
     this.sampling = sampling;
-    this.partSize = parts.partSize();
-    this.batchSize = sampling.batchRows(partSize);
-    if (sampling.lastBatch() == LastBatch.PAD_CONTINUE && partSize < batchSize) {
+    this.shardSize = parts.shardSize();
+    this.batchSize = sampling.batchRows(shardSize);
+    if (sampling.lastBatch() == LastBatch.PAD_CONTINUE && shardSize < batchSize) {
       // As MXNet's round_batch: the padding must come from one following epoch.
-      throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per part: part "
-          + sampling.partIndex() + " of " + sampling.numParts() + " has " + partSize + " samples, the batch size is "
+      throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per shard: shard "
+          + sampling.partIndex() + " of " + sampling.numParts() + " has " + shardSize + " samples, the batch size is "
           + batchSize);
     }
   }
@@ -54,8 +54,8 @@ final class SampleScheduler extends CarryingPlan<int[]> {
   }
 
   @Override
-  public int partSize() {
-    return partSize;
+  public int shardSize() {
+    return shardSize;
   }
 
   /** Rows per full batch: the configured size, or the part size when it was 0. */
@@ -104,7 +104,7 @@ final class SampleScheduler extends CarryingPlan<int[]> {
    * (PAD_CONTINUE).
    */
   private int epochTotal(int carried) {
-    return sampling.lastBatch() == LastBatch.PAD_CONTINUE ? partSize - carried : partSize + carried;
+    return sampling.lastBatch() == LastBatch.PAD_CONTINUE ? shardSize - carried : shardSize + carried;
   }
 
   @Override
@@ -130,9 +130,9 @@ final class SampleScheduler extends CarryingPlan<int[]> {
         throw new IllegalArgumentException("iteration state: carried sample " + i + " is outside [0, " + numSamples + ")");
       }
     }
-    if (carried.length > Math.max(batchSize, partSize)) {
+    if (carried.length > Math.max(batchSize, shardSize)) {
       throw new IllegalArgumentException("iteration state: " + carried.length + " carried samples; at most "
-          + Math.max(batchSize, partSize) + " can be carried with batch size " + batchSize);
+          + Math.max(batchSize, shardSize) + " can be carried with batch size " + batchSize);
     }
     return carried;
   }
@@ -144,7 +144,7 @@ final class SampleScheduler extends CarryingPlan<int[]> {
 
   /**
    * The order of this part's samples in {@code epoch}, before the last-batch policy ({@link
-   * PartOrder}); {@code second} selects the buffer for a look-ahead epoch so the current one stays
+   * ShardOrder}); {@code second} selects the buffer for a look-ahead epoch so the current one stays
    * intact.
    */
   int[] partOrder(int epoch, boolean second) {

@@ -5,7 +5,7 @@ import dev.minibatch.runtime.Seeds;
 import java.util.SplittableRandom;
 
 /**
- * The one shard rule of the planned orders ({@link SampleScheduler}, {@link BucketScheduler}):
+ * The one shard rule of the planned orders ({@link SampleOrderPlan}, {@link BucketOrderPlan}):
  * which samples part {@code partIndex} of {@code numParts} visits in an epoch, in which order,
  * before any last-batch policy.
  *
@@ -18,10 +18,10 @@ import java.util.SplittableRandom;
  * <p>Reuses its buffers: an order it returned is valid until the next call with the same {@code
  * second} flag. Not thread-safe.
  */
-final class PartOrder {
+final class ShardOrder {
   private final int numSamples;
   private final Sampling sampling;
-  private final int partSize;
+  private final int shardSize;
   private int[] orderBuffer = new int[0];
   private int[] nextOrderBuffer = new int[0];
   private int[] partBuffer = new int[0];
@@ -31,7 +31,7 @@ final class PartOrder {
    *
    * @throws IllegalArgumentException if there are no samples, or this provider's part would be empty
    */
-  PartOrder(int numSamples, Sampling sampling) {
+  ShardOrder(int numSamples, Sampling sampling) {
     if (numSamples <= 0) {
       throw new IllegalArgumentException("no samples: a provider needs at least one sample");
     }
@@ -39,12 +39,12 @@ final class PartOrder {
     this.sampling = sampling;
     int k = sampling.numParts();
     int p = sampling.partIndex();
-    this.partSize = sampling.evenShards()
+    this.shardSize = sampling.evenShards()
         ? (int) ((numSamples + (long) k - 1) / k)
         : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
-    if (partSize == 0) {
-      throw new IllegalArgumentException("part " + p + " of " + k + " would be empty: " + numSamples
-          + " samples cannot fill " + k + " parts; use fewer parts or evenShards(true)");
+    if (shardSize == 0) {
+      throw new IllegalArgumentException("shard " + p + " of " + k + " would be empty: " + numSamples
+          + " samples cannot fill " + k + " shards; use fewer shards or evenShards(true)");
     }
   }
 
@@ -53,8 +53,8 @@ final class PartOrder {
   }
 
   /** The samples this part visits per epoch. */
-  int partSize() {
-    return partSize;
+  int shardSize() {
+    return shardSize;
   }
 
   /**
@@ -89,13 +89,13 @@ final class PartOrder {
     if (k == 1) {
       return order;
     }
-    long start = sampling.evenShards() ? (long) p * partSize : (long) p * n / k;
-    int[] part = second ? new int[partSize] : partBuffer;
-    if (part.length != partSize) {
-      part = new int[partSize];
+    long start = sampling.evenShards() ? (long) p * shardSize : (long) p * n / k;
+    int[] part = second ? new int[shardSize] : partBuffer;
+    if (part.length != shardSize) {
+      part = new int[shardSize];
       partBuffer = part;
     }
-    for (int i = 0; i < partSize; i++) {
+    for (int i = 0; i < shardSize; i++) {
       part[i] = order[(int) ((start + i) % n)];
     }
     return part;

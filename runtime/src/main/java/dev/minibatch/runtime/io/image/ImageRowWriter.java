@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * image to image; only OpenCV's decoder allocates the decoded image, which is freed as soon as it
  * has been used.
  */
-final class ImageRows implements RowWriter {
+final class ImageRowWriter implements RowWriter {
   private final ImageSource source;
   private final Augmentation a;
   private final boolean channelsLast;
@@ -39,7 +39,7 @@ final class ImageRows implements RowWriter {
   private final LongSupplier seed;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
 
-  ImageRows(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
+  ImageRowWriter(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
       LongSupplier seed) {
     this.source = source;
     this.a = a;
