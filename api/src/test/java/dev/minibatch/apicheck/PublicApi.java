@@ -143,7 +143,12 @@ public final class PublicApi {
         lines.add(type + " | " + prefix(k.getModifiers()) + "<init>(" + types(k.getGenericParameterTypes()) + ")");
       }
     }
-    for (Method m : c.getDeclaredMethods()) {
+    // Public methods a public class inherits from a superclass outside the API are API too.
+    List<Method> methods = new ArrayList<>(List.of(c.getDeclaredMethods()));
+    for (Class<?> s = c.getSuperclass(); s != null && s != Object.class && !exported(s); s = s.getSuperclass()) {
+      methods.addAll(List.of(s.getDeclaredMethods()));
+    }
+    for (Method m : methods) {
       if (visible(m.getModifiers(), extendable) && !m.isSynthetic() && !m.isBridge()) {
         lines.add(type + " | " + prefix(m.getModifiers()) + m.getName() + "(" + types(m.getGenericParameterTypes()) + "): "
             + m.getGenericReturnType().getTypeName());

@@ -25,6 +25,9 @@ class PublicApiSelfTest {
     assertTrue(lines.contains("dev.minibatch.apicheck.PublicApi | static UPDATE_PROPERTY: java.lang.String"));
     assertFalse(lines.stream().anyMatch(l -> l.contains("exported(")), "a private method is listed");
     assertFalse(lines.stream().anyMatch(l -> l.contains("PublicApiSelfTest")), "a package-private class is listed");
+    assertTrue(lines.contains("dev.minibatch.apicheck.InheritedApiFixture | inherited(): int"),
+        "a public method inherited from a class outside the API is listed on the public class");
+    assertFalse(lines.stream().anyMatch(l -> l.startsWith("dev.minibatch.apicheck.InheritedApiFixture.Base")));
   }
 
   @Test
