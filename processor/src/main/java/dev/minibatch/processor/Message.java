@@ -103,34 +103,6 @@ enum Message {
   INTERNAL_ERROR("InternalError",
       "the minibatch processor failed on %s; please report this with the stack trace below.%n%s");
 
-  /** The advice {@link #UNSUPPORTED_TYPE} ends with, by the kind of type found. */
-  enum TypeHint {
-    /** No advice beyond the list of supported types. */
-    NONE(""),
-    /** A wrapper such as {@code Float}; the argument is the primitive. */
-    BOXED(". Use the primitive %s: a sample's values cannot be null"),
-    /** A label of strings: class names. */
-    CLASS_NAMES(". A class label is an int class index: number the class names once (as torchvision's "
-        + "class_to_idx does: the sorted names get 0, 1, 2, ...), keep that Map<String, Integer>, and provide "
-        + "the index as int (int[] for several labels)"),
-    /** A data member of strings. */
-    TEXT(". Strings go in as int indices: map each to its index in a vocabulary and provide int, or int[] "
-        + "for a sequence"),
-    /** An enum. */
-    ENUM(". Provide the constant's index as int (e.g. its ordinal()), or a one-hot float[]");
-
-    private final String template;
-
-    TypeHint(String template) {
-      this.template = template;
-    }
-
-    /** The advice, to append to the message. */
-    String format(Object... args) {
-      return String.format(Locale.ROOT, template, args);
-    }
-  }
-
   /**
    * The variable parts of messages: why a name clashes, what is wrong with a shared length, what
    * kind of element a member is. Kept here with the messages they complete, so every word a user
@@ -172,7 +144,20 @@ enum Message {
     /** A member named by its Java element: the kind ("record component", "method", "field"), the name. */
     MEMBER("%s '%s'"),
     /** A member whose provided name differs from its Java name: the member, the provided name. */
-    MEMBER_PROVIDED_AS("%s (provided as '%s')");
+    MEMBER_PROVIDED_AS("%s (provided as '%s')"),
+    /** {@link #UNSUPPORTED_TYPE}'s ending when no advice fits. */
+    HINT_NONE(""),
+    /** {@link #UNSUPPORTED_TYPE}: a wrapper such as {@code Float}; the argument is the primitive. */
+    HINT_BOXED(". Use the primitive %s: a sample's values cannot be null"),
+    /** {@link #UNSUPPORTED_TYPE}: a label of strings, class names. */
+    HINT_CLASS_NAMES(". A class label is an int class index: number the class names once (as torchvision's "
+        + "class_to_idx does: the sorted names get 0, 1, 2, ...), keep that Map<String, Integer>, and provide "
+        + "the index as int (int[] for several labels)"),
+    /** {@link #UNSUPPORTED_TYPE}: a data member of strings. */
+    HINT_TEXT(". Strings go in as int indices: map each to its index in a vocabulary and provide int, or int[] "
+        + "for a sequence"),
+    /** {@link #UNSUPPORTED_TYPE}: an enum. */
+    HINT_ENUM(". Provide the constant's index as int (e.g. its ordinal()), or a one-hot float[]");
 
     private final String template;
 

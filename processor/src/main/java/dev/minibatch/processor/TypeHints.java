@@ -29,19 +29,19 @@ final class TypeHints {
       rank++;
     }
     if (!(element instanceof DeclaredType declared) || !(declared.asElement() instanceof TypeElement te)) {
-      return Message.TypeHint.NONE.format();
+      return Message.Detail.HINT_NONE.format();
     }
     String name = te.getQualifiedName().toString();
     if (name.equals("java.lang.String") || name.equals("java.lang.CharSequence")) {
-      return (label ? Message.TypeHint.CLASS_NAMES : Message.TypeHint.TEXT).format();
+      return (label ? Message.Detail.HINT_CLASS_NAMES : Message.Detail.HINT_TEXT).format();
     }
     if (te.getKind() == ElementKind.ENUM) {
-      return Message.TypeHint.ENUM.format();
+      return Message.Detail.HINT_ENUM.format();
     }
     String primitive = PRIMITIVE_OF_WRAPPER.get(name);
     if (primitive != null) {
-      return Message.TypeHint.BOXED.format(primitive + "[]".repeat(rank));
+      return Message.Detail.HINT_BOXED.format(primitive + "[]".repeat(rank));
     }
-    return Message.TypeHint.NONE.format();
+    return Message.Detail.HINT_NONE.format();
   }
 }

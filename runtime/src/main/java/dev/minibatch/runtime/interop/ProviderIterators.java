@@ -243,16 +243,19 @@ public final class ProviderIterators {
       return h == null ? 0 : h.classes();
     }
 
-    @SuppressWarnings("try") // the scope is entered and left, never referenced
     private BatchIterator<? extends Batch> epoch() {
       BatchIterator<? extends Batch> e = epoch;
-      if (e == null) {
-        try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
-          e = provider.iterator();
-        }
+      return e != null ? e : newEpoch();
+    }
+
+    /** Starts the provider's next epoch outside the caller's workspace (it may allocate buffers). */
+    @SuppressWarnings("try") // the scope is entered and left, never referenced
+    private BatchIterator<? extends Batch> newEpoch() {
+      try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
+        BatchIterator<? extends Batch> e = provider.iterator();
         epoch = e;
+        return e;
       }
-      return e;
     }
 
     public boolean hasNext() {
@@ -306,15 +309,12 @@ public final class ProviderIterators {
       return false;
     }
 
-    @SuppressWarnings("try") // the scope is entered and left, never referenced
     public void reset() {
       BatchIterator<? extends Batch> e = epoch;
       if (e != null) {
         e.close();
       }
-      try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
-        epoch = provider.iterator();
-      }
+      newEpoch();
     }
 
     /**

@@ -54,9 +54,9 @@ class ReadmeBuildMessagesTest {
     Files.writeString(src.resolve("Digit.java"), block(readme, "## Quickstart", "java"));
     Files.writeString(src.resolve("Train.java"), "package demo;\n\nclass Train {\n  DigitProvider provider;\n}\n");
     List<String> command = new ArrayList<>(List.of("mvn", "-B", "-ntp", "-q", "compile"));
-    String settings = System.getProperty("maven.repo.local");
-    if (settings != null) {
-      command.add("-Dmaven.repo.local=" + settings);
+    String repository = System.getProperty("maven.repo.local");
+    if (repository != null) {
+      command.add("-Dmaven.repo.local=" + repository);
     }
     Process p = new ProcessBuilder(command).directory(dir.toFile()).redirectErrorStream(true).start();
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

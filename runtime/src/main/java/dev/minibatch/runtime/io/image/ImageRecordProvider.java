@@ -72,8 +72,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     DType dtype = b.dtype;
     int labelWidth = source.labelWidth();
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
-    String dataName = b.names()[0];
-    String labelName = b.names()[1];
+    String dataName = b.data();
+    String labelName = b.label();
     ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(
@@ -167,9 +167,14 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
    * {@code dataShape} and one source ({@link #pathImgrec(Path)} or {@link #imageFolder(Path)}) are required.
    */
   public static final class Builder extends FileProvider.Builder<Builder> {
-    /** The data and label names, for the provider's constructor (the base class keeps them protected). */
-    private String[] names() {
-      return new String[] {dataName(), labelName()};
+    /** The data name, for the provider's constructor (the base class keeps its accessor protected). */
+    private String data() {
+      return dataName();
+    }
+
+    /** The label name, likewise. */
+    private String label() {
+      return labelName();
     }
 
     private @Nullable Path pathImgrec;
