@@ -2,10 +2,9 @@ package dev.minibatch.cli;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.csv.CsvFormat;
-import dev.minibatch.runtime.io.csv.CsvParser;
 import dev.minibatch.runtime.io.csv.CsvProvider;
 import dev.minibatch.runtime.io.csv.CsvTable;
 import java.nio.charset.StandardCharsets;
@@ -19,7 +18,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * CSV files, parsed by the runtime's {@link CsvParser}. Settings not given are detected from the
+ * CSV files, parsed by the runtime's {@link CsvTable#parse}. Settings not given are detected from the
  * first two lines: a header when a field of the first line is not a number where the second
  * line's is; the last column as class-name labels when it is not a number in the second line.
  */
@@ -81,7 +80,7 @@ final class CsvInput implements InputFormat {
   public Report inspect(Path file, InputOptions options) {
     byte[] bytes = FileBytes.readAll(file);
     Detected d = detect(bytes, options);
-    CsvTable t = CsvParser.parse(file.toString(), bytes, d.format(), d.fields());
+    CsvTable t = CsvTable.parse(file.toString(), bytes, d.format(), d.fields());
     Report r = new Report();
     r.field("format", "csv (delimiter '" + options.delimiter() + "', " + d.how() + ")");
     r.field("rows", Integer.toString(t.rows()));
@@ -153,7 +152,7 @@ final class CsvInput implements InputFormat {
     String name = file.toString();
     while (!problems.isFull()) {
       try {
-        CsvTable table = CsvParser.parse(name, bytes, format, d.fields());
+        CsvTable table = CsvTable.parse(name, bytes, format, d.fields());
         CsvNonFinite.report(name, bytes, format, d.fields(), table, problems);
         return;
       } catch (FileFormatException e) {

@@ -1,9 +1,9 @@
 package dev.minibatch.cli;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.NumericArray;
 import dev.minibatch.runtime.io.csv.CsvFormat;
 import dev.minibatch.runtime.io.csv.CsvTable;
+import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 

@@ -1,6 +1,6 @@
 package dev.minibatch.cli;
 
-import dev.minibatch.runtime.ProviderManifest;
+import dev.minibatch.runtime.internal.ProviderManifest;
 import java.io.File;
 import java.io.PrintWriter;
 import java.net.MalformedURLException;

@@ -1,6 +1,6 @@
 package dev.minibatch.cli;
 
-import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.internal.io.FileBytes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

@@ -7,7 +7,7 @@ import dev.minibatch.runtime.io.image.ImageProbe;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
-import dev.minibatch.runtime.io.recordio.RecordProblem;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;

@@ -7,7 +7,7 @@ import java.util.stream.Collectors;
  * Writes a provider's schema manifest: the resource {@code META-INF/minibatch/<provider>.properties}
  * with the names, roles, per-sample shapes, dtypes and layouts of its arrays and its default batch
  * size, in the order of {@code provideData()} then {@code provideLabel()}. Tools read it without
- * loading the provider (the CLI's {@code describe}); {@code dev.minibatch.runtime.ProviderManifest}
+ * loading the provider (the CLI's {@code describe}); {@code dev.minibatch.runtime.internal.ProviderManifest}
  * parses it. Only reads the descriptor; never validates. Keys:
  *
  * <pre>

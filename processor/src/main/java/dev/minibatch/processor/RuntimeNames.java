@@ -8,7 +8,7 @@ final class RuntimeNames {
 
   static final String RT = "dev.minibatch.runtime";
   static final String INTERNAL = RT + ".internal";
-  static final String ENGINE = RT + ".engine";
+  static final String ENGINE = RT + ".internal.engine";
 
   static final ClassName ABSTRACT_BATCH = ClassName.get(RT, "AbstractBatch");
   static final ClassName BATCH_LAYOUT = ClassName.get(RT, "BatchLayout");

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import com.google.testing.compile.Compilation;
 import dev.minibatch.DType;
 import dev.minibatch.Role;
-import dev.minibatch.runtime.ProviderManifest;
+import dev.minibatch.runtime.internal.ProviderManifest;
 import dev.minibatch.shape.Shape;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

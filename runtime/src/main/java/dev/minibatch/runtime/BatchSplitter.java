@@ -8,7 +8,7 @@ import java.util.List;
  * Divides the rows of a batch into one contiguous range per device, evenly or by weights (MXNet's
  * {@code work_load_list}). A split that would leave a device without rows is rejected.
  */
-public final class BatchSplitter {
+final class BatchSplitter {
   private BatchSplitter() {}
 
   /**

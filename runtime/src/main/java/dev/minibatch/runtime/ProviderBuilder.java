@@ -1,6 +1,8 @@
 package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.function.Consumer;

@@ -6,7 +6,7 @@ package dev.minibatch.runtime;
  * @param from first row, inclusive
  * @param to last row, exclusive
  */
-public record SampleRange(int from, int to) {
+record SampleRange(int from, int to) {
   /** Checks {@code 0 <= from <= to}. */
   public SampleRange {
     if (from < 0 || to < from) {

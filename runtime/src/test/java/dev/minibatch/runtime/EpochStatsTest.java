@@ -5,10 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.example.ComputedProvider;
+import dev.minibatch.runtime.internal.pipeline.Progress;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
-import dev.minibatch.runtime.pipeline.Progress;
-import dev.minibatch.runtime.pipeline.StageStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

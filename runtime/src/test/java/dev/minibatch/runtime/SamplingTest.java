@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.internal.settings.Sampling;
 import org.junit.jupiter.api.Test;
 
 /** The settings are decided once, when a provider is built, and read everywhere below. */

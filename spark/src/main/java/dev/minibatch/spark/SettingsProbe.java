@@ -1,7 +1,7 @@
 package dev.minibatch.spark;
 
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.internal.settings.Sampling;
 
 /**
  * Reads the {@link Sampling} a {@link ProviderSettings} sets, with the generated provider's declared

@@ -2,7 +2,6 @@ package dev.minibatch.benchmarks.io;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.csv.CsvFormat;
-import dev.minibatch.runtime.io.csv.CsvParser;
 import dev.minibatch.runtime.io.csv.CsvProvider;
 import dev.minibatch.runtime.io.csv.CsvTable;
 import java.io.BufferedWriter;
@@ -81,13 +80,13 @@ public class CsvBenchmark {
   /** The parser alone: bytes to float32 table (all cores). */
   @Benchmark
   public CsvTable minibatchParse() {
-    return CsvParser.parse(file, CsvFormat.builder().labelColumn(FEATURES).build());
+    return CsvTable.parse(file, CsvFormat.builder().labelColumn(FEATURES).build());
   }
 
   /** The parser on one thread. */
   @Benchmark
   public CsvTable minibatchParseOneThread() {
-    return CsvParser.parse(file, CsvFormat.builder().labelColumn(FEATURES).threads(1).build());
+    return CsvTable.parse(file, CsvFormat.builder().labelColumn(FEATURES).threads(1).build());
   }
 
   /** Parse, build the provider, one epoch of batches of 128. */

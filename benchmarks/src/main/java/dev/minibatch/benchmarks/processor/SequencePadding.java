@@ -1,8 +1,8 @@
 package dev.minibatch.benchmarks.processor;
 
 import dev.minibatch.runtime.BatchIterator;
-import dev.minibatch.runtime.pipeline.PaddingStats;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.PaddingStats;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

@@ -6,6 +6,8 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.internal.engine.GuardedIterator;
+import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -190,7 +192,7 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
     }
 
     @Override
-    boolean more() {
+    protected boolean more() {
       int ended = -1;
       int going = -1;
       for (int i = 0; i < sources.size(); i++) {
@@ -210,12 +212,12 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
     }
 
     @Override
-    void release() {
+    protected void release() {
       closeSources();
     }
 
     @Override
-    NamedBatch produce() {
+    protected NamedBatch produce() {
       if (!checkMore()) {
         throw new NoSuchElementException("the epoch is over");
       }
@@ -245,7 +247,7 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
     }
 
     @Override
-    PipelineStats upstream() {
+    protected PipelineStats upstream() {
       PipelineStats s = PipelineStats.EMPTY;
       for (BatchIterator<? extends Batch> it : sources) {
         s = s.plus(PipelineStats.of(it));

@@ -4,12 +4,14 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.engine.GuardedIterator;
+import dev.minibatch.runtime.internal.engine.IterationGuard;
+import dev.minibatch.runtime.internal.pipeline.Stages;
+import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageFailedException;
-import dev.minibatch.runtime.pipeline.Stages;
-import dev.minibatch.runtime.pipeline.ThreadCleaner;
 import java.lang.ref.Cleaner;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
@@ -124,24 +126,24 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     }
 
     @Override
-    boolean more() {
+    protected boolean more() {
       return stage.hasNext();
     }
 
     @Override
-    void release() {
+    protected void release() {
       stopper.clean();
     }
 
     /** The wrapped provider's epoch (on the background thread), then the hand-off stage. */
     @Override
-    PipelineStats upstream() {
+    protected PipelineStats upstream() {
       BatchIterator<B> source = inner.get();
       return (source == null ? PipelineStats.EMPTY : PipelineStats.of(source)).plus(stage.stats());
     }
 
     @Override
-    B produce() {
+    protected B produce() {
       if (!checkMore()) {
         throw new java.util.NoSuchElementException("the epoch is over");
       }

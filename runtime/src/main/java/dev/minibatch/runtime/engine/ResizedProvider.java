@@ -4,6 +4,8 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.engine.GuardedIterator;
+import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import java.util.List;
 import java.util.NoSuchElementException;
@@ -145,12 +147,12 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
     }
 
     @Override
-    boolean more() {
+    protected boolean more() {
       return delivered < batches;
     }
 
     @Override
-    B produce() {
+    protected B produce() {
       if (!checkMore()) {
         throw new NoSuchElementException("the epoch of " + batches + " batches is over");
       }
@@ -160,7 +162,7 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
     }
 
     @Override
-    PipelineStats upstream() {
+    protected PipelineStats upstream() {
       return innerStats();
     }
   }

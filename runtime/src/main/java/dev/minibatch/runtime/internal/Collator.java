@@ -1,12 +1,12 @@
 package dev.minibatch.runtime.internal;
 
-import dev.minibatch.runtime.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.CollateTarget;
 import java.util.List;
 
 /**
  * NOT API: the generated collate code of one sample type. Copies a run of samples into consecutive
  * rows of the batch buffers, with bulk, type-specialised copies into {@link CollateTarget}'s views.
- * {@link SampleBatcher} hands it to the engine as its {@link dev.minibatch.runtime.engine.SampleWriter}.
+ * {@link SampleBatcher} hands it to the engine as its {@link dev.minibatch.runtime.internal.engine.SampleWriter}.
  *
  * <p>One call per batch, not per sample: the row loop lives in the generated code, so it is
  * monomorphic and inlinable whatever else the application collates, and the typed views are looked

@@ -2,7 +2,7 @@ package dev.minibatch.runtime.interop;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.Batch;
-import dev.minibatch.runtime.nd4j.HostArrays;
+import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import java.util.Arrays;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;

@@ -3,7 +3,7 @@ package dev.minibatch.runtime.pipeline;
 import java.util.SplittableRandom;
 
 /**
- * What a {@link ContextMapper} knows about the sample it maps. Valid only during the call: the
+ * What a context-aware map function ({@code Reader.xmap(options, (sample, context) -> ...)}) knows about the sample it maps. Valid only during the call: the
  * engine reuses the object for the next sample.
  */
 public interface SampleContext {

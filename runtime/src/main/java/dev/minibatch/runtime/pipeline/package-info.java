@@ -1,19 +1,17 @@
 /**
- * The parallel pipeline engine under readers and providers: a producer thread with a bounded
- * hand-off ({@link dev.minibatch.runtime.pipeline.Stages#generate}, {@link
- * dev.minibatch.runtime.pipeline.Stages#prefetch}), a parallel map that keeps or relaxes the
- * source order ({@link dev.minibatch.runtime.pipeline.Stages#parallelMap}), a multicast of one
- * stream to several consumers ({@link dev.minibatch.runtime.pipeline.Multicast}), per-stage
- * counters ({@link dev.minibatch.runtime.pipeline.PipelineStats}) and a progress display ({@link
- * dev.minibatch.runtime.pipeline.Progress}).
+ * What the parallel pipeline shows its users: {@link dev.minibatch.runtime.pipeline.PipelineIterator}
+ * (an iterator that reports {@link dev.minibatch.runtime.pipeline.PipelineStats}), {@link
+ * dev.minibatch.runtime.pipeline.ParallelOptions} for a parallel map, the {@link
+ * dev.minibatch.runtime.pipeline.SampleContext} a map function sees, the {@link
+ * dev.minibatch.runtime.pipeline.Generator} a producer thread runs, and {@link
+ * dev.minibatch.runtime.pipeline.StageFailedException}, which names the stage and the sample.
  *
- * <p>Guarantees: every queue is bounded (in items) unless asked otherwise; no thread spins while
- * waiting; items cross threads in chunks whose size adapts to the cost of an item, so cheap items
- * cost well under a microsecond each and expensive ones are handed over at once; a failure in a
- * worker reaches the consumer at its next call as a {@link
- * dev.minibatch.runtime.pipeline.StageFailedException} naming the stage and the sample; closing an
- * iterator — or dropping it, which the garbage collector notices — stops every thread it started.
- * Worker threads are daemon threads named {@code minibatch-worker-<stage>-<n>}.
+ * <p>Guarantees of the thread engine behind them ({@code dev.minibatch.runtime.internal.pipeline},
+ * not API): every queue is bounded (in items) unless asked otherwise; no thread spins while waiting;
+ * items cross threads in chunks whose size adapts to the cost of an item; a failure in a worker
+ * reaches the consumer at its next call as a {@code StageFailedException}; closing an iterator — or
+ * dropping it, which the garbage collector notices — stops every thread it started. Worker threads
+ * are daemon threads named {@code minibatch-worker-<stage>-<n>}.
  */
 @NullMarked
 package dev.minibatch.runtime.pipeline;

@@ -1,6 +1,8 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Readers.ComposeNotAlignedException;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 

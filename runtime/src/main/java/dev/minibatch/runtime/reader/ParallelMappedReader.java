@@ -1,19 +1,20 @@
 package dev.minibatch.runtime.reader;
 
-import dev.minibatch.runtime.pipeline.ContextMapper;
+import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.Stages;
+import dev.minibatch.runtime.pipeline.SampleContext;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BiFunction;
 
 /** {@link Reader#xmap}: a parallel map; each pass is a new epoch for the sample context. */
 final class ParallelMappedReader<T, R> implements Reader<R> {
   private final Reader<T> source;
   private final ParallelOptions options;
-  private final ContextMapper<? super T, ? extends R> mapper;
+  private final BiFunction<? super T, ? super SampleContext, ? extends R> mapper;
   private final AtomicInteger passes = new AtomicInteger();
 
-  ParallelMappedReader(Reader<T> source, ParallelOptions options, ContextMapper<? super T, ? extends R> mapper) {
+  ParallelMappedReader(Reader<T> source, ParallelOptions options, BiFunction<? super T, ? super SampleContext, ? extends R> mapper) {
     this.source = source;
     this.options = options;
     this.mapper = mapper;

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.Stages;
 
 /** {@link Reader#buffered}: reads the source ahead on a producer thread. */
 final class PrefetchingReader<T> implements Reader<T> {

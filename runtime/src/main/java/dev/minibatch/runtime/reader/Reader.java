@@ -1,14 +1,15 @@
 package dev.minibatch.runtime.reader;
 
-import dev.minibatch.runtime.pipeline.ContextMapper;
+import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.Progress;
-import dev.minibatch.runtime.Seeds;
+import dev.minibatch.runtime.pipeline.SampleContext;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Spliterator;
 import java.util.Spliterators;
+import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.Predicate;
@@ -129,7 +130,7 @@ public interface Reader<T> extends Iterable<T> {
    * dev.minibatch.runtime.pipeline.SampleContext} (its index, the epoch, a random generator seeded
    * from (seed, epoch, index) for augmentation that is the same whatever the number of workers).
    */
-  default <R> Reader<R> xmap(ParallelOptions options, ContextMapper<? super T, ? extends R> mapper) {
+  default <R> Reader<R> xmap(ParallelOptions options, BiFunction<? super T, ? super SampleContext, ? extends R> mapper) {
     return new ParallelMappedReader<>(this, options, mapper);
   }
 

@@ -1,8 +1,8 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.Stages;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -130,5 +130,92 @@ public final class Readers {
   public static <A, B, R> Reader<R> mapReaders(Reader<A> first, Reader<B> second,
       BiFunction<? super A, ? super B, ? extends R> fn) {
     return new ZippedReader<>(List.of(first, second), row -> fn.apply(row.<A>get(0), row.<B>get(1)));
+  }
+
+  /**
+   * An immutable row of values: what {@link Readers#compose} produces and what a feeding map picks
+   * columns from (Paddle's tuples).
+   */
+  public static final class Tuple {
+    private final Object[] values;
+
+    private Tuple(Object[] values) {
+      this.values = values;
+    }
+
+    /** A tuple of the given values. */
+    public static Tuple of(Object... values) {
+      return new Tuple(values.clone());
+    }
+
+    /** A tuple of the given values. */
+    public static Tuple of(List<?> values) {
+      return new Tuple(values.toArray());
+    }
+
+    static Tuple wrap(Object[] values) {
+      return new Tuple(values);
+    }
+
+    /** The number of values. */
+    public int size() {
+      return values.length;
+    }
+
+    /**
+     * The value at {@code index}, cast to the type the caller expects.
+     *
+     * @throws IndexOutOfBoundsException if there is no such column
+     * @throws ClassCastException (at the call site) if the value is of another type
+     */
+    @SuppressWarnings("unchecked")
+    public <V> V get(int index) {
+      if (index < 0 || index >= values.length) {
+        throw new IndexOutOfBoundsException("column " + index + " of a tuple of " + values.length);
+      }
+      return (V) values[index];
+    }
+
+    /** The values as an unmodifiable list. */
+    public List<Object> asList() {
+      return List.of(values);
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Tuple && Arrays.equals(values, ((Tuple) o).values);
+    }
+
+    @Override
+    public int hashCode() {
+      return Arrays.hashCode(values);
+    }
+
+    /** {@code (a, b, c)}. */
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder("(");
+      for (int i = 0; i < values.length; i++) {
+        if (i > 0) {
+          sb.append(", ");
+        }
+        sb.append(values[i]);
+      }
+      return sb.append(')').toString();
+    }
+  }
+
+  /**
+   * {@link Readers#compose} with the alignment check found readers of different lengths (Paddle's
+   * {@code ComposeNotAligned}). Thrown after the aligned items, when the first reader runs out
+   * while another still has items.
+   */
+  public static final class ComposeNotAlignedException extends IllegalStateException {
+    private static final long serialVersionUID = 1L;
+
+    /** The readers disagree after {@code aligned} items. */
+    public ComposeNotAlignedException(long aligned, String detail) {
+      super("composed readers are not aligned: " + detail + " after " + aligned + " items");
+    }
   }
 }

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.Seeds;
 import java.util.ArrayList;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -1,10 +1,11 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.engine.BatchSlot;
-import dev.minibatch.runtime.engine.Collate;
-import dev.minibatch.runtime.engine.CollateTarget;
-import dev.minibatch.runtime.engine.SampleWriter;
+import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.internal.engine.Collate;
+import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.SampleWriter;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import dev.minibatch.shape.Shape;
 import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;

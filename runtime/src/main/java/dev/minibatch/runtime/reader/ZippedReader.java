@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Function;

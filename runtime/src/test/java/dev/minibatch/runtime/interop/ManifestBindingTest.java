@@ -3,7 +3,7 @@ package dev.minibatch.runtime.interop;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
-import dev.minibatch.runtime.ProviderManifest;
+import dev.minibatch.runtime.internal.ProviderManifest;
 import java.io.ByteArrayInputStream;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

@@ -6,6 +6,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.contract.IndexedSamples;
 import dev.minibatch.runtime.contract.ProviderFixture;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import dev.minibatch.shape.Shape;
 import java.util.EnumSet;
 import java.util.Set;

@@ -10,6 +10,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Readers.ComposeNotAlignedException;
+import dev.minibatch.runtime.reader.Readers.Tuple;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,11 +1,10 @@
 package dev.minibatch.samples.iris;
 
-import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.interop.ProviderIterators;
 import dev.minibatch.runtime.interop.SameDiffBinding;
 import dev.minibatch.runtime.io.csv.CsvFormat;
-import dev.minibatch.runtime.io.csv.CsvParser;
 import dev.minibatch.runtime.io.csv.CsvTable;
 import dev.minibatch.samples.SameDiffGradients;
 import java.io.IOException;
@@ -38,7 +37,7 @@ public final class IrisSample {
         throw new IllegalStateException("the bundled /iris/iris.csv is missing from the classpath");
       }
       CsvFormat format = CsvFormat.builder().header(true).labelColumn(4).classLabels(true).build();
-      return CsvParser.parse("classpath:/iris/iris.csv", in.readAllBytes(), format, 5);
+      return CsvTable.parse("classpath:/iris/iris.csv", in.readAllBytes(), format, 5);
     } catch (IOException e) {
       throw new UncheckedIOException("reading /iris/iris.csv", e);
     }

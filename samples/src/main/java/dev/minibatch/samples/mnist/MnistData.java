@@ -1,7 +1,7 @@
 package dev.minibatch.samples.mnist;
 
-import dev.minibatch.runtime.io.idx.IdxArray;
 import dev.minibatch.runtime.io.idx.IdxReader;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

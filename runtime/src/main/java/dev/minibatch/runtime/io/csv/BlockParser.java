@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.NumericArray;
+import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;

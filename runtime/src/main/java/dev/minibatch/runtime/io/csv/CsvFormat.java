@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.NumericArray;
+import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

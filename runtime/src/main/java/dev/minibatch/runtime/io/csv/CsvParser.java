@@ -1,10 +1,10 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.internal.io.FileBytes;
+import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.NumericArray;
-import dev.minibatch.runtime.pipeline.Workers;
+import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -23,7 +23,7 @@ import org.jspecify.annotations.Nullable;
  * sequential parse. (If a quoted field with a line break straddles a cut, the file is parsed again
  * sequentially.)
  */
-public final class CsvParser {
+final class CsvParser {
   private CsvParser() {}
 
   /**

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.Seeds;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 
@@ -25,7 +25,7 @@ import java.util.SplittableRandom;
  * depend on how many threads later read the samples. One pass costs one random draw and a few
  * array reads per sample, no allocation beyond the output.
  */
-public final class ClassSampler {
+final class ClassSampler {
   private final int[] counts;
   private final int[] offsets;
   private final double[] probabilities;

@@ -2,13 +2,13 @@ package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.Sampling;
-import dev.minibatch.runtime.engine.EpochDraws;
-import dev.minibatch.runtime.engine.RowSource;
+import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.internal.engine.RowSource;
+import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.FileProvider;
-import dev.minibatch.runtime.io.Sample;
 import dev.minibatch.runtime.io.SampleProcessor;
+import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,8 +1,8 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.internal.io.GzipContent;
+import dev.minibatch.runtime.internal.nd4j.JavaArrays;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.GzipContent;
-import dev.minibatch.runtime.nd4j.JavaArrays;
 import io.jhdf.HdfFile;
 import io.jhdf.api.Dataset;
 import io.jhdf.api.Node;

@@ -1,9 +1,9 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.engine.RowSource;
+import dev.minibatch.runtime.internal.engine.RowSource;
+import dev.minibatch.runtime.internal.nd4j.DTypes;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.Sample;
-import dev.minibatch.runtime.nd4j.DTypes;
+import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -202,7 +202,7 @@ final class Hdf5Specification {
         try {
           accepted = (filter == null || filter.test(s)) && (perClass == null || perClass.test(s));
         } catch (RuntimeException e) {
-          throw new dev.minibatch.runtime.io.SampleException((int) r, "file " + file + ", datasets " + datasets + ", row " + r,
+          throw new dev.minibatch.runtime.io.SampleProcessor.SampleException((int) r, "file " + file + ", datasets " + datasets + ", row " + r,
               "the filter failed", e);
         }
         if (!accepted) {

@@ -8,13 +8,12 @@ import static org.bytedeco.opencv.global.opencv_imgcodecs.IMWRITE_PNG_COMPRESSIO
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.recordio.ImageList;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
-import dev.minibatch.runtime.io.recordio.RecordIOWriter;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.Seeds;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.reader.Reader;
 import java.io.IOException;

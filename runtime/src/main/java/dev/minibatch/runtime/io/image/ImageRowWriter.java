@@ -8,11 +8,11 @@ import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_GRAY2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
 
-import dev.minibatch.runtime.engine.BatchSlot;
-import dev.minibatch.runtime.engine.CollateTarget;
-import dev.minibatch.runtime.engine.RowWriter;
+import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.pipeline.SeededRandom;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.util.function.LongSupplier;

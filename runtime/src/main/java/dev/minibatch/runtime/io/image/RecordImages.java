@@ -1,7 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.recordio.ImageList;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import java.nio.ByteBuffer;

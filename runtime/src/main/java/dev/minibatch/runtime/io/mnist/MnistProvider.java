@@ -1,14 +1,14 @@
 package dev.minibatch.runtime.io.mnist;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.Sampling;
+import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.internal.engine.RowSource;
+import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.FileProvider;
-import dev.minibatch.runtime.engine.RowSource;
-import dev.minibatch.runtime.io.idx.IdxArray;
 import dev.minibatch.runtime.io.idx.IdxReader;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;

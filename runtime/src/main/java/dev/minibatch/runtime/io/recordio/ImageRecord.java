@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.io.recordio;
 
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;

@@ -1,5 +1,7 @@
 package dev.minibatch.runtime.io.recordio;
 
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
+
 /**
  * The framing of one RecordIO part: {@code [magic][lrecord][payload][zero padding to 4 bytes]},
  * little-endian, where {@code lrecord} holds the continuation flag in its top 3 bits and the

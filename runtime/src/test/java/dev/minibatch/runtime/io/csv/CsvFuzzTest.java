@@ -1,9 +1,9 @@
 package dev.minibatch.runtime.io.csv;
 
-import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.minibatch.runtime.internal.io.GzipContent;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
-import dev.minibatch.runtime.io.GzipContent;
 import java.nio.file.Path;
 
 /**

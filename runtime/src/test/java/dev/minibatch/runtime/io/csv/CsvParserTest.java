@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.NumericArray;
 import dev.minibatch.runtime.io.TestFiles;
+import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -14,10 +14,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import org.junit.jupiter.api.Test;
 
 /**
  * Class-probability draws cut by every last-batch policy and sharded, checked against batches
@@ -217,9 +217,9 @@ class Hdf5DrawnBatchesTest {
   @Test
   void theDrawnReaderYieldsEachPassesEpochOfThePartsDraws() {
     try (Hdf5Provider p = spec().shard(3, 1).batchSize(2).build()) {
-      dev.minibatch.runtime.reader.Reader<dev.minibatch.runtime.io.Sample> r = p.drawnReader();
+      dev.minibatch.runtime.reader.Reader<dev.minibatch.runtime.io.SampleProcessor.Sample> r = p.drawnReader();
       for (int e = 0; e < 2; e++) {
-        List<dev.minibatch.runtime.io.Sample> samples = r.toList();
+        List<dev.minibatch.runtime.io.SampleProcessor.Sample> samples = r.toList();
         int[] expected = range(draws(e), 4, 9);
         assertEquals(expected.length, samples.size());
         for (int i = 0; i < expected.length; i++) {

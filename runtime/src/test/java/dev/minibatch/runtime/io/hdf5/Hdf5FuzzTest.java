@@ -1,9 +1,9 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.minibatch.runtime.internal.io.GzipContent;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
-import dev.minibatch.runtime.io.GzipContent;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

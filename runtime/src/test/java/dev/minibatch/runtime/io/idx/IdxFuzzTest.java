@@ -1,9 +1,10 @@
 package dev.minibatch.runtime.io.idx;
 
-import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
+import dev.minibatch.runtime.internal.io.GzipContent;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
-import dev.minibatch.runtime.io.GzipContent;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import dev.minibatch.runtime.io.mnist.MnistProvider;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

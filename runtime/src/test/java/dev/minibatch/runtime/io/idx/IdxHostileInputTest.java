@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.sun.management.ThreadMXBean;
-import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.TestFiles;
 import dev.minibatch.runtime.io.mnist.MnistProvider;

@@ -5,9 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minibatch.runtime.io.FileBytes;
+import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.TestFiles;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxType;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.recordio.ImageList;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import static org.bytedeco.opencv.global.opencv_core.CV_8UC;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 
 import dev.minibatch.runtime.io.recordio.ImageRecord;
-import dev.minibatch.runtime.io.recordio.RecordIOWriter;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
 import java.nio.file.Path;
 import java.util.List;
 import org.bytedeco.javacpp.BytePointer;

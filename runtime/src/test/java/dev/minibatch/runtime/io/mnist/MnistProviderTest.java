@@ -12,10 +12,10 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.Sample;
+import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import dev.minibatch.runtime.io.TestFiles;
-import dev.minibatch.runtime.io.idx.IdxArray;
 import dev.minibatch.runtime.io.idx.IdxReader;
+import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -136,7 +136,7 @@ class MnistProviderTest {
   @Test
   @org.junit.jupiter.api.Timeout(60)
   void theReaderFormFeedsThePipelineEngineWithTheSamplesInSourceOrder() throws InterruptedException {
-    java.util.Set<Thread> before = dev.minibatch.runtime.pipeline.LiveThreads.workers();
+    java.util.Set<Thread> before = dev.minibatch.runtime.internal.pipeline.LiveThreads.workers();
     try (MnistProvider p = t10k().flat(true).batchSize(10).build()) {
       // Labels through a parallel map on 2 workers, order kept: the file's first labels.
       java.util.List<Integer> first = p.reader().firstn(10)
@@ -146,7 +146,7 @@ class MnistProviderTest {
         assertEquals(10000, all.count());
       }
     }
-    assertEquals(java.util.Set.of(), dev.minibatch.runtime.pipeline.LiveThreads.awaitOnly(before, 20));
+    assertEquals(java.util.Set.of(), dev.minibatch.runtime.internal.pipeline.LiveThreads.awaitOnly(before, 20));
   }
 
   @Test

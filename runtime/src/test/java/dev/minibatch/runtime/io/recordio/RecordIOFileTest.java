@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.TestFiles;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,11 +1,12 @@
 package dev.minibatch.runtime.io.recordio;
 
-import dev.minibatch.runtime.Seeds;
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FuzzChecks;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;

@@ -1,0 +1,367 @@
+package dev.minibatch.runtime.internal.engine;
+
+import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.BatchLayout;
+import dev.minibatch.runtime.Buckets;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.internal.pipeline.Multicast;
+import dev.minibatch.runtime.internal.pipeline.Workers;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import java.util.NoSuchElementException;
+import java.util.Objects;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The batching engine of every random-access provider (arrays, files, generated providers over a
+ * List): an order plan (in order, shuffled, sharded, or drawn by the provider), the last-batch
+ * policy, padding, a ring of preallocated batch buffers filled through one {@link RowWriter}, the
+ * current-iteration guard, resumable state, and optionally reader threads and multicast. A
+ * provider is a front end: it describes its samples (a count, a layout, a writer) and delegates.
+ *
+ * <p>Batches are written on the consumer's thread, or with {@link Builder#readers(ReaderThreads)}
+ * on reader threads running ahead. A batch is valid until the iterator has moved {@code slots - 1}
+ * batches on (two slots by default: until the next batch is filled), or another iteration starts;
+ * {@link dev.minibatch.runtime.Batch#copy()} keeps one. Concurrency: see {@link IterationGuard}.
+ *
+ * @param <B> the batch type
+ */
+public final class BatchEngine<B extends AbstractBatch<B>> implements AutoCloseable {
+  private final String name;
+  private final IterationGuard guard;
+  private final OrderPlan order;
+  private final @Nullable DrawnOrder drawn;
+  private final int numSamples;
+  private final BatchOutput<B> output;
+  private final RowWriter rows;
+  private final int[] indexBuffer;
+  private final int[] stepBuffer;
+  private final @Nullable ReaderThreads readers;
+  private final @Nullable Consumer<? super B> delivery;
+
+  private BatchEngine(Builder<B> b) {
+    this.name = b.name;
+    this.numSamples = b.numSamples;
+    this.guard = new IterationGuard(b.name);
+    EpochDraws d = b.draws;
+    Sequences sequences = b.sequences;
+    Buckets buckets = b.buckets;
+    if (d != null) {
+      this.drawn = new DrawnOrder(d, b.sampling, b.numSamples);
+      this.order = drawn;
+    } else if (buckets != null) {
+      if (sequences == null) {
+        throw new IllegalArgumentException(name + ": buckets need a member with a VARIABLE axis to group samples by");
+      }
+      this.drawn = null;
+      // Samples are bucketed by the length of the first length group; its batches are padded to their bucket's bound.
+      int[] lengths = sequences.lengths(0);
+      int[] bounds = buckets.resolve(lengths);
+      this.order = new BucketOrderPlan(lengths, bounds, b.sampling);
+      sequences = sequences.bucketed(bounds[bounds.length - 1]);
+    } else {
+      this.drawn = null;
+      this.order = new SampleOrderPlan(b.numSamples, b.sampling);
+    }
+    IntFunction<BatchLayout> layouts = Objects.requireNonNull(b.layouts, "layout");
+    this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),
+        b.sampling, sequences);
+    this.stepBuffer = new int[sequences == null ? 0 : sequences.groups()];
+    this.rows = Objects.requireNonNull(b.rows, "rows");
+    this.indexBuffer = new int[order.batchSize()];
+    this.readers = b.readers;
+    this.delivery = b.delivery;
+  }
+
+  /**
+   * A builder for an engine named {@code name} (in messages) over {@code numSamples} samples with
+   * the shared {@code sampling} settings.
+   *
+   * @throws IllegalArgumentException if there are no samples
+   */
+  public static <B extends AbstractBatch<B>> Builder<B> builder(String name, int numSamples, Sampling sampling) {
+    return new Builder<>(name, numSamples, sampling);
+  }
+
+  /** Rows per full batch: the configured size, or the part size when it was 0. */
+  public int batchSize() {
+    return order.batchSize();
+  }
+
+  /** The batch layout for {@link #batchSize()} rows. */
+  public BatchLayout layout() {
+    return output.layout;
+  }
+
+  /** The number of samples in the source (all parts). */
+  public int numSamples() {
+    return numSamples;
+  }
+
+  /** The samples (or draws) this provider's part visits per epoch, before padding. */
+  public int shardSize() {
+    return order.shardSize();
+  }
+
+  /** The seed in use (the configured one, or the one drawn when the provider was built). */
+  public long seed() {
+    return order.seed();
+  }
+
+  /** Starts the next epoch (or resumes the restored one); see {@link IterationGuard} for concurrency. */
+  public BatchIterator<B> iterator() {
+    long ticket = guard.begin();
+    if (readers != null) {
+      return parallel(ticket, true);
+    }
+    return new PlannedIterator(ticket, plan(ticket));
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers (Data Provider Core's Watcher):
+   * each consumer sees every batch once, in order, and a batch buffer is reused only after every
+   * consumer has released it. With reader threads the window is the ring's slots minus one;
+   * without, it is 1.
+   */
+  public Multicast<B> multicast(int consumers) {
+    long ticket = guard.begin();
+    ReaderThreads r = readers;
+    if (r == null) {
+      return Multicast.<B>builder().consumers(consumers).window(1).build(new PlannedIterator(ticket, plan(ticket)));
+    }
+    ParallelEpoch<B> epoch = parallel(ticket, false);
+    return Multicast.<B>builder().consumers(consumers).window(r.slots() - 1).onRelease(b -> epoch.releaseOldest())
+        .build(epoch);
+  }
+
+  /** Where iteration stands; see {@link dev.minibatch.runtime.Resumable#saveState()}. */
+  public IterationState saveState() {
+    guard.lockWriting();
+    try {
+      return order.saveState();
+    } finally {
+      guard.unlockWriting();
+    }
+  }
+
+  /**
+   * Continues from {@code state} at the next iteration. The iteration in progress ends first, even
+   * if the state is then rejected.
+   */
+  public void restoreState(IterationState state) {
+    guard.checkOpen();
+    guard.supersede();
+    guard.lockWriting();
+    try {
+      order.restoreState(state);
+    } finally {
+      guard.unlockWriting();
+    }
+  }
+
+  /** Forgets the samples carried over (NDArrayIter's {@code hard_reset}) and ends the iteration in progress. */
+  public void reset() {
+    guard.supersede();
+    guard.lockWriting();
+    try {
+      order.reset();
+    } finally {
+      guard.unlockWriting();
+    }
+  }
+
+  /**
+   * The sample indices of this part of epoch {@code epoch}'s draws, in order, before the last-batch
+   * policy; independent of the iteration.
+   *
+   * @throws IllegalStateException if this engine does not draw its samples
+   */
+  public int[] drawnPart(int epoch) {
+    DrawnOrder d = drawn;
+    if (d == null) {
+      throw new IllegalStateException(name + " visits its samples in source order, it does not draw them");
+    }
+    return d.part(epoch);
+  }
+
+  /**
+   * Stops the iteration in progress and its threads, and frees the batch buffers' native memory
+   * (left to the garbage collector when another thread is still iterating: it may be reading a
+   * batch). Idempotent.
+   */
+  @Override
+  public void close() {
+    output.close(guard);
+  }
+
+  private EpochPlan plan(long ticket) {
+    EpochPlan plan;
+    guard.lockWriting(ticket);
+    try {
+      plan = order.beginEpoch();
+    } finally {
+      guard.unlockWriting();
+    }
+    guard.epoch(ticket, plan.epoch());
+    return plan;
+  }
+
+  private ParallelEpoch<B> parallel(long ticket, boolean autoRelease) {
+    ReaderThreads r = Objects.requireNonNull(readers);
+    EpochPlan plan = plan(ticket);
+    Workers workers = new Workers(r.stage());
+    BatchRing<B> ring;
+    guard.lockWriting(ticket);
+    try {
+      ring = output.readerRing(r.slots(), workers);
+    } finally {
+      guard.unlockWriting();
+    }
+    ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, rows, output.padValues, r.threads(),
+        workers, output.sequences), guard, ticket, autoRelease, delivery);
+    guard.onStop(ticket, e.stopper());
+    return e;
+  }
+
+  /** Writes batch {@code j} of {@code plan} into the next slot of the ring; under the write lock. */
+  private B write(EpochPlan plan, int j) {
+    int rowCount = plan.rows(j);
+    int samples = plan.sampleRows(j);
+    int[] idx = indexBuffer;
+    plan.indices(j, idx);
+    BatchSlot<B> slot = output.ring().next();
+    long[] sampleIndices = slot.sampleIndices();
+    for (int r = 0; r < samples; r++) {
+      sampleIndices[r] = idx[r];
+    }
+    Sequences.begin(output.sequences, slot, plan, j, idx, samples, stepBuffer);
+    if (samples > 0) {
+      rows.write(idx, 0, samples, slot);
+    }
+    slot.padConstant(samples, rowCount, output.padValues);
+    return slot.publish(rowCount, plan.pad(j));
+  }
+
+  /** One epoch written on the consumer's thread. */
+  private final class PlannedIterator extends GuardedIterator<B> {
+    private final EpochPlan plan;
+
+    PlannedIterator(long ticket, EpochPlan plan) {
+      super(guard, ticket);
+      this.plan = plan;
+    }
+
+    @Override
+    protected boolean more() {
+      return plan.position() < plan.batchCount();
+    }
+
+    @Override
+    protected B produce() {
+      if (!checkMore()) {
+        throw new NoSuchElementException("epoch " + plan.epoch() + " of " + name + " is over");
+      }
+      B batch;
+      guard.lockWriting(ticket());
+      try {
+        batch = write(plan, plan.position());
+        plan.delivered();
+      } finally {
+        guard.unlockWriting();
+      }
+      if (delivery != null) {
+        delivery.accept(batch);
+      }
+      return batch;
+    }
+  }
+
+  /**
+   * Settings of a {@link BatchEngine}.
+   *
+   * @param <B> the batch type
+   */
+  public static final class Builder<B extends AbstractBatch<B>> {
+    private final String name;
+    private final int numSamples;
+    private final Sampling sampling;
+    private @Nullable IntFunction<BatchLayout> layouts;
+    private @Nullable Function<BatchLayout, B> batches;
+    private @Nullable RowWriter rows;
+    private @Nullable EpochDraws draws;
+    private @Nullable ReaderThreads readers;
+    private @Nullable Consumer<? super B> delivery;
+    private @Nullable Sequences sequences;
+    private @Nullable Buckets buckets;
+
+    private Builder(String name, int numSamples, Sampling sampling) {
+      this.name = name;
+      this.numSamples = numSamples;
+      this.sampling = sampling;
+    }
+
+    /** The batch layout for a given full batch size. */
+    public Builder<B> layout(IntFunction<BatchLayout> layouts) {
+      this.layouts = layouts;
+      return this;
+    }
+
+    /** Makes the batch objects that show a ring slot's arrays. */
+    public Builder<B> batches(Function<BatchLayout, B> batches) {
+      this.batches = batches;
+      return this;
+    }
+
+    /** Writes samples into batch rows. */
+    public Builder<B> rows(RowWriter rows) {
+      this.rows = rows;
+      return this;
+    }
+
+    /** Epochs visit {@code draws} instead of the (shuffled) samples. */
+    public Builder<B> draws(@Nullable EpochDraws draws) {
+      this.draws = draws;
+      return this;
+    }
+
+    /** Batches are written by reader threads running ahead of the consumer. */
+    public Builder<B> readers(@Nullable ReaderThreads readers) {
+      this.readers = readers;
+      return this;
+    }
+
+    /** The samples have variable-length members, measured in {@code sequences}. */
+    public Builder<B> sequences(@Nullable Sequences sequences) {
+      this.sequences = sequences;
+      return this;
+    }
+
+    /**
+     * Batches are drawn from buckets of samples of similar length ({@link BucketOrderPlan}), by the
+     * first length group of {@link #sequences}; each batch is padded to its bucket's bound.
+     */
+    public Builder<B> buckets(@Nullable Buckets buckets) {
+      this.buckets = buckets;
+      return this;
+    }
+
+    /** Every batch is handed to {@code delivery} on the consumer's thread before the iterator returns it. */
+    public Builder<B> delivery(@Nullable Consumer<? super B> delivery) {
+      this.delivery = delivery;
+      return this;
+    }
+
+    /**
+     * The engine, with its batch buffers allocated.
+     *
+     * @throws IllegalArgumentException for no samples, an empty part, padding for an unknown name,
+     *     or settings the order plan rejects
+     */
+    public BatchEngine<B> build() {
+      return new BatchEngine<>(this);
+    }
+  }
+}

@@ -1,0 +1,147 @@
+package dev.minibatch.runtime.internal.engine;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The order plan of a provider that draws its samples itself ({@link EpochDraws}): a {@link
+ * SampleOrderPlan} over the positions {@code [0, draws.length())} of each epoch's drawn order,
+ * unshuffled (the draws are already random), sharded into contiguous parts of those positions and
+ * cut by the last-batch policy like every other order; positions then become sample indices. So
+ * PAD_WRAP wraps to the start of the part's draws, PAD_CONSTANT pads with {@code -1}, ROLL_OVER
+ * carries the leftover draws of one epoch to the front of the next, and PAD_CONTINUE pads with the
+ * next epoch's first draws.
+ */
+final class DrawnOrder implements OrderPlan {
+  private static final String PREFIX = "draws=" ;
+
+  private final EpochDraws draws;
+  private final SampleOrderPlan positions;
+  private final Sampling sampling;
+  private final int numSamples;
+  /** The draws of the last two epochs computed, by epoch (arrays are never written once made). */
+  private int epochA = Integer.MIN_VALUE;
+  private int @Nullable [] drawsA;
+  private int epochB = Integer.MIN_VALUE;
+  private int @Nullable [] drawsB;
+  private int epochC = Integer.MIN_VALUE;
+  private int @Nullable [] drawsC;
+
+  /**
+   * @throws IllegalArgumentException for ROLL_OVER when a part has fewer draws than a batch (the
+   *     carried draws would span several epochs)
+   */
+  DrawnOrder(EpochDraws draws, Sampling sampling, int numSamples) {
+    this.draws = draws;
+    this.numSamples = numSamples;
+    this.sampling = sampling.withOrder(false, draws.seed());
+    this.positions = new SampleOrderPlan(draws.length(), this.sampling);
+    if (sampling.lastBatch() == LastBatch.ROLL_OVER && positions.shardSize() < positions.batchSize()) {
+      throw new IllegalArgumentException("lastBatch ROLL_OVER with drawn samples needs at least one batch of draws "
+          + "per shard: shard " + sampling.partIndex() + " of " + sampling.numParts() + " has " + positions.shardSize()
+          + " draws per epoch, the batch size is " + positions.batchSize());
+    }
+  }
+
+  @Override
+  public int batchSize() {
+    return positions.batchSize();
+  }
+
+  @Override
+  public int shardSize() {
+    return positions.shardSize();
+  }
+
+  @Override
+  public long seed() {
+    return draws.seed();
+  }
+
+  @Override
+  public EpochPlan beginEpoch() {
+    int epoch = positions.nextEpoch();
+    boolean rollOver = sampling.lastBatch() == LastBatch.ROLL_OVER;
+    int head = rollOver ? positions.nextCarryLength() : 0;
+    EpochPlan plan = positions.beginEpoch();
+    int[] previous = head > 0 ? drawsOf(epoch - 1) : null;
+    int[] current = drawsOf(epoch);
+    int[] next = sampling.lastBatch() == LastBatch.PAD_CONTINUE ? drawsOf(epoch + 1) : null;
+    plan.mapSamples((at, position, tail) -> {
+      if (at < head) {
+        return previous[position];
+      }
+      return tail && next != null ? next[position] : current[position];
+    });
+    return plan;
+  }
+
+  @Override
+  public IterationState saveState() {
+    IterationState s = positions.saveState();
+    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), PREFIX + fingerprint() + "," + s.settings());
+  }
+
+  @Override
+  public void restoreState(IterationState state) {
+    String prefix = PREFIX + fingerprint() + ",";
+    if (!state.settings().startsWith(prefix) || state.seed() != draws.seed()) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved with other draws or settings:\n"
+          + "  saved:    seed=" + state.seed() + ";" + state.settings() + "\n  this one: seed=" + draws.seed() + ";"
+          + prefix + "…");
+    }
+    positions.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
+        state.settings().substring(prefix.length())));
+  }
+
+  @Override
+  public void reset() {
+    positions.reset();
+  }
+
+  /**
+   * The sample indices of this part of epoch {@code epoch}'s draws, in order, before the last-batch
+   * policy. Independent of the iteration.
+   */
+  int[] part(int epoch) {
+    SampleOrderPlan whole = new SampleOrderPlan(draws.length(), sampling.withOrder(false, draws.seed()).withBatch(0, LastBatch.PARTIAL));
+    whole.restoreState(new IterationState(draws.seed(), epoch, 0, new int[0], whole.fingerprint()));
+    EpochPlan plan = whole.beginEpoch();
+    int[] out = new int[plan.rows(0)];
+    plan.indices(0, out);
+    int[] d = new int[draws.length()];
+    draws.fill(epoch, d);
+    for (int i = 0; i < out.length; i++) {
+      out[i] = d[out[i]];
+    }
+    return out;
+  }
+
+  private String fingerprint() {
+    return "drawn(" + numSamples + " samples)";
+  }
+
+  /** The drawn order of {@code epoch}, from a cache of the last three epochs' orders. */
+  private int[] drawsOf(int epoch) {
+    if (drawsA != null && epochA == epoch) {
+      return drawsA;
+    }
+    if (drawsB != null && epochB == epoch) {
+      return drawsB;
+    }
+    if (drawsC != null && epochC == epoch) {
+      return drawsC;
+    }
+    int[] d = new int[draws.length()];
+    draws.fill(epoch, d);
+    epochC = epochB;
+    drawsC = drawsB;
+    epochB = epochA;
+    drawsB = drawsA;
+    epochA = epoch;
+    drawsA = d;
+    return d;
+  }
+}

@@ -1,0 +1,17 @@
+package dev.minibatch.runtime.internal.engine;
+
+/**
+ * An epoch order that a provider draws itself instead of the engine's shuffle (class-probability
+ * draws): which samples, in which order, each epoch visits. It must be a pure function of the epoch
+ * number. The engine shards and cuts the draws into batches like any other order.
+ */
+public interface EpochDraws {
+  /** Draws per epoch. */
+  int length();
+
+  /** The seed the draws are made with (reported by the provider, kept in its iteration state). */
+  long seed();
+
+  /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
+  void fill(int epoch, int[] out);
+}

@@ -1,0 +1,155 @@
+package dev.minibatch.runtime.internal.engine;
+
+import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.internal.nd4j.HostArrays;
+import dev.minibatch.runtime.internal.pipeline.StageCounters;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.PaddingStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
+import org.nd4j.linalg.api.memory.MemoryWorkspace;
+
+/**
+ * The one shape of an epoch's iterator under an {@link IterationGuard}: {@code hasNext()} first
+ * checks that the iteration is still current (else {@link IllegalStateException}), an iteration
+ * ends exactly once — at its end, on {@code close()}, or on a failure — releasing what it holds and
+ * telling the guard, and after that {@code hasNext()} is false (or throws once the provider is
+ * closed).
+ *
+ * <p>It is also the one place every provider's batches pass from the engine to the consumer, so it
+ * keeps the epoch's stats ({@link #stats()}): a stage named after the provider whose items are the
+ * batches delivered, whose busy time is the time {@code hasNext()} and {@code next()} spent making
+ * batches on the consumer's thread (less what they spent waiting on threaded stages before it),
+ * and whose consumer wait is the whole time spent in those calls; threaded stages the subclass
+ * runs (reader threads, a prefetch thread) come first. Cost: two {@code System.nanoTime()} calls
+ * and two uncontended adds per call, nothing allocated.
+ *
+ * <p>Batches are made outside any ND4J workspace the consumer has open (DL4J opens them around
+ * {@code next()}): a workspace would reuse the memory of whatever is made in it — the batch
+ * buffers a first {@code next()} allocates, a reader's arrays — under the provider's feet.
+ *
+ * @param <B> the batch type
+ */
+public abstract class GuardedIterator<B extends Batch> implements BatchIterator<B>, PipelineIterator<B> {
+  private final IterationGuard guard;
+  private final long ticket;
+  private final StageCounters counters;
+  private boolean ended;
+  /** Steps of variable-length members delivered (written on the consumer's thread, read by any). */
+  private volatile long realSteps;
+  private volatile long paddedSteps;
+
+  public GuardedIterator(IterationGuard guard, long ticket) {
+    this.guard = guard;
+    this.ticket = ticket;
+    this.counters = new StageCounters(guard.provider(), 1, 1, () -> 0);
+  }
+
+  /** True if another batch follows; called only while the iteration is current and not ended. */
+  protected abstract boolean more();
+
+  /**
+   * The next batch; calls {@link #checkMore()} (never the timed {@link #hasNext()}) to know there is
+   * one.
+   */
+  protected abstract B produce();
+
+  /** The threaded stages before this iterator, source first; none by default. */
+  protected PipelineStats upstream() {
+    return PipelineStats.EMPTY;
+  }
+
+  @Override
+  @SuppressWarnings("try") // the scope is entered and left, never referenced
+  public final B next() {
+    long t0 = System.nanoTime();
+    B batch;
+    try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
+      batch = produce();
+    }
+    long spent = System.nanoTime() - t0;
+    counters.addItems(1);
+    counters.addBusy(spent);
+    counters.addConsumerWait(spent);
+    if (batch instanceof AbstractBatch<?> a && a.realSteps() + a.paddedSteps() > 0) {
+      realSteps += a.realSteps();
+      paddedSteps += a.paddedSteps();
+    }
+    return batch;
+  }
+
+  /**
+   * The epoch's stats: the threaded stages before this iterator, then this iterator's own stage;
+   * see the class comment. Safe to call from any thread.
+   */
+  @Override
+  public final PipelineStats stats() {
+    PipelineStats up = upstream();
+    StageStats own = counters.snapshot();
+    if (!up.stages().isEmpty()) {
+      long waited = up.stages().get(up.stages().size() - 1).consumerWaitNanos();
+      own = new StageStats(own.name(), own.workers(), own.items(), Math.max(0, own.busyNanos() - waited),
+          own.waitInputNanos(), own.blockedOutputNanos(), own.consumerWaitNanos(), own.wallNanos(), own.queueDepth(),
+          own.queueCapacity());
+    }
+    PipelineStats all = up.plus(own);
+    return realSteps > 0 ? all.withPadding(new PaddingStats(realSteps, paddedSteps)) : all;
+  }
+
+  /** Releases what the iteration holds (threads, sources); called once, when it ends. */
+  protected void release() {}
+
+  @Override
+  @SuppressWarnings("try") // the scope is entered and left, never referenced
+  public final boolean hasNext() {
+    long t0 = System.nanoTime();
+    boolean more;
+    try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
+      more = checkMore();
+    }
+    long spent = System.nanoTime() - t0;
+    counters.addBusy(spent);
+    counters.addConsumerWait(spent);
+    return more;
+  }
+
+  /** {@link #hasNext()} without timing, for {@link #produce()}. */
+  public final boolean checkMore() {
+    if (ended) {
+      guard.checkOpen();
+      return false;
+    }
+    guard.check(ticket);
+    if (!more()) {
+      end();
+      return false;
+    }
+    return true;
+  }
+
+  @Override
+  public final void close() {
+    end();
+  }
+
+  /** Ends the iteration now (idempotent): releases, and lets another thread start one. */
+  public final void end() {
+    if (!ended) {
+      ended = true;
+      counters.ended();
+      release();
+      guard.end(ticket);
+    }
+  }
+
+  /** The guard and ticket, for writes under the guard's lock. */
+  public final IterationGuard guard() {
+    return guard;
+  }
+
+  public final long ticket() {
+    return ticket;
+  }
+}

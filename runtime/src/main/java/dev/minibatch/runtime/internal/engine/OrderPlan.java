@@ -1,0 +1,42 @@
+package dev.minibatch.runtime.internal.engine;
+
+import dev.minibatch.runtime.IterationState;
+
+/**
+ * The order plans of the engine: which sample each row of each batch of an epoch holds.
+ * Implemented by {@link SampleOrderPlan} (in order, shuffled, sharded), {@link DrawnOrder} (drawn by
+ * the provider, then sharded and cut the same way) and {@link BucketOrderPlan} (sharded the same
+ * way, then grouped by length bucket, every bucket cut on its own). Called under the engine's write
+ * lock.
+ */
+interface OrderPlan {
+  /** Rows per full batch. */
+  int batchSize();
+
+  /** Samples (or draws) this shard visits per epoch, before padding. */
+  int shardSize();
+
+  /** The seed in use. */
+  long seed();
+
+  /** The next epoch's plan, with sample indices. */
+  EpochPlan beginEpoch();
+
+  IterationState saveState();
+
+  void restoreState(IterationState state);
+
+  /** Forgets carried samples. */
+  void reset();
+
+  /**
+   * Rejects a state whose position lies beyond its epoch of {@code batches} batches (the one
+   * message of every plan).
+   */
+  static void checkPosition(IterationState state, int batches) {
+    if (state.position() > batches) {
+      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
+          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
+    }
+  }
+}

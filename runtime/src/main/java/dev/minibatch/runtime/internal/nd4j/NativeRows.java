@@ -1,0 +1,156 @@
+package dev.minibatch.runtime.internal.nd4j;
+
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import org.bytedeco.javacpp.BytePointer;
+import org.nd4j.linalg.api.concurrency.AffinityManager;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Row access to the host memory of a dense C-order INDArray (axis 0 = rows), for bulk copies
+ * without going through ND4J ops. Row bytes are reached through direct {@link ByteBuffer}s made
+ * once (arrays over 2 GiB are covered by several row-aligned buffers), so a copy is one
+ * {@code ByteBuffer.put} per run of consecutive rows: no allocation, no JNI call per row.
+ *
+ * <p>Make one per array and keep it: creating it costs a few allocations.
+ */
+public final class NativeRows {
+  private final INDArray array;
+  private final long rows;
+  private final int rowBytes;
+  private final int rowsPerSegment;
+  private final ByteBuffer[] segments;
+  /** Sink for the prefetching reads in {@link #gather}, so the JIT cannot drop them; rarely written. */
+  @SuppressWarnings("unused")
+  private static int touched;
+
+  private NativeRows(INDArray array) {
+    this.array = array;
+    this.rows = array.rank() == 0 ? 1 : array.size(0);
+    long perRow = rows == 0 ? 0 : array.length() / rows;
+    this.rowBytes = Math.toIntExact(perRow * array.data().getElementSize());
+    int maxRows = rowBytes == 0 ? Integer.MAX_VALUE : Integer.MAX_VALUE / rowBytes;
+    if (maxRows == 0) {
+      throw new IllegalArgumentException("a row of " + rowBytes + " bytes is larger than 2 GiB");
+    }
+    this.rowsPerSegment = (int) Math.max(1, Math.min(rows, maxRows));
+    int n = rows == 0 ? 0 : (int) ((rows + rowsPerSegment - 1) / rowsPerSegment);
+    this.segments = new ByteBuffer[n];
+    if (n > 0) {
+      Nd4j.getAffinityManager().ensureLocation(array, AffinityManager.Location.HOST);
+      BytePointer base = new BytePointer(array.data().addressPointer());
+      for (int s = 0; s < n; s++) {
+        long first = (long) s * rowsPerSegment;
+        long count = Math.min(rowsPerSegment, rows - first);
+        long from = first * rowBytes;
+        segments[s] = base.position(from).limit(from + count * rowBytes).asByteBuffer().order(ByteOrder.nativeOrder());
+      }
+    }
+  }
+
+  /**
+   * Row access to {@code array}.
+   *
+   * @throws IllegalArgumentException unless the array is dense, C-order and starts at its buffer's
+   *     start: use {@link #dense(INDArray)} first
+   */
+  public static NativeRows of(INDArray array) {
+    if (!isDense(array)) {
+      throw new IllegalArgumentException("NativeRows needs a dense C-order array that owns its buffer; call NativeRows.dense(array) first");
+    }
+    return new NativeRows(array);
+  }
+
+  /** {@code array} itself if it is dense, C-order and owns its buffer from the start; else a copy that is. */
+  public static INDArray dense(INDArray array) {
+    return isDense(array) ? array : array.dup('c');
+  }
+
+  private static boolean isDense(INDArray a) {
+    return a.ordering() == 'c' && !a.isView() && a.data().offset() == 0 && a.data().length() == a.length();
+  }
+
+  /** The array. */
+  public INDArray array() {
+    return array;
+  }
+
+  /** The number of rows (axis 0). */
+  public long rows() {
+    return rows;
+  }
+
+  /** Bytes per row. */
+  public int rowBytes() {
+    return rowBytes;
+  }
+
+  /**
+   * Copies {@code count} consecutive rows starting at {@code srcRow} of {@code src} to rows starting
+   * at {@code dstRow} of {@code dst}. Both must have the same row size in bytes.
+   */
+  public static void copy(NativeRows src, long srcRow, NativeRows dst, long dstRow, int count) {
+    if (src.rowBytes != dst.rowBytes) {
+      throw new IllegalArgumentException("row sizes differ: " + src.rowBytes + " vs " + dst.rowBytes + " bytes");
+    }
+    while (count > 0) {
+      int ss = (int) (srcRow / src.rowsPerSegment);
+      int so = (int) (srcRow - (long) ss * src.rowsPerSegment);
+      int ds = (int) (dstRow / dst.rowsPerSegment);
+      int dof = (int) (dstRow - (long) ds * dst.rowsPerSegment);
+      int n = Math.min(count, Math.min(src.rowsPerSegment - so, dst.rowsPerSegment - dof));
+      dst.segments[ds].put(dof * dst.rowBytes, src.segments[ss], so * src.rowBytes, n * src.rowBytes);
+      srcRow += n;
+      dstRow += n;
+      count -= n;
+    }
+  }
+
+  /**
+   * For every row {@code r} in {@code [from, to)}: copies row {@code indices[r]} of {@code src} to
+   * row {@code r} of {@code dst}, one bulk copy per run of consecutive indices (so an in-order batch
+   * is a single copy). Threads may gather disjoint row ranges of one {@code dst} at once.
+   *
+   * @throws IndexOutOfBoundsException naming the bad index
+   */
+  public static void gather(NativeRows src, int[] indices, int from, int to, NativeRows dst) {
+    if (src.rowBytes != dst.rowBytes) {
+      throw new IllegalArgumentException("row sizes differ: " + src.rowBytes + " vs " + dst.rowBytes + " bytes");
+    }
+    boolean oneSegment = src.segments.length == 1 && dst.segments.length == 1;
+    int touchedSum = 0;
+    int i = from;
+    while (i < to) {
+      int start = indices[i];
+      if (start < 0 || start >= src.rows) {
+        throw new IndexOutOfBoundsException("sample index " + start + " outside [0, " + src.rows + ")");
+      }
+      int run = 1;
+      while (i + run < to && indices[i + run] == start + run && start + run < src.rows) {
+        run++;
+      }
+      if (oneSegment) {
+        // The common case (arrays under 2 GiB): no segment arithmetic per run.
+        int rb = src.rowBytes;
+        if (i + run < to) {
+          // Touch the next run's first bytes now, so its cache miss overlaps this copy: rows
+          // drawn at random are each a miss the hardware prefetcher cannot foresee.
+          touchedSum += src.segments[0].get(indices[i + run] * rb);
+        }
+        dst.segments[0].put(i * rb, src.segments[0], start * rb, run * rb);
+      } else {
+        copy(src, start, dst, i, run);
+      }
+      i += run;
+    }
+    if (touchedSum == 0x5EED_0001) {
+      touched = touchedSum; // almost never: keeps the reads alive without a shared write per call
+    }
+  }
+
+  /** Marks this array's host copy as the current one (needed on GPU backends after host writes). */
+  public void hostWritten() {
+    Nd4j.getAffinityManager().tagLocation(array, AffinityManager.Location.HOST);
+  }
+}
