@@ -6,6 +6,7 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
@@ -85,7 +86,7 @@ final class BenchCommand implements Callable<Integer> {
       throw new IllegalArgumentException("--batch and --epochs must be at least 1, --warmup at least 0");
     }
     PrintWriter out = spec.commandLine().getOut();
-    InputFormat format = InputFormats.load(Minibatch.class.getClassLoader()).of(file, input.format);
+    Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     long fileBytes = Files.size(file);
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
@@ -168,7 +169,7 @@ final class BenchCommand implements Callable<Integer> {
     StringBuilder sb = new StringBuilder();
     for (DataDesc d : concat(p.provideData(), p.provideLabel())) {
       sb.append(sb.length() == 0 ? "" : ", ").append(d.name()).append(' ')
-          .append(Report.shape(d.shape().toLongArray())).append(' ').append(d.dtype());
+          .append(Format.Report.shape(d.shape().toLongArray())).append(' ').append(d.dtype());
     }
     return sb.toString();
   }

@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.io.Format;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -37,7 +38,8 @@ final class InputMixin {
       description = "hdf5: a dataset to read (repeatable); default: every dataset.")
   List<String> datasets = new ArrayList<>();
 
-  InputOptions options(int rows, int batchSize, boolean shuffle, long seed) {
-    return new InputOptions(labels, header, labelColumn, classLabels, delimiter, datasets, rows, batchSize, shuffle, seed);
+  Format.Options options(int rows, int batchSize, boolean shuffle, long seed) {
+    return Format.Options.builder().labels(labels).header(header).labelColumn(labelColumn).classLabels(classLabels)
+        .delimiter(delimiter).datasets(datasets).rows(rows).batchSize(batchSize).shuffle(shuffle).seed(seed).build();
   }
 }

@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.io.Format;
 import java.nio.file.Path;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -33,8 +34,8 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
-    InputFormat format = InputFormats.load(Minibatch.class.getClassLoader()).of(file, input.format);
-    Report report = format.inspect(file, input.options(rows, 128, false, 0));
+    Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
+    Format.Report report = format.describe(file, input.options(rows, 128, false, 0));
     java.io.PrintWriter out = spec.commandLine().getOut();
     out.println("file: " + file + " (" + Bytes.size(file) + ")");
     report.print(out);

@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.io.Format;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -35,13 +36,13 @@ final class ValidateCommand implements Callable<Integer> {
   @Override
   public Integer call() {
     java.io.PrintWriter out = spec.commandLine().getOut();
-    InputFormats formats = InputFormats.load(Minibatch.class.getClassLoader());
+    Formats formats = Formats.load(Minibatch.class.getClassLoader());
     int total = 0;
     for (Path file : files) {
-      InputFormat format = formats.of(file, input.format);
-      Problems problems = new Problems(maxProblems);
+      Format format = formats.of(file, input.format);
+      Format.Problems problems = new Format.Problems(maxProblems);
       format.validate(file, input.options(0, 128, false, 0), problems);
-      for (Problems.Problem p : problems.list()) {
+      for (Format.Problems.Problem p : problems.list()) {
         out.println(p);
       }
       int n = problems.list().size();

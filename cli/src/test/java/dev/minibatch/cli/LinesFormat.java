@@ -3,6 +3,7 @@ package dev.minibatch.cli;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.io.Format;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -12,10 +13,10 @@ import java.util.List;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * A format plugged in as a service (as RecordIO will be): text files starting with {@code #lines}, one
+ * A format plugged in as a service : text files starting with {@code #lines}, one
  * number per line. It shows that a service is tried before CSV, which would take any text.
  */
-public final class LinesFormat implements InputFormat {
+public final class LinesFormat implements Format {
   static final String MAGIC = "#lines";
 
   @Override
@@ -24,7 +25,7 @@ public final class LinesFormat implements InputFormat {
   }
 
   @Override
-  public boolean recognizes(Path file, byte[] head) {
+  public boolean probe(Path file, byte[] head) {
     return new String(head, StandardCharsets.US_ASCII).startsWith(MAGIC);
   }
 
@@ -38,12 +39,12 @@ public final class LinesFormat implements InputFormat {
   }
 
   @Override
-  public Report inspect(Path file, InputOptions options) {
+  public Report describe(Path file, Options options) {
     return new Report().field("format", "lines").field("samples", Integer.toString(values(file).size()));
   }
 
   @Override
-  public void validate(Path file, InputOptions options, Problems problems) {
+  public void validate(Path file, Options options, Problems problems) {
     List<String> v = values(file);
     for (int i = 0; i < v.size(); i++) {
       try {
@@ -55,7 +56,7 @@ public final class LinesFormat implements InputFormat {
   }
 
   @Override
-  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
     float[] x = new float[values(file).size()];
     for (int i = 0; i < x.length; i++) {
       x[i] = Float.parseFloat(values(file).get(i));

@@ -1,12 +1,13 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.Batch.SlicedNDArray;
 import java.util.AbstractList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.NDArrayIndex;
-import org.jspecify.annotations.Nullable;
 
 /**
  * The base of every batch: named arrays laid out by a {@link BatchLayout}, with the row count, the

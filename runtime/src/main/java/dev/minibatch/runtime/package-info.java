@@ -1,6 +1,6 @@
 /**
  * The runtime contracts — {@link dev.minibatch.runtime.BatchProvider}, {@link
- * dev.minibatch.runtime.Batch}, {@link dev.minibatch.runtime.SlicedNDArray}, {@link
+ * dev.minibatch.runtime.Batch}, {@link dev.minibatch.runtime.Batch.SlicedNDArray}, {@link
  * dev.minibatch.runtime.Device} — and the providers built on them, starting with {@link
  * dev.minibatch.runtime.ArrayDataProvider}.
  *
@@ -13,4 +13,5 @@
 @NullMarked
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.Batch.SlicedNDArray;
 import org.jspecify.annotations.NullMarked;

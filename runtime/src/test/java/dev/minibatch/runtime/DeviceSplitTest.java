@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.Batch.SlicedNDArray;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import java.util.List;
 import org.junit.jupiter.api.Test;

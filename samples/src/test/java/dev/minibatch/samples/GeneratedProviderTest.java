@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
-import dev.minibatch.samples.text.CharWindowProvider;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.Batch.SlicedNDArray;
 import dev.minibatch.runtime.Device;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.SlicedNDArray;
+import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.samples.kotlin.SensorDemoKt;
+import dev.minibatch.samples.text.CharWindowProvider;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;

@@ -2,7 +2,8 @@
  * Providers made of other providers: {@link dev.minibatch.runtime.engine.PrefetchingProvider} (the
  * next batch made on a background thread), {@link dev.minibatch.runtime.engine.ResizedProvider}
  * (a fixed number of batches per epoch) and {@link dev.minibatch.runtime.engine.MergedProvider}
- * (several providers side by side). The batching engine they and every other provider run on is in
+ * (several providers side by side), and {@link dev.minibatch.runtime.engine.Multicast} (one epoch
+ * of a provider read by several consumers, Data Provider Core's Watcher). The batching engine they and every other provider run on is in
  * {@code dev.minibatch.runtime.internal.engine} (not API).
  */
 @NullMarked

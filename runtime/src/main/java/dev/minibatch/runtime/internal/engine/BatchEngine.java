@@ -5,9 +5,9 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
-import dev.minibatch.runtime.internal.pipeline.Multicast;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -121,21 +121,29 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   }
 
   /**
-   * The next epoch's batches read by {@code consumers} consumers (Data Provider Core's Watcher):
-   * each consumer sees every batch once, in order, and a batch buffer is reused only after every
-   * consumer has released it. With reader threads the window is the ring's slots minus one;
-   * without, it is 1.
+   * The next epoch's batches for several consumers (Data Provider Core's Watcher, {@code
+   * engine.Multicast}): the source, how many batches may be held at once (the ring's slots minus one
+   * with reader threads, else 1), and what to run when every consumer has released a batch (hand its
+   * buffer back to the readers), or null.
    */
-  public Multicast<B> multicast(int consumers) {
+  public SharedEpoch<B> shared() {
     long ticket = guard.begin();
     ReaderThreads r = readers;
     if (r == null) {
-      return Multicast.<B>builder().consumers(consumers).window(1).build(new PlannedIterator(ticket, plan(ticket)));
+      return new SharedEpoch<>(new PlannedIterator(ticket, plan(ticket)), 1, null);
     }
     ParallelEpoch<B> epoch = parallel(ticket, false);
-    return Multicast.<B>builder().consumers(consumers).window(r.slots() - 1).onRelease(b -> epoch.releaseOldest())
-        .build(epoch);
+    return new SharedEpoch<>(epoch, r.slots() - 1, b -> epoch.releaseOldest());
   }
+
+  /**
+   * What {@link #shared()} returns.
+   *
+   * @param source the epoch's batches
+   * @param window batches held at once
+   * @param onRelease run when every consumer released a batch, or null
+   */
+  public record SharedEpoch<B>(PipelineIterator<B> source, int window, @Nullable Consumer<B> onRelease) {}
 
   /** Where iteration stands; see {@link dev.minibatch.runtime.Resumable#saveState()}. */
   public IterationState saveState() {

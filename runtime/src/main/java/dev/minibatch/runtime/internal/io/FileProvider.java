@@ -6,13 +6,13 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.engine.RowWriter;
-import dev.minibatch.runtime.internal.pipeline.Multicast;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
@@ -254,7 +254,10 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
    * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
    */
   public Multicast<NamedBatch> multicast(int consumers) {
-    return engine().multicast(consumers);
+    BatchEngine.SharedEpoch<NamedBatch> epoch = engine().shared();
+    Multicast.Builder<NamedBatch> m = Multicast.<NamedBatch>builder().consumers(consumers).window(epoch.window());
+    Consumer<NamedBatch> onRelease = epoch.onRelease();
+    return (onRelease == null ? m : m.onRelease(onRelease)).build(epoch.source());
   }
 
   /**

@@ -6,6 +6,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import dev.minibatch.shape.Shape;
 import java.io.IOException;
@@ -43,6 +44,14 @@ public final class CsvProvider extends FileProvider {
   private CsvProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels, List<String> classNames) {
     super(sampling, data, labels);
     this.classNames = List.copyOf(classNames);
+  }
+
+  /**
+   * The {@link Format} of CSV files; the header, the label column and class-name labels are detected unless the options say: what
+   * {@code minibatch inspect}, {@code validate} and {@code bench} use.
+   */
+  public static Format format() {
+    return new CsvFileFormat();
   }
 
   /** A builder. */

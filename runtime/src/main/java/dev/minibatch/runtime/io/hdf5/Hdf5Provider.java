@@ -7,6 +7,7 @@ import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import java.nio.file.Path;
@@ -31,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *     .add(Path.of("cats.h5"), List.of("images", "masks"), "cat")
  *     .add(Path.of("dogs.h5"), List.of("images", "masks"), "dog")
  *     .names("image", "mask").oneHot(true)
- *     .skip(10).max(1000)
+ *     .select(s -> s.skip(10).max(1000))
  *     .batchSize(64).shuffle(true).seed(7)
  *     .build();
  * }</pre>
@@ -175,6 +176,14 @@ public final class Hdf5Provider extends FileProvider {
     }
   }
 
+  /**
+   * The {@link Format} of HDF5 files: axis 0 of every dataset is the sample axis; {@code Options.datasets} picks datasets (default: all with the first dataset's sample count): what
+   * {@code minibatch inspect}, {@code validate} and {@code bench} use.
+   */
+  public static Format format() {
+    return new Hdf5Format();
+  }
+
   /** A builder. */
   public static Builder builder() {
     return new Builder();
@@ -188,6 +197,68 @@ public final class Hdf5Provider extends FileProvider {
   /** One entry of a sample specification; probability is NaN when not given. */
   record Entry(Path file, List<String> datasets, String className, double probability) {}
 
+  /** The class-probability draws of {@code selected}, or null when its entries give no probabilities. */
+  private static @Nullable EpochDraws drawnOrder(Sampling sampling, Hdf5Specification.Selected selected,
+      boolean wrapExamples, int epochLength) {
+    double[] probability = selected.probabilities();
+    if (probability != null) {
+      if (!sampling.seeded() && sampling.numParts() > 1) {
+        throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
+            + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
+      }
+      long seed = sampling.seed();
+      return new Drawn(new ClassSampler(selected.classCounts(), probability, wrapExamples, sampling.shuffle(), seed,
+          epochLength), seed);
+    } else if (wrapExamples || epochLength != -1) {
+      throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
+          + "className, probability)");
+    }
+    return null;
+  }
+
+  /**
+   * The sample selection of {@link Builder#select}: applied to every entry while its files are read,
+   * in the order skip, filter, max.
+   */
+  public static final class Select {
+    private int skip;
+    private int max = Integer.MAX_VALUE;
+    private @Nullable Predicate<Sample> filter;
+    private final Map<String, Predicate<Sample>> filters = new LinkedHashMap<>();
+
+    private Select() {}
+
+    /** Skip the first {@code n} samples of every entry (Data Provider Core {@code skip}); default 0. */
+    public Select skip(int n) {
+      if (n < 0) {
+        throw new IllegalArgumentException("skip must be >= 0, got " + n);
+      }
+      this.skip = n;
+      return this;
+    }
+
+    /** Take at most {@code n} samples of every entry, after skip and filter (Data Provider Core {@code max}). */
+    public Select max(int n) {
+      if (n < 1) {
+        throw new IllegalArgumentException("max must be >= 1, got " + n);
+      }
+      this.max = n;
+      return this;
+    }
+
+    /** Keep only the samples {@code keep} accepts. */
+    public Select filter(Predicate<Sample> keep) {
+      this.filter = keep;
+      return this;
+    }
+
+    /** Keep only the samples of {@code className} that {@code keep} accepts (after the general filter). */
+    public Select filter(String className, Predicate<Sample> keep) {
+      filters.put(className, keep);
+      return this;
+    }
+  }
+
   /** Builds {@link Hdf5Provider}s; the sampling settings are {@link ProviderBuilder}'s. */
   public static final class Builder extends ProviderBuilder<Builder> {
     private final List<Entry> entries = new ArrayList<>();
@@ -196,15 +267,12 @@ public final class Hdf5Provider extends FileProvider {
     private boolean oneHot;
     private boolean wrapExamples;
     private int epochLength = -1;
-    private int skip;
-    private int max = Integer.MAX_VALUE;
-    private final Map<String, Predicate<Sample>> filters = new LinkedHashMap<>();
-    private @Nullable Predicate<Sample> filter;
     private @Nullable SampleProcessor process;
     private final Map<String, SampleProcessor> processes = new LinkedHashMap<>();
     private @Nullable Consumer<? super NamedBatch> delivery;
     private int readers = -1;
     private int buffers = 3;
+    private final Select select = new Select();
 
     private Builder() {}
 
@@ -313,33 +381,12 @@ public final class Hdf5Provider extends FileProvider {
       return this;
     }
 
-    /** Skip the first {@code n} samples of every entry (Data Provider Core {@code skip}). */
-    public Builder skip(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("skip must be >= 0, got " + n);
-      }
-      this.skip = n;
-      return this;
-    }
-
-    /** Take at most {@code n} samples of every entry, after skip and filter (Data Provider Core {@code max}). */
-    public Builder max(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("max must be >= 1, got " + n);
-      }
-      this.max = n;
-      return this;
-    }
-
-    /** Keep only the samples {@code keep} accepts (applied when the files are read). */
-    public Builder filter(Predicate<Sample> keep) {
-      this.filter = keep;
-      return this;
-    }
-
-    /** Keep only the samples of {@code className} that {@code keep} accepts (after the general filter). */
-    public Builder filter(String className, Predicate<Sample> keep) {
-      filters.put(className, keep);
+    /**
+     * Which samples of each entry are read (Data Provider Core's {@code skip}, {@code max} and
+     * {@code filter}), e.g. {@code select(s -> s.skip(10).max(1000))}; default: all.
+     */
+    public Builder select(Consumer<Select> settings) {
+      settings.accept(select);
       return this;
     }
 
@@ -352,22 +399,9 @@ public final class Hdf5Provider extends FileProvider {
      */
     public Hdf5Provider build() {
       Sampling sampling = sampling();
-      Hdf5Specification.Selected selected = new Hdf5Specification(entries, names, labelName, oneHot, skip, max, filter,
-          filters).read();
-      double[] probability = selected.probabilities();
-      EpochDraws order = null;
-      if (probability != null) {
-        if (!sampling.seeded() && sampling.numParts() > 1) {
-          throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
-              + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
-        }
-        long seed = sampling.seed();
-        order = new Drawn(new ClassSampler(selected.classCounts(), probability, wrapExamples, sampling.shuffle(), seed,
-            epochLength), seed);
-      } else if (wrapExamples || epochLength != -1) {
-        throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
-            + "className, probability)");
-      }
+      Hdf5Specification.Selected selected = new Hdf5Specification(entries, names, labelName, oneHot, select.skip,
+          select.max, select.filter, select.filters).read();
+      EpochDraws order = drawnOrder(sampling, selected, wrapExamples, epochLength);
       return new Hdf5Provider(sampling, selected.data(), selected.label(), selected.classes(), order, selected.parts(), this);
     }
   }

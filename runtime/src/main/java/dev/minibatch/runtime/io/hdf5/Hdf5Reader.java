@@ -33,7 +33,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * expansion) for each compressing filter of compressed data. A dataset whose storage was never written (its values implied by a
  * fill value) is therefore only read when it fits in the file's size.
  */
-public final class Hdf5Reader {
+final class Hdf5Reader {
   /** HDF5's filter ids of the byte shuffle and the Fletcher32 checksum. */
   private static final int SHUFFLE = 2;
   private static final int FLETCHER32 = 3;

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * @param channels channels as stored (1 gray, 3 colour, 4 with alpha), or 0
  * @param problem why it cannot be decoded, or null
  */
-public record ImageProbe(String format, int height, int width, int channels, @Nullable String problem) {
+record ImageProbe(String format, int height, int width, int channels, @Nullable String problem) {
   /**
    * Probes the bytes between {@code encoded}'s position and limit.
    *

@@ -11,6 +11,7 @@ import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import dev.minibatch.shape.Shape;
@@ -130,6 +131,14 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     }
   }
 
+  /**
+   * The {@link Format} of MXNet RecordIO image records ({@code .rec}, with the {@code .idx} beside it when there is one), read at the first image's size and channels with the first record's label width: what
+   * {@code minibatch inspect}, {@code validate} and {@code bench} use.
+   */
+  public static Format format() {
+    return new RecordIOFormat();
+  }
+
   /** A builder. */
   public static Builder builder() {
     return new Builder();
@@ -160,6 +169,21 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     }
   }
 
+  /** The image settings of {@code b}, checked. */
+  private static Augmentation settings(Builder b) {
+    if (b.channels == 0) {
+      throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
+          + "dataShape(3, 224, 224)");
+    }
+    require(b.channels == 1 || b.channels == 3 || b.channels == 4, "dataShape's channels must be 1, 3 or 4, got "
+        + b.channels);
+    require(b.height > 0 && b.width > 0, "dataShape's height and width must be positive, got " + b.height + "x" + b.width);
+    require(b.labelWidth >= 1, "labelWidth must be >= 1, got " + b.labelWidth);
+    require(b.preprocessThreads >= 1, "preprocessThreads must be >= 1, got " + b.preprocessThreads);
+    require(b.prefetchBuffer >= 1, "prefetchBuffer must be >= 1, got " + b.prefetchBuffer);
+    return new Augmentation(b.channels, b.height, b.width, b.augment.settings(b.channels), b.normalize.settings());
+  }
+
   /**
    * Builds {@link ImageRecordProvider}s. The parameters are ImageRecordIter's, in lowerCamelCase,
    * with its defaults: the source and format here, the rest in {@link #augment(Consumer)} and {@link
@@ -167,12 +191,11 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
    * {@code dataShape} and one source ({@link #pathImgrec(Path)} or {@link #imageFolder(Path)}) are required.
    */
   public static final class Builder extends FileProvider.Builder<Builder> {
-    /** The data name, for the provider's constructor (the base class keeps its accessor protected). */
+    // The names for the provider's constructor: the base class keeps its accessors protected.
     private String data() {
       return dataName();
     }
 
-    /** The label name, likewise. */
     private String label() {
       return labelName();
     }
@@ -322,22 +345,9 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
      *     a corrupt record file, index or list
      */
     public ImageRecordProvider build() {
-      return open(this, sampling(), settings());
+      return open(this, sampling(), settings(this));
     }
 
-    private Augmentation settings() {
-      if (channels == 0) {
-        throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
-            + "dataShape(3, 224, 224)");
-      }
-      require(channels == 1 || channels == 3 || channels == 4, "dataShape's channels must be 1, 3 or 4, got "
-          + channels);
-      require(height > 0 && width > 0, "dataShape's height and width must be positive, got " + height + "x" + width);
-      require(labelWidth >= 1, "labelWidth must be >= 1, got " + labelWidth);
-      require(preprocessThreads >= 1, "preprocessThreads must be >= 1, got " + preprocessThreads);
-      require(prefetchBuffer >= 1, "prefetchBuffer must be >= 1, got " + prefetchBuffer);
-      return new Augmentation(channels, height, width, augment.settings(channels), normalize.settings());
-    }
   }
 
   /**

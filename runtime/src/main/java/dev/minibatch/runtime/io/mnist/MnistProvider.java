@@ -7,6 +7,7 @@ import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.idx.IdxReader;
 import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import dev.minibatch.shape.Shape;
@@ -44,6 +45,14 @@ public final class MnistProvider extends FileProvider {
 
   private MnistProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels) {
     super(data, labels, sampling);
+  }
+
+  /**
+   * The {@link Format} of idx files (MNIST's format): an images file with the labels file beside it (or {@code Options.labels}) as a {@code MnistProvider}, any other idx array as an {@code ArrayDataProvider}: what
+   * {@code minibatch inspect}, {@code validate} and {@code bench} use.
+   */
+  public static Format format() {
+    return new IdxFormat();
   }
 
   /** A builder. */

@@ -39,8 +39,7 @@ class Hdf5ProviderTest {
     try (Hdf5Provider p = Hdf5Provider.builder()
         .add(Hdf5ReaderTest.CHUNKED, List.of("int/int32"), "a")
         .add(Hdf5ReaderTest.CHUNKED_EARLIEST, List.of("int/int32"), "b")
-        .skip(1).max(2)
-        .filter("b", s -> s.get("int/int32").getDouble(0, 0) % 30 == 0)
+        .select(s -> s.skip(1).max(2).filter("b", x -> x.get("int/int32").getDouble(0, 0) % 30 == 0))
         .batchSize(4).build()) {
       NamedBatch batch = p.iterator().next();
       assertEquals(4, batch.countSamples());

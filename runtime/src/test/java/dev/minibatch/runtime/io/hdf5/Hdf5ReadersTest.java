@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.internal.pipeline.Multicast;
+import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import dev.minibatch.runtime.io.SampleProcessor.SampleException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;

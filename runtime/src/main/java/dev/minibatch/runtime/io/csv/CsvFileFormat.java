@@ -1,12 +1,13 @@
-package dev.minibatch.cli;
+package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.csv.CsvFormat;
-import dev.minibatch.runtime.io.csv.CsvProvider;
-import dev.minibatch.runtime.io.csv.CsvTable;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Format.Options;
+import dev.minibatch.runtime.io.Format.Problems;
+import dev.minibatch.runtime.io.Format.Report;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,7 +23,7 @@ import java.util.TreeMap;
  * first two lines: a header when a field of the first line is not a number where the second
  * line's is; the last column as class-name labels when it is not a number in the second line.
  */
-final class CsvInput implements InputFormat {
+final class CsvFileFormat implements Format {
   @Override
   public String name() {
     return "csv";
@@ -30,7 +31,7 @@ final class CsvInput implements InputFormat {
 
   /** Any text: no NUL bytes in the first bytes. */
   @Override
-  public boolean recognizes(Path file, byte[] head) {
+  public boolean probe(Path file, byte[] head) {
     for (byte b : head) {
       if (b == 0) {
         return false;
@@ -46,7 +47,7 @@ final class CsvInput implements InputFormat {
     }
   }
 
-  static Detected detect(byte[] bytes, InputOptions o) {
+  static Detected detect(byte[] bytes, Options o) {
     List<String[]> lines = firstLines(bytes, o.delimiter(), 2);
     String[] first = lines.isEmpty() ? new String[0] : lines.get(0);
     String[] second = lines.size() > 1 ? lines.get(1) : first;
@@ -77,7 +78,7 @@ final class CsvInput implements InputFormat {
   }
 
   @Override
-  public Report inspect(Path file, InputOptions options) {
+  public Report describe(Path file, Options options) {
     byte[] bytes = FileBytes.readAll(file);
     Detected d = detect(bytes, options);
     CsvTable t = CsvTable.parse(file.toString(), bytes, d.format(), d.fields());
@@ -138,7 +139,7 @@ final class CsvInput implements InputFormat {
    * cannot use ({@code NaN}, infinities) are reported with their line and column.
    */
   @Override
-  public void validate(Path file, InputOptions options, Problems problems) {
+  public void validate(Path file, Options options, Problems problems) {
     byte[] bytes;
     try {
       bytes = FileBytes.readAll(file);
@@ -167,7 +168,7 @@ final class CsvInput implements InputFormat {
   }
 
   @Override
-  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
     Detected d = detect(FileBytes.readAll(file), options);
     return CsvProvider.builder().dataFile(file).format(d.format()).dataShape(d.columns())
         .batchSize(options.batchSize()).shuffle(options.shuffle()).seed(options.seed()).build();

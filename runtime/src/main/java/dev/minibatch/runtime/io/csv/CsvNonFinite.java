@@ -1,8 +1,10 @@
-package dev.minibatch.cli;
+package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.csv.CsvFormat;
-import dev.minibatch.runtime.io.csv.CsvTable;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Format.Options;
+import dev.minibatch.runtime.io.Format.Problems;
+import dev.minibatch.runtime.io.Format.Report;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;

@@ -1,10 +1,12 @@
-package dev.minibatch.cli;
+package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.image.ImageProbe;
-import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Format.Options;
+import dev.minibatch.runtime.io.Format.Problems;
+import dev.minibatch.runtime.io.Format.Report;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
@@ -25,14 +27,14 @@ import org.jspecify.annotations.Nullable;
  * train.rec} → {@code train.idx}) is used when there is one. {@code bench} reads the images through
  * {@link ImageRecordProvider} at the first image's size, with the first record's label width.
  */
-final class RecordIOInput implements InputFormat {
+final class RecordIOFormat implements Format {
   @Override
   public String name() {
     return "recordio";
   }
 
   @Override
-  public boolean recognizes(Path file, byte[] head) {
+  public boolean probe(Path file, byte[] head) {
     return head.length >= 8 && ByteBuffer.wrap(head).order(ByteOrder.LITTLE_ENDIAN).getInt(0) == 0xCED7230A;
   }
 
@@ -47,7 +49,7 @@ final class RecordIOInput implements InputFormat {
   }
 
   @Override
-  public Report inspect(Path file, InputOptions options) {
+  public Report describe(Path file, Options options) {
     Path idx = indexFor(file);
     Report r = new Report();
     try (RecordIOFile rec = RecordIOFile.builder(file).index(idx).open()) {
@@ -105,7 +107,7 @@ final class RecordIOInput implements InputFormat {
   }
 
   @Override
-  public void validate(Path file, InputOptions options, Problems problems) {
+  public void validate(Path file, Options options, Problems problems) {
     Path idx = indexFor(file);
     List<RecordProblem> skipped = new ArrayList<>();
     try (RecordIOFile rec = idx != null ? RecordIOFile.open(file, idx)
@@ -141,7 +143,7 @@ final class RecordIOInput implements InputFormat {
    * fewer records than the batch size is read in batches of all its records.
    */
   @Override
-  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
     ImageProbe first;
     int labelWidth;
     int records;

@@ -1,13 +1,16 @@
-package dev.minibatch.cli;
+package dev.minibatch.runtime.io.mnist;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Format.Options;
+import dev.minibatch.runtime.io.Format.Problems;
+import dev.minibatch.runtime.io.Format.Report;
 import dev.minibatch.runtime.io.idx.IdxReader;
 import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
 import dev.minibatch.runtime.io.idx.IdxReader.IdxType;
-import dev.minibatch.runtime.io.mnist.MnistProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -21,20 +24,20 @@ import org.jspecify.annotations.Nullable;
  * its labels file beside it ({@code t10k-images-idx3-ubyte.gz} → {@code t10k-labels-idx1-ubyte.gz}),
  * or takes {@code --labels}.
  */
-final class IdxInput implements InputFormat {
+final class IdxFormat implements Format {
   @Override
   public String name() {
     return "idx";
   }
 
   @Override
-  public boolean recognizes(Path file, byte[] head) {
+  public boolean probe(Path file, byte[] head) {
     return head.length >= 4 && head[0] == 0 && head[1] == 0 && IdxType.ofCode(head[2] & 0xff) != null
         && (head[3] & 0xff) >= 1;
   }
 
   @Override
-  public Report inspect(Path file, InputOptions options) {
+  public Report describe(Path file, Options options) {
     IdxArray a = IdxReader.read(file);
     Report r = new Report();
     int magic = a.type().magic(a.rank());
@@ -87,7 +90,7 @@ final class IdxInput implements InputFormat {
   }
 
   @Override
-  public void validate(Path file, InputOptions options, Problems problems) {
+  public void validate(Path file, Options options, Problems problems) {
     IdxArray a;
     try {
       a = IdxReader.read(file);
@@ -123,7 +126,7 @@ final class IdxInput implements InputFormat {
   }
 
   @Override
-  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
     Path l = labelsFor(file, options);
     if (l != null) {
       return MnistProvider.builder().image(file).label(l).batchSize(options.batchSize()).shuffle(options.shuffle())
@@ -136,7 +139,7 @@ final class IdxInput implements InputFormat {
   }
 
   /** {@code --labels}, or the MNIST labels file beside an images file, or null. */
-  static @Nullable Path labelsFor(Path file, InputOptions options) {
+  static @Nullable Path labelsFor(Path file, Options options) {
     if (options.labels() != null) {
       return options.labels();
     }

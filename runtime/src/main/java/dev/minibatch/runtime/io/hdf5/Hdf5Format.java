@@ -1,10 +1,12 @@
-package dev.minibatch.cli;
+package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.io.hdf5.Hdf5Provider;
-import dev.minibatch.runtime.io.hdf5.Hdf5Reader;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Format.Options;
+import dev.minibatch.runtime.io.Format.Problems;
+import dev.minibatch.runtime.io.Format.Report;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -17,7 +19,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * HDF5 files, read by the runtime's {@link Hdf5Reader} (jhdf); axis 0 of every dataset is the
  * sample axis. {@code --dataset} picks datasets (default: all).
  */
-final class Hdf5Input implements InputFormat {
+final class Hdf5Format implements Format {
   private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
 
   @Override
@@ -27,7 +29,7 @@ final class Hdf5Input implements InputFormat {
 
   /** The HDF5 signature at offset 0, 512, 1024 or 2048 (after a user block). */
   @Override
-  public boolean recognizes(Path file, byte[] head) {
+  public boolean probe(Path file, byte[] head) {
     for (int at = 0; at + SIGNATURE.length <= head.length; at = at == 0 ? 512 : at * 2) {
       if (java.util.Arrays.equals(head, at, at + SIGNATURE.length, SIGNATURE, 0, SIGNATURE.length)) {
         return true;
@@ -36,12 +38,12 @@ final class Hdf5Input implements InputFormat {
     return false;
   }
 
-  private static List<String> datasets(Path file, InputOptions options) {
+  private static List<String> datasets(Path file, Options options) {
     return options.datasets().isEmpty() ? Hdf5Reader.datasets(file) : options.datasets();
   }
 
   @Override
-  public Report inspect(Path file, InputOptions options) {
+  public Report describe(Path file, Options options) {
     List<String> names = datasets(file, options);
     Report r = new Report();
     r.field("format", "hdf5");
@@ -91,7 +93,7 @@ final class Hdf5Input implements InputFormat {
    * sample.
    */
   @Override
-  public void validate(Path file, InputOptions options, Problems problems) {
+  public void validate(Path file, Options options, Problems problems) {
     List<String> names;
     try {
       names = datasets(file, options);
@@ -130,7 +132,7 @@ final class Hdf5Input implements InputFormat {
 
   /** One entry of the datasets given, or of every dataset with the first dataset's sample count. */
   @Override
-  public BatchProvider<? extends Batch> provider(Path file, InputOptions options) {
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
     List<String> names = options.datasets();
     if (names.isEmpty()) {
       names = new ArrayList<>();

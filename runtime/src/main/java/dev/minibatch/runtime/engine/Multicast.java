@@ -1,5 +1,8 @@
-package dev.minibatch.runtime.internal.pipeline;
+package dev.minibatch.runtime.engine;
 
+import dev.minibatch.runtime.internal.pipeline.HandOff;
+import dev.minibatch.runtime.internal.pipeline.StageCounters;
+import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageFailedException;
@@ -276,7 +279,7 @@ public final class Multicast<T> implements AutoCloseable {
         }
       });
       pulling = false;
-      counters.busy.add(System.nanoTime() - start);
+      counters.addBusy(System.nanoTime() - start);
       Throwable error = pulledError;
       T item = pulledItem;
       pulledError = null;
@@ -302,7 +305,7 @@ public final class Multicast<T> implements AutoCloseable {
         }
       }
       produced++;
-      counters.items.increment();
+      counters.addItems(1);
       // Other consumers waiting for this item (or for the pull to end) go on.
       wakeConsumers();
       return true;

@@ -1,9 +1,10 @@
-package dev.minibatch.runtime.internal.pipeline;
+package dev.minibatch.runtime.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.internal.pipeline.LiveThreads;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.util.ArrayList;

@@ -1,0 +1,493 @@
+package dev.minibatch.runtime.io;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.math.BigDecimal;
+import java.math.MathContext;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.function.IntToDoubleFunction;
+import java.util.zip.GZIPInputStream;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A file format: how to recognise its files, describe them, check every record and read them as
+ * batches. Each built-in format is written once, here in the runtime, and the command line
+ * ({@code minibatch inspect}, {@code validate}, {@code bench}) only presents what its format
+ * returns: {@link dev.minibatch.runtime.io.mnist.MnistProvider#format()} (idx),
+ * {@link dev.minibatch.runtime.io.hdf5.Hdf5Provider#format()},
+ * {@link dev.minibatch.runtime.io.image.ImageRecordProvider#format()} (RecordIO image records) and
+ * {@link dev.minibatch.runtime.io.csv.CsvProvider#format()}. Another format plugs in as a {@link
+ * java.util.ServiceLoader} service ({@code META-INF/services/dev.minibatch.runtime.io.Format}, a
+ * public class with a public no-argument constructor); the command line tries it after idx, HDF5
+ * and RecordIO and before CSV, which recognises any text.
+ *
+ * <p>Implementations report content errors as {@link FileFormatException}s naming the file and the
+ * line, record or dataset, and never print.
+ */
+public interface Format {
+  /** The name {@code --format} selects, e.g. {@code "csv"}. */
+  String name();
+
+  /**
+   * True if {@code head} — the file's first bytes, inflated when the file is gzip ({@link
+   * #head(Path)}) — looks like this format.
+   */
+  boolean probe(Path file, byte[] head);
+
+  /**
+   * Reads {@code file} and describes it: its format details, shapes, element types, counts, a class
+   * histogram where there are classes, and the first {@link Options#rows()} records.
+   *
+   * @throws FileFormatException if the file cannot be read as this format
+   */
+  Report describe(Path file, Options options);
+
+  /**
+   * Walks every record of {@code file}, reporting each problem with its location, until the end or
+   * until {@code problems} is full.
+   */
+  void validate(Path file, Options options, Problems problems);
+
+  /**
+   * A provider over {@code file} with the options' batch settings.
+   *
+   * @throws FileFormatException if the file cannot be read as this format
+   * @throws IllegalArgumentException if the options do not say enough to build one
+   */
+  BatchProvider<? extends Batch> provider(Path file, Options options);
+
+  /**
+   * What one batch of {@link #provider} holds: the data arrays, then the labels, each with the batch
+   * axis first.
+   */
+  default List<DataDesc> schema(Path file, Options options) {
+    try (BatchProvider<? extends Batch> p = provider(file, options)) {
+      List<DataDesc> all = new ArrayList<>(p.provideData());
+      all.addAll(p.provideLabel());
+      return List.copyOf(all);
+    }
+  }
+
+  /**
+   * The first 4096 bytes of {@code file}, inflated when it is gzip: what {@link #probe} looks at.
+   *
+   * @throws UncheckedIOException naming the file if it cannot be read
+   */
+  static byte[] head(Path file) {
+    int n = 4096;
+    try (InputStream raw = Files.newInputStream(file)) {
+      byte[] head = raw.readNBytes(n);
+      if (head.length < 2 || (head[0] & 0xff) != 0x1f || (head[1] & 0xff) != 0x8b) {
+        return head;
+      }
+    } catch (NoSuchFileException e) {
+      throw new UncheckedIOException(file + ": no such file", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+    }
+    try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
+      return in.readNBytes(n);
+    } catch (IOException e) {
+      throw new UncheckedIOException(file + ": corrupt gzip data: " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The settings a format reads; a null value means "not given: detect it". Built with {@link
+   * #builder()}; {@link #defaults()} detects everything.
+   */
+  final class Options {
+    private final @Nullable Path labels;
+    private final @Nullable Boolean header;
+    private final @Nullable Integer labelColumn;
+    private final @Nullable Boolean classLabels;
+    private final char delimiter;
+    private final List<String> datasets;
+    private final int rows;
+    private final int batchSize;
+    private final boolean shuffle;
+    private final long seed;
+
+    private Options(Builder b) {
+      this.labels = b.labels;
+      this.header = b.header;
+      this.labelColumn = b.labelColumn;
+      this.classLabels = b.classLabels;
+      this.delimiter = b.delimiter;
+      this.datasets = List.copyOf(b.datasets);
+      this.rows = b.rows;
+      this.batchSize = b.batchSize;
+      this.shuffle = b.shuffle;
+      this.seed = b.seed;
+    }
+
+    /** A builder with every setting detected, 3 rows described, batches of 128 in order. */
+    public static Builder builder() {
+      return new Builder();
+    }
+
+    /** Every setting detected, 3 rows described, batches of 128 in order. */
+    public static Options defaults() {
+      return builder().build();
+    }
+
+    /** idx: the labels file of an images file (null: the MNIST sibling, when it exists). */
+    public @Nullable Path labels() {
+      return labels;
+    }
+
+    /** CSV: whether the first line is a header (null: detected). */
+    public @Nullable Boolean header() {
+      return header;
+    }
+
+    /** CSV: the label column, 0-based, negative from the end (null: detected). */
+    public @Nullable Integer labelColumn() {
+      return labelColumn;
+    }
+
+    /** CSV: whether labels are class names (null: detected). */
+    public @Nullable Boolean classLabels() {
+      return classLabels;
+    }
+
+    /** CSV: the field delimiter. */
+    public char delimiter() {
+      return delimiter;
+    }
+
+    /** HDF5: the datasets to read (empty: all). */
+    public List<String> datasets() {
+      return datasets;
+    }
+
+    /** How many first records {@link Format#describe} shows. */
+    public int rows() {
+      return rows;
+    }
+
+    /** Rows per batch of {@link Format#provider}. */
+    public int batchSize() {
+      return batchSize;
+    }
+
+    /** Whether {@link Format#provider} shuffles. */
+    public boolean shuffle() {
+      return shuffle;
+    }
+
+    /** The shuffle seed. */
+    public long seed() {
+      return seed;
+    }
+
+    /** A builder holding these settings. */
+    public Builder toBuilder() {
+      Builder b = new Builder();
+      b.labels = labels;
+      b.header = header;
+      b.labelColumn = labelColumn;
+      b.classLabels = classLabels;
+      b.delimiter = delimiter;
+      b.datasets = datasets;
+      b.rows = rows;
+      b.batchSize = batchSize;
+      b.shuffle = shuffle;
+      b.seed = seed;
+      return b;
+    }
+
+    /** Builds {@link Options}; every setting is optional. */
+    public static final class Builder {
+      private @Nullable Path labels;
+      private @Nullable Boolean header;
+      private @Nullable Integer labelColumn;
+      private @Nullable Boolean classLabels;
+      private char delimiter = ',';
+      private List<String> datasets = List.of();
+      private int rows = 3;
+      private int batchSize = 128;
+      private boolean shuffle;
+      private long seed;
+
+      private Builder() {}
+
+      /** See {@link Options#labels()}. */
+      public Builder labels(@Nullable Path labels) {
+        this.labels = labels;
+        return this;
+      }
+
+      /** See {@link Options#header()}. */
+      public Builder header(@Nullable Boolean header) {
+        this.header = header;
+        return this;
+      }
+
+      /** See {@link Options#labelColumn()}. */
+      public Builder labelColumn(@Nullable Integer labelColumn) {
+        this.labelColumn = labelColumn;
+        return this;
+      }
+
+      /** See {@link Options#classLabels()}. */
+      public Builder classLabels(@Nullable Boolean classLabels) {
+        this.classLabels = classLabels;
+        return this;
+      }
+
+      /** See {@link Options#delimiter()}; default {@code ','}. */
+      public Builder delimiter(char delimiter) {
+        this.delimiter = delimiter;
+        return this;
+      }
+
+      /** See {@link Options#datasets()}; default: all. */
+      public Builder datasets(List<String> datasets) {
+        this.datasets = List.copyOf(datasets);
+        return this;
+      }
+
+      /** See {@link Options#rows()}; default 3. */
+      public Builder rows(int rows) {
+        if (rows < 0) {
+          throw new IllegalArgumentException("rows must be at least 0, got " + rows);
+        }
+        this.rows = rows;
+        return this;
+      }
+
+      /** See {@link Options#batchSize()}; default 128. */
+      public Builder batchSize(int batchSize) {
+        if (batchSize < 1) {
+          throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
+        }
+        this.batchSize = batchSize;
+        return this;
+      }
+
+      /** See {@link Options#shuffle()}; default false. */
+      public Builder shuffle(boolean shuffle) {
+        this.shuffle = shuffle;
+        return this;
+      }
+
+      /** See {@link Options#seed()}; default 0. */
+      public Builder seed(long seed) {
+        this.seed = seed;
+        return this;
+      }
+
+      /** The options. */
+      public Options build() {
+        return new Options(this);
+      }
+    }
+  }
+
+  /**
+   * What {@link Format#describe} found: {@code key: value} fields, class histograms and titled
+   * rows, in the order added. The static methods format values the same way for every format.
+   */
+  final class Report {
+    private final List<Object> items = new ArrayList<>();
+
+    private record Field(String key, String value) {}
+
+    private record Histogram(String title, Map<String, Long> counts) {}
+
+    private record Rows(String title, List<String> rows) {}
+
+    /** Adds {@code key: value}. */
+    public Report field(String key, String value) {
+      items.add(new Field(key, value));
+      return this;
+    }
+
+    /** Adds a histogram: each class with its count, in the map's order. */
+    public Report histogram(String title, Map<String, Long> counts) {
+      items.add(new Histogram(title, new LinkedHashMap<>(counts)));
+      return this;
+    }
+
+    /** Adds a titled list of rows. */
+    public Report rows(String title, List<String> rows) {
+      items.add(new Rows(title, List.copyOf(rows)));
+      return this;
+    }
+
+    /** The value of field {@code key}, or null. */
+    public @Nullable String field(String key) {
+      for (Object o : items) {
+        if (o instanceof Field f && f.key().equals(key)) {
+          return f.value();
+        }
+      }
+      return null;
+    }
+
+    /** Prints the report: aligned fields, histograms with shares and bars, indented rows. */
+    public void print(PrintWriter out) {
+      int width = 0;
+      for (Object o : items) {
+        if (o instanceof Field f) {
+          width = Math.max(width, f.key().length());
+        }
+      }
+      for (Object o : items) {
+        if (o instanceof Field f) {
+          out.printf(Locale.ROOT, "%-" + (width + 1) + "s %s%n", f.key() + ":", f.value());
+        } else if (o instanceof Histogram h) {
+          printHistogram(h, out);
+        } else if (o instanceof Rows r) {
+          out.println(r.title() + ":");
+          for (String row : r.rows()) {
+            out.println("  " + row);
+          }
+        }
+      }
+      out.flush();
+    }
+
+    private static void printHistogram(Histogram h, PrintWriter out) {
+      out.println(h.title() + ":");
+      long total = h.counts().values().stream().mapToLong(Long::longValue).sum();
+      long max = h.counts().values().stream().mapToLong(Long::longValue).max().orElse(1);
+      int nameWidth = h.counts().keySet().stream().mapToInt(String::length).max().orElse(1);
+      int countWidth = Long.toString(max).length();
+      for (Map.Entry<String, Long> e : h.counts().entrySet()) {
+        int bar = (int) Math.round(40.0 * e.getValue() / Math.max(1, max));
+        out.printf(Locale.ROOT, "  %-" + nameWidth + "s %" + countWidth + "d %5.1f%%  %s%n", e.getKey(), e.getValue(),
+            100.0 * e.getValue() / Math.max(1, total), "#".repeat(bar));
+      }
+    }
+
+    /**
+     * {@code v} compactly: integers without a fraction, float32 values as Java prints the float
+     * ({@code 5.1}, not {@code 5.099999904632568}), others to 6 significant digits.
+     */
+    public static String number(double v) {
+      if (v == Math.rint(v) && Math.abs(v) < 1e15) {
+        return Long.toString((long) v);
+      }
+      if (!Double.isFinite(v)) {
+        return Double.toString(v);
+      }
+      if ((double) (float) v == v) {
+        return Float.toString((float) v);
+      }
+      return significant(v, 6);
+    }
+
+    private static String significant(double v, int digits) {
+      if (!Double.isFinite(v)) {
+        return Double.toString(v);
+      }
+      return new BigDecimal(v).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
+    }
+
+    /** {@code (d0, d1, ...)}; {@code (d0,)} for one axis, {@code ()} for a scalar. */
+    public static String shape(long... dims) {
+      StringBuilder sb = new StringBuilder("(");
+      for (int i = 0; i < dims.length; i++) {
+        sb.append(i == 0 ? "" : ", ").append(dims[i]);
+      }
+      return sb.append(dims.length == 1 ? ",)" : ")").toString();
+    }
+
+    /** Up to {@code n} leading values and the count, e.g. {@code [0, 1, 2, ... 784 values]}. */
+    public static String values(IntToDoubleFunction value, int count, int n) {
+      StringBuilder sb = new StringBuilder("[");
+      for (int i = 0; i < Math.min(n, count); i++) {
+        sb.append(i == 0 ? "" : ", ").append(number(value.applyAsDouble(i)));
+      }
+      if (count > n) {
+        sb.append(", ... ").append(count).append(" values");
+      }
+      return sb.append(']').toString();
+    }
+
+    /** {@code min, max, mean} of {@code count} values. */
+    public static String summary(IntToDoubleFunction value, int count) {
+      double min = Double.POSITIVE_INFINITY;
+      double max = Double.NEGATIVE_INFINITY;
+      double sum = 0;
+      for (int i = 0; i < count; i++) {
+        double v = value.applyAsDouble(i);
+        min = Math.min(min, v);
+        max = Math.max(max, v);
+        sum += v;
+      }
+      return count == 0 ? "no values" : "min " + number(min) + ", max " + number(max) + ", mean "
+          + significant(sum / count, 4);
+    }
+  }
+
+  /**
+   * Where {@link Format#validate} reports: at most a given number of problems, each with its
+   * location, in the order found.
+   */
+  final class Problems {
+    /**
+     * One problem.
+     *
+     * @param location where: the file, and the line, record, dataset or field
+     * @param message what was expected and what was found
+     */
+    public record Problem(String location, String message) {
+      @Override
+      public String toString() {
+        return location + ": " + message;
+      }
+    }
+
+    private final int limit;
+    private final List<Problem> found = new ArrayList<>();
+
+    /** A list that holds at most {@code limit} problems. */
+    public Problems(int limit) {
+      if (limit < 1) {
+        throw new IllegalArgumentException("the problem limit must be at least 1, got " + limit);
+      }
+      this.limit = limit;
+    }
+
+    /** Records a problem, unless the list is full. */
+    public void report(String location, String message) {
+      if (!isFull()) {
+        found.add(new Problem(location, message));
+      }
+    }
+
+    /**
+     * Records an error whose message starts with its location ({@code file:line: ...}, as {@link
+     * FileFormatException}s do), splitting the two.
+     */
+    public void report(RuntimeException e, String location) {
+      String m = String.valueOf(e.getMessage());
+      report(location, m.startsWith(location + ": ") ? m.substring(location.length() + 2) : m);
+    }
+
+    /** True when no more problems are recorded: a validator may stop walking. */
+    public boolean isFull() {
+      return found.size() >= limit;
+    }
+
+    /** The problems, in the order found. */
+    public List<Problem> list() {
+      return List.copyOf(found);
+    }
+  }
+}

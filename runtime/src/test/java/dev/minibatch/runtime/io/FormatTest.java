@@ -1,0 +1,125 @@
+package dev.minibatch.runtime.io;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.io.csv.CsvProvider;
+import dev.minibatch.runtime.io.hdf5.Hdf5Provider;
+import dev.minibatch.runtime.io.image.ImageRecordProvider;
+import dev.minibatch.runtime.io.mnist.MnistProvider;
+import dev.minibatch.shape.Shape;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The built-in {@link Format}s on the real test files, against what their sources document: MNIST
+ * t10k holds 10 000 images of 28 × 28; iris 150 rows of 4 values in 3 classes of 50; dmlc's
+ * sample.rec 10 records with labels k % 2 whose payloads are text, not images.
+ */
+class FormatTest {
+  private static final Map<String, Format> FORMATS = new LinkedHashMap<>();
+
+  static {
+    FORMATS.put("idx", MnistProvider.format());
+    FORMATS.put("hdf5", Hdf5Provider.format());
+    FORMATS.put("recordio", ImageRecordProvider.format());
+    FORMATS.put("csv", CsvProvider.format());
+  }
+
+  private static List<String> recognising(Path file) {
+    byte[] head = Format.head(file);
+    List<String> names = new ArrayList<>();
+    FORMATS.forEach((name, f) -> {
+      if (f.probe(file, head)) {
+        names.add(f.name());
+      }
+    });
+    return names;
+  }
+
+  @Test
+  void eachFileIsRecognisedByItsOwnFormatOnly() {
+    assertEquals(List.of("idx", "hdf5", "recordio", "csv"), FORMATS.values().stream().map(Format::name).toList());
+    assertEquals(List.of("idx"), recognising(TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz")));
+    assertEquals(List.of("idx"), recognising(TestFiles.resource("mnist/t10k-labels-idx1-ubyte.gz")));
+    assertEquals(List.of("hdf5"), recognising(TestFiles.resource("hdf5/test_file.hdf5")));
+    assertEquals(List.of("recordio"), recognising(TestFiles.resource("recordio/sample.rec")));
+    assertEquals(List.of("csv"), recognising(TestFiles.resource("csv/iris.csv")));
+  }
+
+  @Test
+  void describeCountsWhatTheSourcesDocument() {
+    Format.Options o = Format.Options.defaults();
+    assertEquals("10000", MnistProvider.format().describe(TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz"), o)
+        .field("samples"));
+    Format.Report iris = CsvProvider.format().describe(TestFiles.resource("csv/iris.csv"), o);
+    assertEquals("150", iris.field("rows"));
+    assertEquals("(150, 4) FLOAT32, 4 values per row", iris.field("data"));
+    assertEquals("10", ImageRecordProvider.format().describe(TestFiles.resource("recordio/sample.rec"), o)
+        .field("records"));
+  }
+
+  @Test
+  void schemaIsWhatOneBatchHolds() {
+    Format.Options o = Format.Options.builder().batchSize(50).build();
+    List<DataDesc> iris = CsvProvider.format().schema(TestFiles.resource("csv/iris.csv"), o);
+    assertEquals(2, iris.size());
+    assertEquals(Shape.of(50L, 4L), iris.get(0).shape());
+    DataDesc digits = MnistProvider.format().schema(TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz"), o).get(0);
+    assertEquals(50L, digits.shape().dim(0));
+    assertEquals(28 * 28, digits.sampleShape().elementCount());
+  }
+
+  @Test
+  void providerDeliversEveryRecord() {
+    Format.Options o = Format.Options.builder().batchSize(40).shuffle(true).seed(3).build();
+    try (BatchProvider<? extends Batch> p = CsvProvider.format().provider(TestFiles.resource("csv/iris.csv"), o)) {
+      int samples = 0;
+      for (Batch b : p) {
+        samples += b.countSamples();
+      }
+      assertEquals(150, samples);
+    }
+  }
+
+  @Test
+  void validateReportsEachProblemWithItsLocation(@TempDir Path dir) throws IOException {
+    Path csv = Files.writeString(dir.resolve("bad.csv"), "1,2,3\n4,5\n7,8,NaN\n");
+    Format.Problems problems = new Format.Problems(10);
+    CsvProvider.format().validate(csv, Format.Options.builder().header(false).build(), problems);
+    List<String> found = problems.list().stream().map(Format.Problems.Problem::toString).toList();
+    assertEquals(2, found.size(), found.toString());
+    assertTrue(found.get(0).startsWith(csv + ":2: "), found.get(0));
+    assertTrue(found.get(1).startsWith(csv + ":3"), found.get(1));
+    assertTrue(found.get(1).contains("NaN"), found.get(1));
+
+    Format.Problems records = new Format.Problems(100);
+    ImageRecordProvider.format().validate(TestFiles.resource("recordio/sample.rec"), Format.Options.defaults(), records);
+    assertEquals(10, records.list().size(), "each of the 10 text payloads is not an image: " + records.list());
+    assertTrue(records.list().get(0).location().contains("record 0"), records.list().get(0).toString());
+
+    Format.Problems full = new Format.Problems(1);
+    ImageRecordProvider.format().validate(TestFiles.resource("recordio/sample.rec"), Format.Options.defaults(), full);
+    assertEquals(1, full.list().size());
+    assertTrue(full.isFull());
+  }
+
+  @Test
+  void aFileOfAnotherFormatIsAFileFormatErrorNamingTheFile() {
+    Path iris = TestFiles.resource("csv/iris.csv");
+    FileFormatException e = assertThrows(FileFormatException.class,
+        () -> Hdf5Provider.format().describe(iris, Format.Options.defaults()));
+    assertTrue(e.getMessage().contains(iris.toString()), e.getMessage());
+  }
+}
