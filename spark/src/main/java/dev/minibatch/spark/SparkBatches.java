@@ -69,7 +69,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
    * The plan of {@code epoch}: each batch's global sample indices, as the engine orders them (the
    * epochs before it are planned too, for ROLL_OVER's and PAD_CONTINUE's carried samples).
    */
-  public SampleOrder.Epoch order(int epoch) {
+  SampleOrder.Epoch order(int epoch) {
     if (epoch < 0) {
       throw new IllegalArgumentException("epoch must be >= 0, got " + epoch);
     }
@@ -82,7 +82,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
   }
 
   /** The settings' sampling as read on the driver (seed drawn there when none was set). */
-  public Sampling sampling() {
+  Sampling sampling() {
     return sampling;
   }
 
