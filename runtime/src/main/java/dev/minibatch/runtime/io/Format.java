@@ -17,7 +17,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.function.IntToDoubleFunction;
+import java.util.function.LongToDoubleFunction;
 import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
 
@@ -396,6 +398,20 @@ public interface Format {
         return Double.toString(v);
       }
       return new BigDecimal(v).round(new MathContext(digits)).stripTrailingZeros().toPlainString();
+    }
+
+    /**
+     * How often each of {@code count} values occurs, in ascending order of value, keyed as {@link
+     * #number} prints them: a class histogram of label values.
+     */
+    public static Map<String, Long> counts(LongToDoubleFunction value, long count) {
+      TreeMap<Double, Long> byValue = new TreeMap<>();
+      for (long i = 0; i < count; i++) {
+        byValue.merge(value.applyAsDouble(i), 1L, Long::sum);
+      }
+      Map<String, Long> out = new LinkedHashMap<>();
+      byValue.forEach((k, v) -> out.put(number(k), v));
+      return out;
     }
 
     /** {@code (d0, d1, ...)}; {@code (d0,)} for one axis, {@code ()} for a scalar. */

@@ -16,7 +16,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
 
 /**
  * CSV files, parsed by the runtime's {@link CsvTable#parse}. Settings not given are detected from the
@@ -99,12 +98,9 @@ final class CsvFileFormat implements Format {
           counts.merge(t.classNames().get((int) labels.getLong(i)), 1L, Long::sum);
         }
       } else {
-        TreeMap<Double, Long> byValue = new TreeMap<>();
-        for (int i = 0; i < t.rows(); i++) {
-          byValue.merge(labels.getDouble(i), 1L, Long::sum);
-        }
+        Map<String, Long> byValue = Report.counts(i -> labels.getDouble((int) i), t.rows());
         if (byValue.size() <= 100) {
-          byValue.forEach((k, v) -> counts.put(Report.number(k), v));
+          counts.putAll(byValue);
         }
       }
       if (!counts.isEmpty()) {

@@ -12,7 +12,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -62,7 +61,7 @@ final class Hdf5Format implements Format {
       r.field(name, Report.shape(a.shape()) + " " + dev.minibatch.runtime.internal.nd4j.DTypes.fromNd4j(a.dataType()) + ", " + samples + " samples, "
           + Report.summary(i -> a.getDouble(i), (int) Math.min(Integer.MAX_VALUE, a.length())));
       if (a.rank() == 1 && !a.dataType().isFPType()) {
-        Map<String, Long> counts = histogram(a);
+        Map<String, Long> counts = Report.counts(a::getDouble, a.length());
         if (counts.size() <= 32 && counts.size() * 2 <= samples) {
           r.histogram(name + " classes", counts);
         }
@@ -75,16 +74,6 @@ final class Hdf5Format implements Format {
     }
     r.rows("first rows", rows);
     return r;
-  }
-
-  static Map<String, Long> histogram(INDArray a) {
-    TreeMap<Double, Long> counts = new TreeMap<>();
-    for (long i = 0; i < a.length(); i++) {
-      counts.merge(a.getDouble(i), 1L, Long::sum);
-    }
-    Map<String, Long> out = new LinkedHashMap<>();
-    counts.forEach((k, v) -> out.put(Report.number(k), v));
-    return out;
   }
 
   /**

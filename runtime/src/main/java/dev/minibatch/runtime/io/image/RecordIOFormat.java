@@ -15,7 +15,6 @@ import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -56,7 +55,8 @@ final class RecordIOFormat implements Format {
       r.field("format", "RecordIO (dmlc, MXNet .rec)" + (idx == null ? "" : ", index " + idx));
       r.field("records", Integer.toString(rec.records()));
       r.field("bytes", Long.toString(rec.size()));
-      Map<String, Long> labels = new TreeMap<>();
+      double[] headerLabels = new double[rec.records()];
+      int labelled = 0;
       Map<String, Long> widths = new TreeMap<>();
       Map<String, Long> formats = new TreeMap<>();
       List<String> rows = new ArrayList<>();
@@ -67,7 +67,7 @@ final class RecordIOFormat implements Format {
         int flag = ImageRecord.flag(buffer);
         widths.merge(flag == 0 ? "1 (in the header)" : flag + " (packed)", 1L, Long::sum);
         if (flag == 0) {
-          labels.merge(Report.number(ImageRecord.headerLabel(buffer)), 1L, Long::sum);
+          headerLabels[labelled++] = ImageRecord.headerLabel(buffer);
         }
         ByteBuffer image = buffer.duplicate().position(ImageRecord.imageOffset(buffer));
         if (i < options.rows()) {
@@ -89,21 +89,13 @@ final class RecordIOFormat implements Format {
         }
       }
       r.histogram("labels per record", widths);
-      if (!labels.isEmpty()) {
-        r.histogram("classes (header labels)", sortNumeric(labels));
+      if (labelled > 0) {
+        r.histogram("classes (header labels)", Report.counts(i -> headerLabels[(int) i], labelled));
       }
       r.histogram("image formats (first rows)", formats);
       r.rows("first rows", rows);
     }
     return r;
-  }
-
-  private static Map<String, Long> sortNumeric(Map<String, Long> m) {
-    Map<Double, Long> byValue = new TreeMap<>();
-    m.forEach((k, v) -> byValue.put(Double.parseDouble(k), v));
-    Map<String, Long> out = new LinkedHashMap<>();
-    byValue.forEach((k, v) -> out.put(Report.number(k), v));
-    return out;
   }
 
   @Override

@@ -16,7 +16,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -64,7 +63,7 @@ final class IdxFormat implements Format {
       }
     }
     if (labels != null) {
-      r.histogram("classes", histogram(labels));
+      r.histogram("classes", Report.counts(labels::getDouble, labels.count()));
     }
     List<String> rows = new ArrayList<>();
     int size = a.sampleSize();
@@ -76,17 +75,6 @@ final class IdxFormat implements Format {
     }
     r.rows("first rows", rows);
     return r;
-  }
-
-  /** Counts of each label value, in ascending order of value. */
-  static Map<String, Long> histogram(IdxArray labels) {
-    TreeMap<Double, Long> counts = new TreeMap<>();
-    for (int i = 0; i < labels.count(); i++) {
-      counts.merge(labels.getDouble(i), 1L, Long::sum);
-    }
-    Map<String, Long> out = new java.util.LinkedHashMap<>();
-    counts.forEach((k, v) -> out.put(Report.number(k), v));
-    return out;
   }
 
   @Override
