@@ -14,7 +14,7 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The runtime's {@link Format}s the command line knows, in the order they are tried: idx, HDF5,
- * RecordIO, the {@link Format} services on the class path, then CSV (any text).
+ * RecordIO, image folders, the {@link Format} services on the class path, then CSV (any text).
  */
 final class Formats {
   private final List<Format> formats;
@@ -26,7 +26,7 @@ final class Formats {
   /** The built-in formats and the services found by {@code loader}. */
   static Formats load(ClassLoader loader) {
     List<Format> all = new ArrayList<>(List.of(MnistProvider.format(), Hdf5Provider.format(),
-        ImageRecordProvider.format()));
+        ImageRecordProvider.format(), ImageRecordProvider.folderFormat()));
     for (Format f : ServiceLoader.load(Format.class, loader)) {
       all.add(f);
     }

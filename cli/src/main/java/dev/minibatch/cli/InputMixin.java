@@ -10,7 +10,7 @@ import picocli.CommandLine.Option;
 /** The options that say how to read a file, shared by inspect, validate and bench. */
 final class InputMixin {
   @Option(names = "--format", paramLabel = "NAME",
-      description = "The file's format (idx, hdf5, recordio, csv, or a plugged-in one); default: detected from its first "
+      description = "The file's format (idx, hdf5, recordio, folder, csv, or a plugged-in one); default: detected from its first "
           + "bytes.")
   @Nullable String format;
 

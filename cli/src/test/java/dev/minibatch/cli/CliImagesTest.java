@@ -11,8 +11,8 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import javax.imageio.ImageIO;
 import java.util.List;
+import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -63,6 +63,26 @@ class CliImagesTest {
 
     Run bench = CliTest.run("bench", "--batch", "2", rec.toString());
     assertEquals(0, bench.code(), bench.err());
+  }
+
+  @Test
+  void aFolderOfClassFoldersIsInspectedValidatedAndBenchedAsItIs() throws IOException {
+    Path root = folder();
+    Run inspect = CliTest.run("inspect", root.toString());
+    assertEquals(0, inspect.code(), inspect.err());
+    assertTrue(inspect.out().contains("image folder"), inspect.out());
+    assertEquals(2, CliTest.histogramCount(inspect.out(), "ant"));
+    assertEquals(1, CliTest.histogramCount(inspect.out(), "bee"));
+
+    Run bench = CliTest.run("bench", "--batch", "2", "--epochs", "1", root.toString());
+    assertEquals(0, bench.code(), bench.err());
+    assertTrue(bench.out().contains("3 samples in 2 batches"), bench.out());
+
+    Files.writeString(root.resolve("bee/d.png"), "not a PNG");
+    Run bad = CliTest.run("validate", root.toString());
+    assertEquals(1, bad.code(), bad.out() + bad.err());
+    assertTrue(bad.out().contains(root.resolve("bee/d.png") + ": "), bad.out());
+    assertTrue(bad.out().contains(root + ": 1 problem"), bad.out());
   }
 
   @Test

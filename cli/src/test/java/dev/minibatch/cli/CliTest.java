@@ -236,7 +236,7 @@ class CliTest {
     assertEquals(2, run("bench", "--bogus", IRIS.toString()).code());
     Run format = run("inspect", "--format", "parquet", IRIS.toString());
     assertEquals(3, format.code());
-    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, lines, csv]"), format.err());
+    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, folder, lines, csv]"), format.err());
   }
 
   @Test
@@ -301,7 +301,7 @@ class CliTest {
     Run help = run("bench", "--help");
     assertEquals(0, help.code());
     assertTrue(help.out().contains("ImageRecordProvider for RecordIO"), help.out());
-    assertTrue(Pattern.compile("--format=NAME\\s+The file's format \\(idx, hdf5, recordio, csv").matcher(help.out()).find(),
+    assertTrue(Pattern.compile("--format=NAME\\s+The file's format \\(idx, hdf5, recordio, folder,\\s+csv").matcher(help.out()).find(),
         help.out());
   }
 

@@ -83,11 +83,15 @@ public interface Format {
   }
 
   /**
-   * The first 4096 bytes of {@code file}, inflated when it is gzip: what {@link #probe} looks at.
+   * The first 4096 bytes of {@code file}, inflated when it is gzip (none for a directory): what
+   * {@link #probe} looks at.
    *
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   static byte[] head(Path file) {
+    if (Files.isDirectory(file)) {
+      return new byte[0];
+    }
     int n = 4096;
     try (InputStream raw = Files.newInputStream(file)) {
       byte[] head = raw.readNBytes(n);

@@ -138,6 +138,16 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   public static Format format() {
     return new RecordIOFormat();
   }
+  /**
+   * The {@link Format} of image folders (one sub-folder of images per class, what {@link
+   * Builder#imageFolder(Path)} and im2rec read): {@code minibatch inspect photos/} shows the classes
+   * and image counts, {@code validate} decodes every image and names each one that does not decode,
+   * {@code bench} reads it at the first image's size.
+   */
+  public static Format folderFormat() {
+    return new ImageFolderFormat();
+  }
+
 
   /** A builder. */
   public static Builder builder() {

@@ -1,0 +1,115 @@
+package dev.minibatch.runtime.io.image;
+
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * A folder with one sub-folder of images per class (torchvision's ImageFolder, im2rec's input), read
+ * by {@link FolderImages} as {@link ImageRecordProvider.Builder#imageFolder(Path)} reads it: classes
+ * in sorted order, files in sorted order, label = class index.
+ */
+final class ImageFolderFormat implements Format {
+  @Override
+  public String name() {
+    return "folder";
+  }
+
+  /** A directory whose class sub-folders hold image files ({@code head} is empty for a directory). */
+  @Override
+  public boolean probe(Path file, byte[] head) {
+    if (!Files.isDirectory(file)) {
+      return false;
+    }
+    try {
+      return new FolderImages(file).size() > 0;
+    } catch (IllegalArgumentException e) {
+      return false;
+    }
+  }
+
+  private static FolderImages open(Path root) {
+    try {
+      return new FolderImages(root);
+    } catch (IllegalArgumentException e) {
+      throw new FileFormatException(root.toString(), e.getMessage(), e);
+    }
+  }
+
+  private static ImageProbe probe(Path image) {
+    try {
+      return ImageProbe.of(ByteBuffer.wrap(Files.readAllBytes(image)));
+    } catch (IOException e) {
+      throw new UncheckedIOException(image + ": " + e.getMessage(), e);
+    }
+  }
+
+  @Override
+  public Report describe(Path file, Options options) {
+    FolderImages images = open(file);
+    Report r = new Report();
+    r.field("format", "image folder (one sub-folder per class, labels in sorted class order)");
+    r.field("images", Integer.toString(images.size()));
+    Map<String, Long> counts = new LinkedHashMap<>();
+    for (String c : images.classes()) {
+      counts.put(c, 0L);
+    }
+    for (int i = 0; i < images.size(); i++) {
+      counts.merge(images.classes().get(images.label(i)), 1L, Long::sum);
+    }
+    r.histogram("classes", counts);
+    List<String> rows = new ArrayList<>();
+    for (int i = 0; i < Math.min(options.rows(), images.size()); i++) {
+      Path f = images.files().get(i);
+      rows.add("#" + i + ": label " + images.label(i) + ", " + file.relativize(f) + ", " + probe(f));
+    }
+    r.rows("first rows", rows);
+    return r;
+  }
+
+  /** Decodes every image, reporting each one OpenCV cannot decode, by its path. */
+  @Override
+  public void validate(Path file, Options options, Problems problems) {
+    FolderImages images;
+    try {
+      images = open(file);
+    } catch (FileFormatException e) {
+      problems.report(e, e.file());
+      return;
+    }
+    for (Path f : images.files()) {
+      if (problems.isFull()) {
+        return;
+      }
+      String problem = probe(f).problem();
+      if (problem != null) {
+        problems.report(f.toString(), problem);
+      }
+    }
+  }
+
+  /** {@link ImageRecordProvider} over the folder at the first image's size and channels. */
+  @Override
+  public BatchProvider<? extends Batch> provider(Path file, Options options) {
+    FolderImages images = open(file);
+    Path firstFile = images.files().get(0);
+    ImageProbe first = probe(firstFile);
+    if (first.problem() != null) {
+      throw new FileFormatException(firstFile.toString(), first.problem());
+    }
+    int channels = first.channels() == 1 ? 1 : first.channels() == 4 ? 4 : 3;
+    return ImageRecordProvider.builder().imageFolder(file).dataShape(channels, first.height(), first.width())
+        .batchSize(Math.min(options.batchSize(), images.size())).shuffle(options.shuffle()).seed(options.seed())
+        .build();
+  }
+}
