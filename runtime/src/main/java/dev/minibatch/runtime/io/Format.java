@@ -89,10 +89,20 @@ public interface Format {
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   static byte[] head(Path file) {
+    return head(file, 4096);
+  }
+
+  /**
+   * The first {@code n} bytes of {@code file} (fewer if it is shorter), inflated when it is gzip;
+   * none for a directory. For a format that needs more than {@link #head(Path)} to detect its
+   * settings, without reading the whole file.
+   *
+   * @throws UncheckedIOException naming the file if it cannot be read
+   */
+  static byte[] head(Path file, int n) {
     if (Files.isDirectory(file)) {
       return new byte[0];
     }
-    int n = 4096;
     try (InputStream raw = Files.newInputStream(file)) {
       byte[] head = raw.readNBytes(n);
       if (head.length < 2 || (head[0] & 0xff) != 0x1f || (head[1] & 0xff) != 0x8b) {
@@ -197,22 +207,6 @@ public interface Format {
     /** The shuffle seed. */
     public long seed() {
       return seed;
-    }
-
-    /** A builder holding these settings. */
-    public Builder toBuilder() {
-      Builder b = new Builder();
-      b.labels = labels;
-      b.header = header;
-      b.labelColumn = labelColumn;
-      b.classLabels = classLabels;
-      b.delimiter = delimiter;
-      b.datasets = datasets;
-      b.rows = rows;
-      b.batchSize = batchSize;
-      b.shuffle = shuffle;
-      b.seed = seed;
-      return b;
     }
 
     /** Builds {@link Options}; every setting is optional. */

@@ -16,9 +16,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -28,29 +26,23 @@ import org.junit.jupiter.api.io.TempDir;
  * sample.rec 10 records with labels k % 2 whose payloads are text, not images.
  */
 class FormatTest {
-  private static final Map<String, Format> FORMATS = new LinkedHashMap<>();
-
-  static {
-    FORMATS.put("idx", MnistProvider.format());
-    FORMATS.put("hdf5", Hdf5Provider.format());
-    FORMATS.put("recordio", ImageRecordProvider.format());
-    FORMATS.put("csv", CsvProvider.format());
-  }
+  private static final List<Format> FORMATS = List.of(MnistProvider.format(), Hdf5Provider.format(),
+      ImageRecordProvider.format(), CsvProvider.format());
 
   private static List<String> recognising(Path file) {
     byte[] head = Format.head(file);
     List<String> names = new ArrayList<>();
-    FORMATS.forEach((name, f) -> {
+    for (Format f : FORMATS) {
       if (f.probe(file, head)) {
         names.add(f.name());
       }
-    });
+    }
     return names;
   }
 
   @Test
   void eachFileIsRecognisedByItsOwnFormatOnly() {
-    assertEquals(List.of("idx", "hdf5", "recordio", "csv"), FORMATS.values().stream().map(Format::name).toList());
+    assertEquals(List.of("idx", "hdf5", "recordio", "csv"), FORMATS.stream().map(Format::name).toList());
     assertEquals(List.of("idx"), recognising(TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz")));
     assertEquals(List.of("idx"), recognising(TestFiles.resource("mnist/t10k-labels-idx1-ubyte.gz")));
     assertEquals(List.of("hdf5"), recognising(TestFiles.resource("hdf5/test_file.hdf5")));

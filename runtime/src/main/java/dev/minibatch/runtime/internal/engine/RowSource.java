@@ -24,7 +24,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * </ul>
  */
 public abstract class RowSource {
-  private RowSource() {}
+  private final int rows;
+  private final Shape sampleShape;
+  private final DType dtype;
+
+  private RowSource(int rows, Shape sampleShape, DType dtype) {
+    this.rows = rows;
+    this.sampleShape = sampleShape;
+    this.dtype = dtype;
+  }
 
   /**
    * The rows of {@code array}, whose axis 0 is the sample axis.
@@ -50,13 +58,19 @@ public abstract class RowSource {
   }
 
   /** The number of samples. */
-  public abstract int rows();
+  public final int rows() {
+    return rows;
+  }
 
   /** The shape of one sample. */
-  public abstract Shape sampleShape();
+  public final Shape sampleShape() {
+    return sampleShape;
+  }
 
   /** The element type the batches see. */
-  public abstract DType dtype();
+  public final DType dtype() {
+    return dtype;
+  }
 
   /**
    * The writer of a batch whose array {@code i} comes from {@code sources[i]}.
@@ -93,41 +107,27 @@ public abstract class RowSource {
   /** A loaded dense array. */
   private static final class ArrayRows extends RowSource {
     private final INDArray array;
-    private final NativeRows rows;
-    private final Shape sampleShape;
-    private final DType dtype;
+    private final NativeRows nativeRows;
 
     ArrayRows(INDArray array) {
+      super(samples(array), Shape.of(array.shape()).dropFirst(), DTypes.fromNd4j(array.dataType()));
+      this.array = NativeRows.dense(array);
+      this.nativeRows = NativeRows.of(this.array);
+    }
+
+    private static int samples(INDArray array) {
       if (array.rank() == 0) {
         throw new IllegalArgumentException("a scalar array has no sample axis");
       }
       if (array.size(0) > Integer.MAX_VALUE) {
         throw new IllegalArgumentException(array.size(0) + " samples; at most " + Integer.MAX_VALUE + " are supported");
       }
-      this.array = NativeRows.dense(array);
-      this.rows = NativeRows.of(this.array);
-      this.sampleShape = Shape.of(array.shape()).dropFirst();
-      this.dtype = DTypes.fromNd4j(array.dataType());
-    }
-
-    @Override
-    public int rows() {
       return (int) array.size(0);
     }
 
     @Override
-    public Shape sampleShape() {
-      return sampleShape;
-    }
-
-    @Override
-    public DType dtype() {
-      return dtype;
-    }
-
-    @Override
     void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i) {
-      NativeRows.gather(rows, indices, from, to, slot.rows(i));
+      NativeRows.gather(nativeRows, indices, from, to, slot.rows(i));
     }
 
     @Override
@@ -140,14 +140,24 @@ public abstract class RowSource {
   private static final class ByteRows extends RowSource {
     private final byte[] bytes;
     private final int offset;
-    private final int rows;
     private final int rowLength;
-    private final Shape sampleShape;
-    private final DType dtype;
     private final float[] table = new float[256];
     private final int[] ints = new int[256];
 
     ByteRows(byte[] bytes, int offset, int rows, Shape sampleShape, boolean unsigned, DType dtype, float scale) {
+      super(checked(bytes, offset, rows, sampleShape, dtype), sampleShape, dtype);
+      this.bytes = bytes;
+      this.offset = offset;
+      this.rowLength = (int) sampleShape.elementCount();
+      for (int v = 0; v < 256; v++) {
+        int value = unsigned ? v : (byte) v;
+        ints[v] = value;
+        table[v] = value * scale;
+      }
+    }
+
+    /** {@code rows}, once the bytes are known to hold them as {@code dtype}. */
+    private static int checked(byte[] bytes, int offset, int rows, Shape sampleShape, DType dtype) {
       if (dtype != DType.FLOAT32 && dtype != DType.INT32) {
         throw new IllegalArgumentException("bytes decode to FLOAT32 or INT32, not " + dtype);
       }
@@ -156,32 +166,7 @@ public abstract class RowSource {
         throw new IllegalArgumentException(rows + " rows of " + length + " bytes from offset " + offset
             + " need more than the " + bytes.length + " bytes given");
       }
-      this.bytes = bytes;
-      this.offset = offset;
-      this.rows = rows;
-      this.rowLength = (int) length;
-      this.sampleShape = sampleShape;
-      this.dtype = dtype;
-      for (int v = 0; v < 256; v++) {
-        int value = unsigned ? v : (byte) v;
-        ints[v] = value;
-        table[v] = value * scale;
-      }
-    }
-
-    @Override
-    public int rows() {
       return rows;
-    }
-
-    @Override
-    public Shape sampleShape() {
-      return sampleShape;
-    }
-
-    @Override
-    public DType dtype() {
-      return dtype;
     }
 
     @Override
@@ -191,7 +176,7 @@ public abstract class RowSource {
       byte[] b = bytes;
       // Decode a row into a heap scratch array, then one bulk put: an element-wise put into a
       // view buffer costs a bounds check and a byte-order step per element.
-      if (dtype == DType.FLOAT32) {
+      if (dtype() == DType.FLOAT32) {
         FloatBuffer dst = views.floats(i);
         float[] t = table;
         float[] row = floatScratch(n);
@@ -239,20 +224,20 @@ public abstract class RowSource {
     }
 
     private int checkRow(int index) {
-      if (index < 0 || index >= rows) {
-        throw new IndexOutOfBoundsException("sample index " + index + " outside [0, " + rows + ")");
+      if (index < 0 || index >= rows()) {
+        throw new IndexOutOfBoundsException("sample index " + index + " outside [0, " + rows() + ")");
       }
       return index;
     }
 
     @Override
     public INDArray row(int i) {
-      INDArray out = HostArrays.allocate(dtype, sampleShape.toLongArray());
+      INDArray out = HostArrays.allocate(dtype(), sampleShape().toLongArray());
       java.nio.ByteBuffer bb = HostArrays.window(out, 0, rowLength);
       int src = offset + checkRow(i) * rowLength;
       for (int k = 0; k < rowLength; k++) {
         int v = bytes[src + k] & 0xff;
-        if (dtype == DType.FLOAT32) {
+        if (dtype() == DType.FLOAT32) {
           bb.putFloat(k * 4, table[v]);
         } else {
           bb.putInt(k * 4, ints[v]);

@@ -8,5 +8,4 @@
 @NullMarked
 package dev.minibatch.runtime.internal.pipeline;
 
-import dev.minibatch.runtime.engine.Multicast;
 import org.jspecify.annotations.NullMarked;

@@ -23,6 +23,9 @@ import java.util.Set;
  * line's is; the last column as class-name labels when it is not a number in the second line.
  */
 final class CsvFileFormat implements Format {
+  /** How much of a file detection reads: enough for a header and a data line of wide rows. */
+  private static final int DETECT_BYTES = 1 << 16;
+
   @Override
   public String name() {
     return "csv";
@@ -165,7 +168,8 @@ final class CsvFileFormat implements Format {
 
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
-    Detected d = detect(FileBytes.readAll(file), options);
+    // Detection looks at the first lines only (up to 64 KiB); the provider reads the file itself.
+    Detected d = detect(Format.head(file, DETECT_BYTES), options);
     return CsvProvider.builder().dataFile(file).format(d.format()).dataShape(d.columns())
         .batchSize(options.batchSize()).shuffle(options.shuffle()).seed(options.seed()).build();
   }
@@ -203,7 +207,7 @@ final class CsvFileFormat implements Format {
   /** The first {@code n} non-blank lines split at the delimiter (for detection only; quotes stripped). */
   private static List<String[]> firstLines(byte[] bytes, char delimiter, int n) {
     int start = bytes.length >= 3 && (bytes[0] & 0xff) == 0xEF && (bytes[1] & 0xff) == 0xBB && (bytes[2] & 0xff) == 0xBF ? 3 : 0;
-    String text = new String(bytes, start, Math.min(bytes.length - start, 1 << 16), StandardCharsets.UTF_8);
+    String text = new String(bytes, start, Math.min(bytes.length - start, DETECT_BYTES), StandardCharsets.UTF_8);
     List<String[]> out = new ArrayList<>();
     for (String line : text.split("\r?\n")) {
       if (!line.isBlank() && out.size() < n) {

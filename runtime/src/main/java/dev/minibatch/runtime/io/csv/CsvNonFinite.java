@@ -1,10 +1,7 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.io.Format;
-import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
-import dev.minibatch.runtime.io.Format.Report;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A folder with one sub-folder of images per class (torchvision's ImageFolder, im2rec's input), read
@@ -25,17 +26,28 @@ final class ImageFolderFormat implements Format {
     return "folder";
   }
 
-  /** A directory whose class sub-folders hold image files ({@code head} is empty for a directory). */
+  /**
+   * A directory with a class sub-folder holding an image file ({@code head} is empty for a
+   * directory). Stops at the first image: describe and validate walk the whole tree and name what
+   * is wrong with it (an empty class folder, say).
+   */
   @Override
   public boolean probe(Path file, byte[] head) {
-    if (!Files.isDirectory(file)) {
-      return false;
+    return Files.isDirectory(file) && firstImage(file) != null;
+  }
+
+  /** The first image file of the first class folder that has one, in sorted order, or null. */
+  private static @Nullable Path firstImage(Path root) {
+    for (Path dir : FolderImages.sorted(root)) {
+      if (Files.isDirectory(dir)) {
+        for (Path f : FolderImages.sorted(dir)) {
+          if (Files.isRegularFile(f) && FolderImages.isImage(f)) {
+            return f;
+          }
+        }
+      }
     }
-    try {
-      return new FolderImages(file).size() > 0;
-    } catch (IllegalArgumentException e) {
-      return false;
-    }
+    return null;
   }
 
   private static FolderImages open(Path root) {
@@ -98,18 +110,17 @@ final class ImageFolderFormat implements Format {
     }
   }
 
-  /** {@link ImageRecordProvider} over the folder at the first image's size and channels. */
+  /**
+   * {@link ImageRecordProvider} over the folder at the first image's size and channels, in batches
+   * of at most all its images (MXNet's round_batch needs a batch of samples).
+   */
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
     FolderImages images = open(file);
-    Path firstFile = images.files().get(0);
-    ImageProbe first = probe(firstFile);
-    if (first.problem() != null) {
-      throw new FileFormatException(firstFile.toString(), first.problem());
-    }
-    int channels = first.channels() == 1 ? 1 : first.channels() == 4 ? 4 : 3;
-    return ImageRecordProvider.builder().imageFolder(file).dataShape(channels, first.height(), first.width())
+    Path first = images.files().get(0);
+    return probe(first).providerAtThisSize(first.toString(), "").imageFolder(file)
         .batchSize(Math.min(options.batchSize(), images.size())).shuffle(options.shuffle()).seed(options.seed())
         .build();
   }
+
 }

@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.image;
 
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
 
+import dev.minibatch.runtime.io.FileFormatException;
 import java.nio.ByteBuffer;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.opencv_core.Mat;
@@ -75,5 +76,20 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
   @Override
   public String toString() {
     return problem == null ? format + " " + width + "x" + height + "x" + channels : format + " (undecodable)";
+  }
+
+  /**
+   * An {@link ImageRecordProvider} builder reading images at this one's size: its channels (gray as
+   * 1, alpha kept as 4, anything else as 3), height and width.
+   *
+   * @throws FileFormatException naming {@code file} and, before the problem, {@code which} (e.g.
+   *     {@code "record 0: "}) if this image does not decode
+   */
+  ImageRecordProvider.Builder providerAtThisSize(String file, String which) {
+    if (problem != null) {
+      throw new FileFormatException(file, which + problem);
+    }
+    int c = channels == 1 ? 1 : channels == 4 ? 4 : 3;
+    return ImageRecordProvider.builder().dataShape(c, height, width);
   }
 }

@@ -149,12 +149,8 @@ final class RecordIOFormat implements Format {
       labelWidth = Math.max(1, ImageRecord.flag(b));
       first = ImageProbe.of(b.duplicate().position(ImageRecord.imageOffset(b)));
     }
-    if (first.problem() != null) {
-      throw new FileFormatException(file.toString(), "record 0: " + first.problem());
-    }
-    int channels = first.channels() == 1 ? 1 : first.channels() == 4 ? 4 : 3;
-    return ImageRecordProvider.builder().pathImgrec(file).pathImgidx(indexFor(file))
-        .dataShape(channels, first.height(), first.width()).labelWidth(labelWidth)
-        .batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle()).seed(options.seed()).build();
+    return first.providerAtThisSize(file.toString(), "record 0: ").pathImgrec(file).pathImgidx(indexFor(file))
+        .labelWidth(labelWidth).batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle())
+        .seed(options.seed()).build();
   }
 }

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** SampleOrder is the scheduler's plan: hand-computed cuts, shards, padding, carry and resume. */
