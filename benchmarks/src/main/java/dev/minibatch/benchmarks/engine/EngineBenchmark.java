@@ -5,10 +5,12 @@ import dev.minibatch.runtime.array.ArrayDataProvider;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import org.bytedeco.javacpp.BytePointer;
+import org.bytedeco.javacpp.Pointer;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -33,9 +35,14 @@ import org.openjdk.jmh.infra.Blackhole;
  * sample) in batches of 128.
  *
  * <ul>
- *   <li>{@code offHeapGather} — the limit: a fresh permutation (the same Fisher–Yates the engine
- *       draws), then one bulk off-heap copy per row of the same source arrays into two preallocated
- *       off-heap batch buffers of the provider's shape, used in turn; no bookkeeping.
+ *   <li>{@code limitUnsafe}, {@code limitMemcpy}, {@code limitByteBuffer} — the limit, once with
+ *       each row copy the JVM offers for off-heap memory ({@link RowCopies}): a fresh permutation
+ *       (the same Fisher–Yates the engine draws), then the feature row and the label row of every
+ *       sample copied from the same source arrays into two preallocated off-heap batch buffers of
+ *       the provider's shape, used in turn; no bookkeeping. The fastest of them is the limit the
+ *       providers are quoted against.
+ *   <li>{@code limitHeap} — the same gather between heap {@code float[]}s with {@code
+ *       System.arraycopy}, for comparison.
  *   <li>{@code arrayShuffled} / {@code arrayShuffledTwoReaders} — {@code ArrayDataProvider} filling
  *       on the consumer's thread, and on two reader threads that each write half of every batch.
  *   <li>{@code generatedShuffled} / {@code generatedInOrder} and {@code arrayInOrder} — the provider
@@ -69,6 +76,17 @@ public class EngineBenchmark {
   private ByteBuffer srcY;
   private final ByteBuffer[] dstX = new ByteBuffer[2];
   private final ByteBuffer[] dstY = new ByteBuffer[2];
+  private long addrX;
+  private long addrY;
+  private final long[] dstAddrX = new long[2];
+  private final long[] dstAddrY = new long[2];
+  private final Pointer[] pointers = new Pointer[2];
+  private final Pointer[] dstPointerX = new Pointer[2];
+  private final Pointer[] dstPointerY = new Pointer[2];
+  private float[] heapX;
+  private float[] heapY;
+  private final float[][] heapDstX = new float[2][BATCH * FEATURES];
+  private final float[][] heapDstY = new float[2][BATCH * CLASSES];
   private final INDArray[] keep = new INDArray[4];
   private int[] order;
   private long epoch;
@@ -99,13 +117,70 @@ public class EngineBenchmark {
     generatedShuffled = Mnist784Provider.builder().samples(samples).batchSize(BATCH).shuffle(true).seed(1).build();
     srcX = bytes(x);
     srcY = bytes(y);
+    addrX = x.data().address();
+    addrY = y.data().address();
+    pointers[0] = new BytePointer(x.data().addressPointer());
+    pointers[1] = new BytePointer(y.data().addressPointer());
+    heapX = fx;
+    heapY = fy;
     for (int s = 0; s < 2; s++) {
       keep[2 * s] = Nd4j.createUninitialized(DataType.FLOAT, BATCH, FEATURES);
       keep[2 * s + 1] = Nd4j.createUninitialized(DataType.FLOAT, BATCH, CLASSES);
       dstX[s] = bytes(keep[2 * s]);
       dstY[s] = bytes(keep[2 * s + 1]);
+      dstAddrX[s] = keep[2 * s].data().address();
+      dstAddrY[s] = keep[2 * s + 1].data().address();
+      dstPointerX[s] = new BytePointer(keep[2 * s].data().addressPointer());
+      dstPointerY[s] = new BytePointer(keep[2 * s + 1].data().addressPointer());
     }
     order = new int[N];
+    checkLimitsCopy(x, y);
+  }
+
+  /** Each limit copies the right rows: a limit that copied less would flatter it. */
+  private void checkLimitsCopy(INDArray x, INDArray y) {
+    int[] rows = {N - 1, 0, 12_345};
+    try {
+      for (int variant = 0; variant < 4; variant++) {
+        keep[0].assign(0f);
+        keep[1].assign(0f);
+        Arrays.fill(heapDstX[0], 0f);
+        Arrays.fill(heapDstY[0], 0f);
+        switch (variant) {
+          case 0 -> RowCopies.byteBuffers(rows, 0, 3, srcX, srcY, dstX[0], dstY[0], FEATURES * 4, CLASSES * 4);
+          case 1 -> RowCopies.unsafe(rows, 0, 3, addrX, addrY, dstAddrX[0], dstAddrY[0], FEATURES * 4, CLASSES * 4);
+          case 2 -> RowCopies.memcpy(rows, 0, 3, pointers[0], pointers[1], dstPointerX[0], dstPointerY[0],
+              FEATURES * 4, CLASSES * 4);
+          default -> RowCopies.heap(rows, 0, 3, heapX, heapY, heapDstX[0], heapDstY[0], FEATURES, CLASSES);
+        }
+        for (int r = 0; r < 3; r++) {
+          float want = x.getFloat(rows[r], FEATURES - 1);
+          float got = variant == 3 ? heapDstX[0][r * FEATURES + FEATURES - 1] : keep[0].getFloat(r, FEATURES - 1);
+          float wantLabel = y.getFloat(rows[r], rows[r] % CLASSES);
+          float gotLabel = variant == 3 ? heapDstY[0][r * CLASSES + rows[r] % CLASSES]
+              : keep[1].getFloat(r, rows[r] % CLASSES);
+          if (want != got || wantLabel != gotLabel) {
+            throw new IllegalStateException("limit variant " + variant + " copied row " + rows[r] + " wrong");
+          }
+        }
+      }
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+
+  /** A fresh permutation of the samples, drawn as the engine draws it (Fisher–Yates). */
+  private void permute() {
+    for (int i = 0; i < N; i++) {
+      order[i] = i;
+    }
+    SplittableRandom rng = new SplittableRandom(epoch++);
+    for (int i = N - 1; i > 0; i--) {
+      int j = rng.nextInt(i + 1);
+      int t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
   }
 
   private static ByteBuffer bytes(INDArray a) {
@@ -123,32 +198,55 @@ public class EngineBenchmark {
     generatedShuffled.close();
   }
 
-  /** The limit: permutation plus one bulk off-heap copy per row into preallocated off-heap buffers. */
+  /** The limit with {@code Unsafe.copyMemory} row copies. */
   @Benchmark
-  public void offHeapGather(Blackhole bh) {
-    for (int i = 0; i < N; i++) {
-      order[i] = i;
-    }
-    SplittableRandom rng = new SplittableRandom(epoch++);
-    for (int i = N - 1; i > 0; i--) {
-      int j = rng.nextInt(i + 1);
-      int t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    int rowX = FEATURES * 4;
-    int rowY = CLASSES * 4;
+  public void limitUnsafe(Blackhole bh) throws Throwable {
+    permute();
     int slot = 0;
     for (int start = 0; start < N; start += BATCH) {
       int rows = Math.min(BATCH, N - start);
-      ByteBuffer bx = dstX[slot];
-      ByteBuffer by = dstY[slot];
-      for (int r = 0; r < rows; r++) {
-        int s = order[start + r];
-        bx.put(r * rowX, srcX, s * rowX, rowX);
-        by.put(r * rowY, srcY, s * rowY, rowY);
-      }
-      bh.consume(bx);
+      RowCopies.unsafe(order, start, rows, addrX, addrY, dstAddrX[slot], dstAddrY[slot], FEATURES * 4, CLASSES * 4);
+      bh.consume(dstAddrX[slot]);
+      slot ^= 1;
+    }
+  }
+
+  /** The limit with JavaCPP's JNI {@code memcpy} row copies. */
+  @Benchmark
+  public void limitMemcpy(Blackhole bh) {
+    permute();
+    int slot = 0;
+    for (int start = 0; start < N; start += BATCH) {
+      int rows = Math.min(BATCH, N - start);
+      RowCopies.memcpy(order, start, rows, pointers[0], pointers[1], dstPointerX[slot], dstPointerY[slot],
+          FEATURES * 4, CLASSES * 4);
+      bh.consume(dstPointerX[slot]);
+      slot ^= 1;
+    }
+  }
+
+  /** The limit with direct {@code ByteBuffer} bulk puts. */
+  @Benchmark
+  public void limitByteBuffer(Blackhole bh) {
+    permute();
+    int slot = 0;
+    for (int start = 0; start < N; start += BATCH) {
+      int rows = Math.min(BATCH, N - start);
+      RowCopies.byteBuffers(order, start, rows, srcX, srcY, dstX[slot], dstY[slot], FEATURES * 4, CLASSES * 4);
+      bh.consume(dstX[slot]);
+      slot ^= 1;
+    }
+  }
+
+  /** The same gather between heap arrays with {@code System.arraycopy}. */
+  @Benchmark
+  public void limitHeap(Blackhole bh) {
+    permute();
+    int slot = 0;
+    for (int start = 0; start < N; start += BATCH) {
+      int rows = Math.min(BATCH, N - start);
+      RowCopies.heap(order, start, rows, heapX, heapY, heapDstX[slot], heapDstY[slot], FEATURES, CLASSES);
+      bh.consume(heapDstX[slot]);
       slot ^= 1;
     }
   }

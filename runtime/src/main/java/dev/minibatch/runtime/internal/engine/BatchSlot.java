@@ -88,6 +88,11 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return rows[i];
   }
 
+  /** Row access to every array, in layout order (the slot's own array: callers must not change it). */
+  NativeRows[] allRows() {
+    return rows;
+  }
+
   /** The sample index of each row ({@code -1} for a row padded with a constant). */
   public long[] sampleIndices() {
     return indices;

@@ -87,6 +87,18 @@ public abstract class RowSource {
         throw new IllegalArgumentException("row sources differ in sample count: " + s[0].rows() + " and " + r.rows());
       }
     }
+    boolean arrays = true;
+    for (RowSource r : s) {
+      arrays &= r instanceof ArrayRows;
+    }
+    if (arrays && s.length > 1) {
+      // Loaded arrays (features and labels): one pass copies each sample's rows together.
+      NativeRows[] src = new NativeRows[s.length];
+      for (int i = 0; i < s.length; i++) {
+        src[i] = ((ArrayRows) s[i]).nativeRows;
+      }
+      return (indices, from, to, slot) -> NativeRows.gather(src, indices, from, to, slot.allRows());
+    }
     return (indices, from, to, slot) -> {
       for (int i = 0; i < s.length; i++) {
         s[i].copy(indices, from, to, slot, i);

@@ -149,6 +149,62 @@ public final class NativeRows {
     }
   }
 
+  /**
+   * {@link #gather(NativeRows, int[], int, int, NativeRows)} for several arrays of the same samples
+   * at once: row {@code indices[r]} of {@code src[a]} goes to row {@code r} of {@code dst[a]} for
+   * every {@code a}, in one pass over the indices. A sample's rows (features and label) are copied
+   * together, so each index is read and checked once and the next sample's rows are touched ahead
+   * while this one is copied.
+   *
+   * @throws IndexOutOfBoundsException naming the bad index
+   */
+  public static void gather(NativeRows[] src, int[] indices, int from, int to, NativeRows[] dst) {
+    int n = src.length;
+    if (dst.length != n) {
+      throw new IllegalArgumentException(n + " sources for " + dst.length + " destinations");
+    }
+    long rows = Long.MAX_VALUE;
+    for (int a = 0; a < n; a++) {
+      if (src[a].rowBytes != dst[a].rowBytes) {
+        throw new IllegalArgumentException("row sizes differ: " + src[a].rowBytes + " vs " + dst[a].rowBytes + " bytes");
+      }
+      if (src[a].segments.length != 1 || dst[a].segments.length != 1) {
+        // Arrays over 2 GiB: one array after the other, through the segment arithmetic.
+        for (int b = 0; b < n; b++) {
+          gather(src[b], indices, from, to, dst[b]);
+        }
+        return;
+      }
+      rows = Math.min(rows, src[a].rows);
+    }
+    int touchedSum = 0;
+    int i = from;
+    while (i < to) {
+      int start = indices[i];
+      if (start < 0 || start >= rows) {
+        throw new IndexOutOfBoundsException("sample index " + start + " outside [0, " + rows + ")");
+      }
+      int run = 1;
+      while (i + run < to && indices[i + run] == start + run && start + run < rows) {
+        run++;
+      }
+      int ahead = i + run < to ? indices[i + run] : -1;
+      for (int a = 0; a < n; a++) {
+        NativeRows s = src[a];
+        int rb = s.rowBytes;
+        if (ahead >= 0 && ahead < rows) {
+          // As in the one-array gather: the next sample's miss overlaps this copy.
+          touchedSum += s.segments[0].get(ahead * rb);
+        }
+        dst[a].segments[0].put(i * rb, s.segments[0], start * rb, run * rb);
+      }
+      i += run;
+    }
+    if (touchedSum == 0x5EED_0001) {
+      touched = touchedSum;
+    }
+  }
+
   /** Marks this array's host copy as the current one (needed on GPU backends after host writes). */
   public void hostWritten() {
     Nd4j.getAffinityManager().tagLocation(array, AffinityManager.Location.HOST);
