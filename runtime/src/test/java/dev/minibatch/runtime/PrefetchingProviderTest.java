@@ -12,8 +12,13 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.example.ComputedProvider;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.IntStream;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -150,6 +155,64 @@ class PrefetchingProviderTest {
       assertEquals("prefetch", e.stage());
       assertSame(boom, e.getCause());
     }
+    assertEquals(0, prefetchThreads());
+  }
+
+  /** A computed provider of 20 batches of 4 whose rows record the thread that wrote them, after {@code writeMillis} per batch. */
+  private static ComputedProvider recording(Map<Integer, String> writers, long writeMillis) {
+    return ComputedProvider.builder().samples(80, 1, (i, k) -> {
+      if (i % 4 == 0) {
+        sleep(writeMillis);
+      }
+      writers.put(i, Thread.currentThread().getName());
+      return i;
+    }).batchSize(4).build();
+  }
+
+  private static void sleep(long millis) {
+    try {
+      Thread.sleep(millis);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private static List<Integer> firstValues(BatchProvider<NamedBatch> p, long consumeMillis) {
+    List<Integer> values = new ArrayList<>();
+    for (NamedBatch b : p) {
+      for (int r = 0; r < b.rows(); r++) {
+        values.add((int) b.get("data").getFloat(r, 0));
+      }
+      sleep(consumeMillis);
+    }
+    return values;
+  }
+
+  @Test
+  void overAnEngineProviderASlowConsumerLeavesTheWritingToThePrefetchThread() {
+    Map<Integer, String> writers = new ConcurrentHashMap<>();
+    List<Integer> values;
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, 0))) {
+      values = firstValues(p, 10);
+    }
+    assertEquals(IntStream.range(0, 80).boxed().toList(), values);
+    long byThread = writers.values().stream().filter("minibatch-prefetch-0"::equals).count();
+    // The consumer may write the first batch or two while the thread starts; never the rest.
+    assertTrue(byThread >= 72, byThread + " of 80 samples written by the prefetch thread: " + writers);
+    assertEquals(0, prefetchThreads());
+  }
+
+  @Test
+  void overAnEngineProviderAConsumerThatWouldWaitWritesBatchesItselfAndTheBatchesStayTheSame() {
+    Map<Integer, String> writers = new ConcurrentHashMap<>();
+    List<Integer> values;
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, 3))) {
+      values = firstValues(p, 0);
+    }
+    assertEquals(IntStream.range(0, 80).boxed().toList(), values);
+    String consumer = Thread.currentThread().getName();
+    Set<String> threads = Set.copyOf(writers.values());
+    assertEquals(Set.of(consumer, "minibatch-prefetch-0"), threads, "both write when the consumer would wait");
     assertEquals(0, prefetchThreads());
   }
 }

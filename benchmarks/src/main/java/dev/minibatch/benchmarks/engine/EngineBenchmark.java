@@ -2,6 +2,7 @@ package dev.minibatch.benchmarks.engine;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.engine.PrefetchingProvider;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -26,6 +27,7 @@ import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
 import org.openjdk.jmh.annotations.Warmup;
 import org.openjdk.jmh.infra.Blackhole;
 
@@ -44,7 +46,10 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code limitHeap} — the same gather between heap {@code float[]}s with {@code
  *       System.arraycopy}, for comparison.
  *   <li>{@code arrayShuffled} / {@code arrayShuffledTwoReaders} — {@code ArrayDataProvider} filling
- *       on the consumer's thread, and on two reader threads that each write half of every batch.
+ *       on the consumer's thread, and on two reader threads that each write whole batches (the
+ *       consumer writes one too rather than wait).
+ *   <li>{@code arrayShuffledPrefetched} — {@code PrefetchingProvider.of} the shuffled array
+ *       provider, which must not be slower than the provider alone.
  *   <li>{@code generatedShuffled} / {@code generatedInOrder} and {@code arrayInOrder} — the provider
  *       generated from the {@link Mnist784} record over a List of the same samples, against the array
  *       provider.
@@ -69,6 +74,7 @@ public class EngineBenchmark {
   private ArrayDataProvider arrayInOrder;
   private ArrayDataProvider arrayShuffled;
   private ArrayDataProvider arrayTwoReaders;
+  private PrefetchingProvider<NamedBatch> arrayPrefetched;
   private Mnist784Provider generatedInOrder;
   private Mnist784Provider generatedShuffled;
 
@@ -101,6 +107,8 @@ public class EngineBenchmark {
     }
     arrayInOrder = ArrayDataProvider.builder().data(x).label(y).batchSize(BATCH).build();
     arrayShuffled = ArrayDataProvider.builder().data(x).label(y).batchSize(BATCH).shuffle(true).seed(1).build();
+    arrayPrefetched = PrefetchingProvider.of(
+        ArrayDataProvider.builder().data(x).label(y).batchSize(BATCH).shuffle(true).seed(1).build());
     arrayTwoReaders = ArrayDataProvider.builder().data(x).label(y).batchSize(BATCH).shuffle(true).seed(1).readers(2)
         .build();
     float[] fx = x.data().asFloat();
@@ -171,10 +179,13 @@ public class EngineBenchmark {
 
   /** A fresh permutation of the samples, drawn as the engine draws it (Fisher–Yates). */
   private void permute() {
+    permute(order, new SplittableRandom(epoch++));
+  }
+
+  static void permute(int[] order, SplittableRandom rng) {
     for (int i = 0; i < N; i++) {
       order[i] = i;
     }
-    SplittableRandom rng = new SplittableRandom(epoch++);
     for (int i = N - 1; i > 0; i--) {
       int j = rng.nextInt(i + 1);
       int t = order[i];
@@ -194,6 +205,7 @@ public class EngineBenchmark {
     arrayInOrder.close();
     arrayShuffled.close();
     arrayTwoReaders.close();
+    arrayPrefetched.close();
     generatedInOrder.close();
     generatedShuffled.close();
   }
@@ -208,6 +220,49 @@ public class EngineBenchmark {
       RowCopies.unsafe(order, start, rows, addrX, addrY, dstAddrX[slot], dstAddrY[slot], FEATURES * 4, CLASSES * 4);
       bh.consume(dstAddrX[slot]);
       slot ^= 1;
+    }
+  }
+
+  /**
+   * The two-thread limit: two threads, each gathering whole shuffled epochs with its own
+   * permutation and batch buffers ({@code Unsafe} row copies), so the score is both together.
+   */
+  @Benchmark
+  @Threads(2)
+  public void limitUnsafeTwoThreads(OwnBuffers own, Blackhole bh) throws Throwable {
+    own.permute();
+    int slot = 0;
+    for (int start = 0; start < N; start += BATCH) {
+      int rows = Math.min(BATCH, N - start);
+      RowCopies.unsafe(own.order, start, rows, addrX, addrY, own.dstX[slot], own.dstY[slot], FEATURES * 4,
+          CLASSES * 4);
+      bh.consume(own.dstX[slot]);
+      slot ^= 1;
+    }
+  }
+
+  /** One thread's permutation and batch buffers, for {@link #limitUnsafeTwoThreads}. */
+  @State(Scope.Thread)
+  public static class OwnBuffers {
+    final int[] order = new int[N];
+    final long[] dstX = new long[2];
+    final long[] dstY = new long[2];
+    private final INDArray[] keep = new INDArray[4];
+    private long epoch;
+
+    /** Two batch buffers of the provider's shape. */
+    @Setup(Level.Trial)
+    public void setUp() {
+      for (int s = 0; s < 2; s++) {
+        keep[2 * s] = Nd4j.createUninitialized(DataType.FLOAT, BATCH, FEATURES);
+        keep[2 * s + 1] = Nd4j.createUninitialized(DataType.FLOAT, BATCH, CLASSES);
+        dstX[s] = keep[2 * s].data().address();
+        dstY[s] = keep[2 * s + 1].data().address();
+      }
+    }
+
+    void permute() {
+      EngineBenchmark.permute(order, new SplittableRandom(epoch++));
     }
   }
 
@@ -263,6 +318,14 @@ public class EngineBenchmark {
   @Benchmark
   public void arrayShuffledTwoReaders(Blackhole bh) {
     for (NamedBatch b : arrayTwoReaders) {
+      bh.consume(b);
+    }
+  }
+
+  /** {@code PrefetchingProvider.of} the shuffled ArrayDataProvider: must not be slower than it alone. */
+  @Benchmark
+  public void arrayShuffledPrefetched(Blackhole bh) {
+    for (NamedBatch b : arrayPrefetched) {
       bh.consume(b);
     }
   }

@@ -47,9 +47,6 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
   /** The name of a single unnamed label array (MXNet's default). */
   public static final String DEFAULT_LABEL_NAME = "softmax_label";
 
-  /** Batch buffers with reader threads: readers write up to two batches ahead of the consumer. */
-  private static final int READER_SLOTS = 3;
-
   private final BatchEngine<NamedBatch> engine;
 
   private ArrayDataProvider(Builder b, Sampling sampling) {
@@ -86,7 +83,7 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
         .layout(batch -> layout(arrays, batch))
         .batches(NamedBatch::new)
         .rows(RowSource.writer(sources))
-        .readers(b.readers == 0 ? null : new ReaderThreads("array-reader", b.readers, READER_SLOTS))
+        .readers(b.readers == 0 ? null : ReaderThreads.inMemory("array-reader", b.readers))
         .build();
   }
 

@@ -4,8 +4,10 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.Generator;
@@ -13,16 +15,24 @@ import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.lang.ref.Cleaner;
+import java.util.Iterator;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.jspecify.annotations.Nullable;
 
 /**
  * Prepares the next batch on a background thread while the consumer works on the current one
  * (double buffering), for any provider (MXNet's {@code prefetch_buffer} / {@code PrefetchingIter}).
- * The background thread hands batch {@code k} over and starts batch {@code k + 1} only once the
- * consumer has taken {@code k}, so with the providers' ring of (at least) two batch buffers it never
- * overwrites a batch still in use.
+ *
+ * <p>Over a provider of this runtime (one built on its batching engine: {@code ArrayDataProvider},
+ * the file and image providers) the provider's own engine writes batches ahead, on the provider's
+ * reader threads if it has them, else on one reader thread of this wrapper's, into a ring of
+ * three buffers; a consumer that asks for a batch not written yet writes the next free one itself
+ * rather than sleep, so prefetching a fast provider never makes it slower. Over any other provider
+ * the background thread pulls the wrapped provider's epoch and hands batch {@code k} over; it
+ * starts batch {@code k + 1} only once the consumer has taken {@code k}, so with the providers'
+ * ring of (at least) two batch buffers it never overwrites a batch still in use.
  *
  * <p>One thread per epoch ({@code minibatch-prefetch-0}, from the pipeline's thread engine),
  * started by {@link #iterator()} and stopped when the epoch ends, when the iterator or this provider
@@ -38,6 +48,8 @@ import org.jspecify.annotations.Nullable;
  */
 public final class PrefetchingProvider<B extends Batch> implements BatchProvider<B> {
   private static final String STAGE = "prefetch";
+  /** The one thread of {@link #writtenAhead}, in stage {@link #STAGE}. */
+  private static final ReaderThreads PREFETCH_THREAD = ReaderThreads.inMemory(STAGE, 1);
 
   private final BatchProvider<B> provider;
   private final IterationGuard guard = new IterationGuard("PrefetchingProvider");
@@ -74,6 +86,12 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   @Override
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
+    if (provider instanceof EngineProvider<?> engine) {
+      BatchIterator<B> ahead = writtenAhead(engine);
+      Epoch<B> e = new Epoch<>(ahead, ahead::close, () -> PipelineStats.of(ahead), guard, ticket);
+      guard.onStop(ticket, e.stopper::clean);
+      return e;
+    }
     // The wrapped provider's epoch is started on the background thread, which then owns it; its
     // iterator is published for stats only (snapshots are thread-safe).
     AtomicReference<@Nullable BatchIterator<B>> inner = new AtomicReference<>();
@@ -90,7 +108,11 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
         throw StageFailedException.of(STAGE, StageFailedException.NO_SAMPLE, e);
       }
     };
-    Epoch<B> e = new Epoch<>(Stages.handOff(STAGE, pull), inner, guard, ticket);
+    PipelineIterator<B> stage = Stages.handOff(STAGE, pull);
+    Epoch<B> e = new Epoch<>(stage, stage::close, () -> {
+      BatchIterator<B> source = inner.get();
+      return (source == null ? PipelineStats.EMPTY : PipelineStats.of(source)).plus(stage.stats());
+    }, guard, ticket);
     guard.onStop(ticket, e.stopper::clean);
     return e;
   }
@@ -110,24 +132,33 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     }
   }
 
-  /** One epoch: the consumer's end of the hand-off stage. */
+  /**
+   * {@code engine}'s next epoch written ahead by its own reader threads, or where it has none by one
+   * reader thread of this wrapper's: the engine's ring replaces the hand-off, and a consumer that
+   * would wait writes the next batch itself, so prefetching never makes a fast provider slower.
+   */
+  @SuppressWarnings("unchecked")
+  private static <B extends Batch> BatchIterator<B> writtenAhead(EngineProvider<?> engine) {
+    return (BatchIterator<B>) engine.prefetchingIterator(PREFETCH_THREAD);
+  }
+
+  /** One epoch: the consumer's end of the batches written ahead. */
   private static final class Epoch<B extends Batch> extends GuardedIterator<B> {
-    private final PipelineIterator<B> stage;
-    private final AtomicReference<@Nullable BatchIterator<B>> inner;
-    /** Stops the stage; references the stage, never this epoch, so a dropped epoch is collected. */
+    private final Iterator<B> batches;
+    private final Supplier<PipelineStats> stats;
+    /** Stops the epoch; references what it closes, never this epoch, so a dropped epoch is collected. */
     final Cleaner.Cleanable stopper;
 
-    Epoch(PipelineIterator<B> stage, AtomicReference<@Nullable BatchIterator<B>> inner, IterationGuard guard,
-        long ticket) {
+    Epoch(Iterator<B> batches, Runnable stop, Supplier<PipelineStats> stats, IterationGuard guard, long ticket) {
       super(guard, ticket);
-      this.stage = stage;
-      this.inner = inner;
-      this.stopper = ThreadCleaner.register(this, stage::close);
+      this.batches = batches;
+      this.stats = stats;
+      this.stopper = ThreadCleaner.register(this, stop);
     }
 
     @Override
     protected boolean more() {
-      return stage.hasNext();
+      return batches.hasNext();
     }
 
     @Override
@@ -135,11 +166,10 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
       stopper.clean();
     }
 
-    /** The wrapped provider's epoch (on the background thread), then the hand-off stage. */
+    /** The wrapped provider's epoch, then the hand-off stage where there is one. */
     @Override
     protected PipelineStats upstream() {
-      BatchIterator<B> source = inner.get();
-      return (source == null ? PipelineStats.EMPTY : PipelineStats.of(source)).plus(stage.stats());
+      return stats.get();
     }
 
     @Override
@@ -147,7 +177,7 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
       if (!checkMore()) {
         throw new java.util.NoSuchElementException("the epoch is over");
       }
-      return stage.next();
+      return batches.next();
     }
   }
 }

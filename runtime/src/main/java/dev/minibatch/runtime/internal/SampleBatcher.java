@@ -38,9 +38,6 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     this.stream = stream;
   }
 
-  /** Batch buffers with reader threads: readers write up to two batches ahead of the consumer. */
-  private static final int READER_SLOTS = 3;
-
   /** A batcher over a random-access source, written by {@code readers} threads (0: the consumer's). */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
       Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
@@ -54,7 +51,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     if (readers < 0) {
       throw new IllegalArgumentException("readers must be >= 0 (0 = the consumer's thread), got " + readers);
     }
-    return readers == 0 ? null : new ReaderThreads("sample-reader", readers, READER_SLOTS);
+    return readers == 0 ? null : ReaderThreads.inMemory("sample-reader", readers);
   }
 
   /**

@@ -115,9 +115,18 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
     if (readers != null) {
-      return parallel(ticket, true);
+      return parallel(ticket, true, readers);
     }
     return new PlannedIterator(ticket, plan(ticket));
+  }
+
+  /**
+   * The next epoch written ahead of the consumer: by this engine's reader threads, or, where it has
+   * none, by {@code prefetch}'s (a prefetching wrapper's thread), into a ring of their slots.
+   */
+  public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
+    long ticket = guard.begin();
+    return parallel(ticket, true, readers != null ? readers : prefetch);
   }
 
   /**
@@ -132,7 +141,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     if (r == null) {
       return new SharedEpoch<>(new PlannedIterator(ticket, plan(ticket)), 1, null);
     }
-    ParallelEpoch<B> epoch = parallel(ticket, false);
+    ParallelEpoch<B> epoch = parallel(ticket, false, r);
     return new SharedEpoch<>(epoch, r.slots() - 1, b -> epoch.releaseOldest());
   }
 
@@ -217,8 +226,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     return plan;
   }
 
-  private ParallelEpoch<B> parallel(long ticket, boolean autoRelease) {
-    ReaderThreads r = Objects.requireNonNull(readers);
+  private ParallelEpoch<B> parallel(long ticket, boolean autoRelease, ReaderThreads r) {
     EpochPlan plan = plan(ticket);
     Workers workers = new Workers(r.stage());
     BatchRing<B> ring;
@@ -229,7 +237,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
       guard.unlockWriting();
     }
     ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, rows, output.padValues, r.threads(),
-        workers, output.sequences), guard, ticket, autoRelease, delivery);
+        r.consumerWrites(), workers, output.sequences), guard, ticket, autoRelease, delivery);
     guard.onStop(ticket, e.stopper());
     return e;
   }

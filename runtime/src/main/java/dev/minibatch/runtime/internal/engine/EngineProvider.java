@@ -63,6 +63,14 @@ public abstract class EngineProvider<B extends AbstractBatch<B>> implements Batc
     return engine().iterator();
   }
 
+  /**
+   * The next epoch written ahead of the consumer by this provider's reader threads, or by {@code
+   * prefetch}'s where it has none: what a prefetching wrapper runs instead of a thread of its own.
+   */
+  public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
+    return engine().prefetchingIterator(prefetch);
+  }
+
   @Override
   public IterationState saveState() {
     return engine().saveState();

@@ -10,14 +10,14 @@ import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
 import java.util.NoSuchElementException;
-import java.util.function.BooleanSupplier;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One epoch filled by reader threads (Data Provider Core's Readers): reader {@code w} of {@code n}
- * writes rows {@code [rows·w/n, rows·(w+1)/n)} of every batch straight into a slot of a ring of
- * preallocated buffers, through the provider's {@link RowWriter}. A slot is written again only
+ * One epoch filled by reader threads (Data Provider Core's Readers): each reader claims the next
+ * batch whose slot is free and writes all its rows straight into that slot of a ring of
+ * preallocated buffers, through the provider's {@link RowWriter}; a consumer that would wait writes
+ * the next free batch itself where the readers copy from memory. A slot is written again only
  * after the consumer released the batch it held. Readers and consumer wait through one {@link
  * HandOff} (no spinning); the first failure stops them and reaches the consumer at its next call;
  * closing (or dropping) the iterator interrupts and joins them through {@link Workers}.
@@ -27,14 +27,13 @@ import org.jspecify.annotations.Nullable;
 final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
   record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, RowWriter rows, double[] padValues,
-      int readers, Workers workers, @Nullable Sequences sequences) {}
+      int readers, boolean consumerWrites, Workers workers, @Nullable Sequences sequences) {}
 
   private final Shared<B> shared;
   private final Cleaner.Cleanable cleanable;
   private final EpochPlan plan;
   private final boolean autoRelease;
   private final @Nullable Consumer<? super B> delivery;
-  private final int[] consumerIndices;
   private int next;
 
   ParallelEpoch(Job<B> job, IterationGuard guard, long ticket, boolean autoRelease,
@@ -43,7 +42,6 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     this.plan = job.plan();
     this.autoRelease = autoRelease;
     this.delivery = delivery;
-    this.consumerIndices = new int[plan.batchSize()];
     this.next = plan.position();
     this.shared = new Shared<>(job);
     this.cleanable = ThreadCleaner.register(this, shared::stop);
@@ -81,12 +79,6 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     shared.awaitBatch(j, autoRelease);
     BatchSlot<B> slot = shared.job.ring().slot(j % shared.job.ring().size());
     int rows = plan.rows(j);
-    int samples = plan.sampleRows(j);
-    plan.indices(j, consumerIndices);
-    long[] idx = slot.sampleIndices();
-    for (int r = 0; r < rows; r++) {
-      idx[r] = r < samples ? consumerIndices[r] : EpochPlan.CONSTANT_PAD;
-    }
     B batch = slot.publish(rows, plan.pad(j));
     plan.delivered();
     next++;
@@ -108,50 +100,62 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
   /**
    * The state the readers and the consumer share, changed only inside calls of {@link #handOff},
-   * which does the waiting: each reader is a producer that waits for a free slot, the consumer
-   * waits until every reader has written the batch it needs.
+   * which does the waiting. Readers own whole batches: each claims the next batch whose slot is
+   * free and writes all its rows, so readers never wait for each other and a batch needs one
+   * wake-up at most. Where the readers copy from memory, a consumer that would wait for its batch
+   * writes the next one itself instead (the readers' work, done by a thread that would otherwise
+   * sleep), so two readers and a consumer keep two cores busy.
    */
   private static final class Shared<B extends AbstractBatch<B>> {
     final Job<B> job;
     final Workers workers;
     final HandOff handOff;
-    /** Per reader: the batches before this one are written. */
-    final int[] completed;
+    /** Per slot: the batch written into it last, -1 before any. */
+    final int[] written;
     /** The readers' stage: busy writing rows, blocked waiting for a free slot; the consumer's waits. */
     final StageCounters counters;
+    /** The next batch nobody claimed yet. */
+    int claimed;
     /** Batches the consumer has taken. */
     int taken;
     long released;
     /** The batch the consumer waits for (its step is reused, so a batch allocates nothing). */
     int wanted;
-    private final HandOff.Step<Boolean> written = this::written;
+    private final int slots;
+    private final HandOff.Step<Boolean> ready = this::ready;
+    /** The consumer's buffers for the batches it writes itself. */
+    private final int[] helperIndices;
+    private final int[] helperSteps;
 
     Shared(Job<B> job) {
       this.job = job;
       this.workers = job.workers();
-      this.completed = new int[job.readers()];
-      Arrays.fill(completed, job.plan().position());
+      this.slots = job.ring().size();
+      this.written = new int[slots];
+      Arrays.fill(written, -1);
+      this.claimed = job.plan().position();
       this.released = job.plan().position();
       this.taken = job.plan().position();
-      this.counters = new StageCounters(workers.stage(), job.readers(), job.ring().size(), this::depth);
+      this.helperIndices = new int[job.plan().batchSize()];
+      this.helperSteps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
+      this.counters = new StageCounters(workers.stage(), job.readers(), slots, this::depth);
       this.handOff = new HandOff(counters, job.readers());
     }
 
-    /** Batches written by every reader and not yet taken by the consumer. */
+    /** Batches written and not yet taken by the consumer, in order. */
     private int depth() {
       return handOff.locked(() -> {
-        int ready = Integer.MAX_VALUE;
-        for (int c : completed) {
-          ready = Math.min(ready, c);
+        int k = taken;
+        while (k < job.plan().batchCount() && written[k % slots] == k) {
+          k++;
         }
-        return Math.max(0, ready - taken);
+        return k - taken;
       });
     }
 
     void start() {
       for (int w = 0; w < job.readers(); w++) {
-        int worker = w;
-        workers.start(() -> run(worker));
+        workers.start(this::run);
       }
     }
 
@@ -159,7 +163,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       handOff.throwFailure();
     }
 
-    /** Releases batches before {@code j} (when automatic) and waits until every reader has written batch {@code j}. */
+    /** Releases batches before {@code j} (when automatic) and waits until batch {@code j} is written. */
     void awaitBatch(int j, boolean release) {
       if (release && released < j) {
         handOff.free(() -> released = j);
@@ -167,20 +171,36 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       wanted = j;
       // The consumer's wait is not interruptible, as before the hand-off existed: a batch is
       // either delivered, or the epoch failed or was closed.
-      if (handOff.takeUninterruptibly(written) == null) {
+      if (handOff.takeUninterruptibly(ready) == null) {
         throw new IllegalStateException("this epoch was closed");
       }
     }
 
-    /** The consumer's step: batch {@link #wanted} is written by every reader. */
-    private @Nullable Boolean written() {
-      for (int c : completed) {
-        if (c <= wanted) {
+    /**
+     * The consumer's step: batch {@link #wanted} is written; else, if another batch can be claimed,
+     * writes it without the lock and looks again.
+     */
+    private @Nullable Boolean ready() {
+      while (written[wanted % slots] != wanted) {
+        if (!job.consumerWrites() || handOff.stopped()) {
           return null;
         }
+        int j = claim();
+        if (j < 0) {
+          return null;
+        }
+        handOff.unlocked(() -> writeBatch(j, helperIndices, helperSteps, false));
       }
       taken = wanted + 1;
       return Boolean.TRUE;
+    }
+
+    /** The next batch whose slot is free, now claimed; -1 if there is none (yet). */
+    private int claim() {
+      if (claimed < job.plan().batchCount() && claimed < released + slots) {
+        return claimed++;
+      }
+      return -1;
     }
 
     void releaseOne() {
@@ -194,75 +214,62 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       workers.stop();
     }
 
-    private void run(int w) {
+    private void run() {
       try {
-        fill(w);
+        fill();
       } finally {
         handOff.finish();
       }
     }
 
-    private void fill(int w) {
-      EpochPlan plan = job.plan();
-      int n = job.readers();
-      int[] idx = new int[plan.batchSize()];
+    private void fill() {
+      int[] idx = new int[job.plan().batchSize()];
       int[] groupSteps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
-      ReaderSteps steps = new ReaderSteps(w, job.ring().size());
-      for (int j = plan.position(); j < plan.batchCount(); j++) {
-        steps.batch = j;
+      HandOff.Step<Integer> claimStep = () -> {
+        if (claimed >= job.plan().batchCount()) {
+          return -1;
+        }
+        int j = claim();
+        return j < 0 ? null : j;
+      };
+      while (true) {
+        Integer j;
         try {
-          if (handOff.put(steps) == null) {
-            return;
-          }
+          j = handOff.claim(claimStep);
         } catch (InterruptedException e) {
           // Only a stop interrupts a reader.
           return;
         }
-        long t1 = System.nanoTime();
-        int rows = plan.rows(j);
-        int from = (int) ((long) rows * w / n);
-        int to = (int) ((long) rows * (w + 1) / n);
-        if (from < to) {
-          try {
-            write(plan, j, from, to, idx, groupSteps);
-          } catch (Throwable t) {
-            fail(t, failingSample(t, plan, j, idx, from, to));
-            return;
-          }
+        if (j == null || j < 0 || !writeBatch(j, idx, groupSteps, true)) {
+          return;
         }
-        counters.addBusy(System.nanoTime() - t1);
-        if (w == 0) {
-          counters.addItems(1);
-        }
-        handOff.offer(steps);
       }
     }
 
     /**
-     * A reader's steps for batch {@link #batch}, reused from batch to batch so a batch allocates
-     * nothing: waiting for its slot to be free (the consumer released the batch it held), and
-     * marking it written.
+     * Writes all rows of batch {@code j} and marks it written, waking the consumer if it waits for
+     * it; false if the write failed (the failure is recorded). The stage counts every batch, but
+     * only a reader's time as its busy time: the consumer's writes are time it did not wait.
      */
-    private final class ReaderSteps implements HandOff.Step<Boolean>, BooleanSupplier {
-      final int reader;
-      final int slots;
-      int batch;
-
-      ReaderSteps(int reader, int slots) {
-        this.reader = reader;
-        this.slots = slots;
+    private boolean writeBatch(int j, int[] idx, int[] groupSteps, boolean reader) {
+      long t1 = System.nanoTime();
+      EpochPlan plan = job.plan();
+      int rows = plan.rows(j);
+      try {
+        write(plan, j, 0, rows, idx, groupSteps);
+      } catch (Throwable t) {
+        fail(t, failingSample(t, plan, j, idx, 0, rows));
+        return false;
       }
-
-      @Override
-      public @Nullable Boolean attempt() {
-        return batch < released + slots ? Boolean.TRUE : null;
+      if (reader) {
+        counters.addBusy(System.nanoTime() - t1);
       }
-
-      @Override
-      public boolean getAsBoolean() {
-        completed[reader] = batch + 1;
-        return true;
-      }
+      counters.addItems(1);
+      handOff.offer(() -> {
+        written[j % slots] = j;
+        return j == wanted;
+      });
+      return true;
     }
 
     private void write(EpochPlan plan, int j, int from, int to, int[] idx, int[] steps) {
@@ -271,10 +278,9 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       plan.indices(j, idx);
       long[] sampleIndices = slot.sampleIndices();
       int copyTo = Math.min(to, samples);
-      for (int r = from; r < copyTo; r++) {
-        sampleIndices[r] = idx[r];
+      for (int r = from; r < to; r++) {
+        sampleIndices[r] = r < copyTo ? idx[r] : EpochPlan.CONSTANT_PAD;
       }
-      // Every reader sets the same values: no reader waits for another to set them.
       Sequences.begin(job.sequences(), slot, plan, j, idx, samples, steps);
       if (copyTo > from) {
         job.rows().write(idx, from, copyTo, slot);

@@ -83,6 +83,20 @@ public final class HandOff {
    * @throws InterruptedException if the producer is interrupted while waiting (a stop)
    */
   public <R> @Nullable R put(Step<R> step) throws InterruptedException {
+    return produce(step, true);
+  }
+
+  /**
+   * As {@link #put}, but a successful step wakes nobody: for a producer whose step only takes work
+   * (claims a batch to write) and that announces the result later with {@link #offer}.
+   *
+   * @throws InterruptedException if the producer is interrupted while waiting (a stop)
+   */
+  public <R> @Nullable R claim(Step<R> step) throws InterruptedException {
+    return produce(step, false);
+  }
+
+  private <R> @Nullable R produce(Step<R> step, boolean wake) throws InterruptedException {
     lock.lock();
     long blockedSince = 0;
     try {
@@ -92,7 +106,9 @@ public final class HandOff {
         }
         R r = step.attempt();
         if (r != null) {
-          consumers.signalAll();
+          if (wake) {
+            consumers.signalAll();
+          }
           return r;
         }
         if (blockedSince == 0) {
