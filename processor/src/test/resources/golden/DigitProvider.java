@@ -206,9 +206,10 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
 
     /**
      * Collate a List source's batches on {@code threads} reader threads (named {@code
-     * minibatch-sample-reader-<n>}), each writing its share of every batch's rows, up to two batches ahead
-     * of the consumer; 0 (the default) collates on the consumer's thread. The batches are the same for any
-     * number of threads. A streaming source is always read on the consumer's thread.
+     * minibatch-sample-reader-<n>}), each writing whole batches, up to {@code threads + 1} batches ahead
+     * of the consumer, which writes one itself rather than wait; 0 (the default) collates on the consumer's
+     * thread. The batches are the same for any number of threads. A streaming source is always read on the
+     * consumer's thread.
      */
     public Builder readers(int threads) {
       this.readers = threads;

@@ -187,9 +187,10 @@ final class ProviderWriter {
             .returns(builder)
             .addParameter(TypeName.INT, "threads")
             .addJavadoc("Collate a List source's batches on {@code threads} reader threads (named {@code\n"
-                + "minibatch-sample-reader-<n>}), each writing its share of every batch's rows, up to two batches ahead\n"
-                + "of the consumer; 0 (the default) collates on the consumer's thread. The batches are the same for any\n"
-                + "number of threads. A streaming source is always read on the consumer's thread.\n")
+                + "minibatch-sample-reader-<n>}), each writing whole batches, up to {@code threads + 1} batches ahead\n"
+                + "of the consumer, which writes one itself rather than wait; 0 (the default) collates on the consumer's\n"
+                + "thread. The batches are the same for any number of threads. A streaming source is always read on the\n"
+                + "consumer's thread.\n")
             .addStatement("this.readers = threads")
             .addStatement("return this")
             .build())

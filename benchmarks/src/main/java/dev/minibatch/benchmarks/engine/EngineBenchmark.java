@@ -45,6 +45,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *       providers are quoted against.
  *   <li>{@code limitHeap} — the same gather between heap {@code float[]}s with {@code
  *       System.arraycopy}, for comparison.
+ *   <li>{@code limitUnsafeTwoThreads} — two threads gathering their own epochs at once, the limit
+ *       for {@code readers(2)}.
  *   <li>{@code arrayShuffled} / {@code arrayShuffledTwoReaders} — {@code ArrayDataProvider} filling
  *       on the consumer's thread, and on two reader threads that each write whole batches (the
  *       consumer writes one too rather than wait).

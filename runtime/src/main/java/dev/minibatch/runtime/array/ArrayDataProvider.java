@@ -140,9 +140,10 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
 
     /**
      * Copy rows on {@code threads} reader threads (named {@code minibatch-array-reader-<n>}) instead
-     * of the consumer's thread: each writes its share of every batch's rows, up to two batches ahead
-     * of the consumer (a batch stays valid until the iterator moves on). 0 (the default) copies on
-     * the consumer's thread. The batches are the same for any number of threads.
+     * of the consumer's thread: each writes whole batches, up to {@code threads + 1} batches ahead of
+     * the consumer (a batch stays valid until the iterator moves on), and a consumer that would wait
+     * writes the next batch itself. 0 (the default) copies on the consumer's thread. The batches are
+     * the same for any number of threads.
      */
     public Builder readers(int threads) {
       if (threads < 0) {
