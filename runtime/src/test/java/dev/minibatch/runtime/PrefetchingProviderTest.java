@@ -18,6 +18,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Semaphore;
+import java.util.function.IntConsumer;
 import java.util.stream.IntStream;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -158,42 +161,69 @@ class PrefetchingProviderTest {
     assertEquals(0, prefetchThreads());
   }
 
-  /** A computed provider of 20 batches of 4 whose rows record the thread that wrote them, after {@code writeMillis} per batch. */
-  private static ComputedProvider recording(Map<Integer, String> writers, long writeMillis) {
+  /**
+   * A computed provider of 20 batches of 4 whose rows record the thread that wrote them; {@code
+   * onSample} runs for every sample before it is recorded.
+   */
+  private static ComputedProvider recording(Map<Integer, String> writers, IntConsumer onSample) {
     return ComputedProvider.builder().samples(80, 1, (i, k) -> {
-      if (i % 4 == 0) {
-        sleep(writeMillis);
-      }
+      onSample.accept(i);
       writers.put(i, Thread.currentThread().getName());
       return i;
     }).batchSize(4).build();
   }
 
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    }
-  }
-
-  private static List<Integer> firstValues(BatchProvider<NamedBatch> p, long consumeMillis) {
+  /** The first value of every row of an epoch, running {@code beforeEach} before asking for each batch. */
+  private static List<Integer> firstValues(BatchProvider<NamedBatch> p, Runnable beforeEach) {
     List<Integer> values = new ArrayList<>();
-    for (NamedBatch b : p) {
-      for (int r = 0; r < b.rows(); r++) {
-        values.add((int) b.get("data").getFloat(r, 0));
+    try (BatchIterator<NamedBatch> it = p.iterator()) {
+      while (true) {
+        beforeEach.run();
+        if (!it.hasNext()) {
+          break;
+        }
+        NamedBatch b = it.next();
+        for (int r = 0; r < b.rows(); r++) {
+          values.add((int) b.get("data").getFloat(r, 0));
+        }
       }
-      sleep(consumeMillis);
     }
     return values;
+  }
+
+  private static void await(CountDownLatch latch) {
+    try {
+      assertTrue(latch.await(30, TimeUnit.SECONDS), "the other thread never started writing");
+    } catch (InterruptedException e) {
+      throw new AssertionError(e);
+    }
   }
 
   @Test
   void overAnEngineProviderASlowConsumerLeavesTheWritingToThePrefetchThread() {
     Map<Integer, String> writers = new ConcurrentHashMap<>();
+    // One permit per batch known to be written: the writer starting batch k + 1 has marked batch k
+    // written (the last batch counts at its last sample, when nothing is left to claim). The
+    // consumer asks for batch k only after permit k, so it never finds its batch unwritten: a
+    // consumer slower than the writer, without timing.
+    Semaphore written = new Semaphore(0);
+    IntConsumer count = i -> {
+      if ((i % 4 == 0 && i > 0) || i == 79) {
+        written.release();
+      }
+    };
     List<Integer> values;
-    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, 0))) {
-      values = firstValues(p, 10);
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, count))) {
+      int[] asked = {0};
+      values = firstValues(p, () -> {
+        if (asked[0]++ < 20) {
+          try {
+            assertTrue(written.tryAcquire(30, TimeUnit.SECONDS), "batch " + (asked[0] - 1) + " never written");
+          } catch (InterruptedException e) {
+            throw new AssertionError(e);
+          }
+        }
+      });
     }
     assertEquals(IntStream.range(0, 80).boxed().toList(), values);
     long byThread = writers.values().stream().filter("minibatch-prefetch-0"::equals).count();
@@ -205,12 +235,21 @@ class PrefetchingProviderTest {
   @Test
   void overAnEngineProviderAConsumerThatWouldWaitWritesBatchesItselfAndTheBatchesStayTheSame() {
     Map<Integer, String> writers = new ConcurrentHashMap<>();
+    String consumer = Thread.currentThread().getName();
+    CountDownLatch consumerWrites = new CountDownLatch(1);
+    CountDownLatch threadWrites = new CountDownLatch(1);
+    // Each side's first sample waits until the other side writes too: the prefetch thread holds
+    // its first batch until the consumer, finding its batch unwritten, writes one itself.
+    IntConsumer bothWrite = i -> {
+      boolean mine = Thread.currentThread().getName().equals(consumer);
+      (mine ? consumerWrites : threadWrites).countDown();
+      await(mine ? threadWrites : consumerWrites);
+    };
     List<Integer> values;
-    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, 3))) {
-      values = firstValues(p, 0);
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(recording(writers, bothWrite))) {
+      values = firstValues(p, () -> {});
     }
     assertEquals(IntStream.range(0, 80).boxed().toList(), values);
-    String consumer = Thread.currentThread().getName();
     Set<String> threads = Set.copyOf(writers.values());
     assertEquals(Set.of(consumer, "minibatch-prefetch-0"), threads, "both write when the consumer would wait");
     assertEquals(0, prefetchThreads());
