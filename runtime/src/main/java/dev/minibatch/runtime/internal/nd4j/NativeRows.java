@@ -21,6 +21,8 @@ public final class NativeRows {
   private final int rowBytes;
   private final int rowsPerSegment;
   private final ByteBuffer[] segments;
+  /** This one alone, so the one-array gather runs the many-array loop without allocating. */
+  private final NativeRows[] alone = {this};
   /** Sink for the prefetching reads in {@link #gather}, so the JIT cannot drop them; rarely written. */
   @SuppressWarnings("unused")
   private static int touched;
@@ -115,38 +117,7 @@ public final class NativeRows {
    * @throws IndexOutOfBoundsException naming the bad index
    */
   public static void gather(NativeRows src, int[] indices, int from, int to, NativeRows dst) {
-    if (src.rowBytes != dst.rowBytes) {
-      throw new IllegalArgumentException("row sizes differ: " + src.rowBytes + " vs " + dst.rowBytes + " bytes");
-    }
-    boolean oneSegment = src.segments.length == 1 && dst.segments.length == 1;
-    int touchedSum = 0;
-    int i = from;
-    while (i < to) {
-      int start = indices[i];
-      if (start < 0 || start >= src.rows) {
-        throw new IndexOutOfBoundsException("sample index " + start + " outside [0, " + src.rows + ")");
-      }
-      int run = 1;
-      while (i + run < to && indices[i + run] == start + run && start + run < src.rows) {
-        run++;
-      }
-      if (oneSegment) {
-        // The common case (arrays under 2 GiB): no segment arithmetic per run.
-        int rb = src.rowBytes;
-        if (i + run < to) {
-          // Touch the next run's first bytes now, so its cache miss overlaps this copy: rows
-          // drawn at random are each a miss the hardware prefetcher cannot foresee.
-          touchedSum += src.segments[0].get(indices[i + run] * rb);
-        }
-        dst.segments[0].put(i * rb, src.segments[0], start * rb, run * rb);
-      } else {
-        copy(src, start, dst, i, run);
-      }
-      i += run;
-    }
-    if (touchedSum == 0x5EED_0001) {
-      touched = touchedSum; // almost never: keeps the reads alive without a shared write per call
-    }
+    gather(src.alone, indices, from, to, dst.alone);
   }
 
   /**
@@ -164,17 +135,12 @@ public final class NativeRows {
       throw new IllegalArgumentException(n + " sources for " + dst.length + " destinations");
     }
     long rows = Long.MAX_VALUE;
+    boolean oneSegment = true;
     for (int a = 0; a < n; a++) {
       if (src[a].rowBytes != dst[a].rowBytes) {
         throw new IllegalArgumentException("row sizes differ: " + src[a].rowBytes + " vs " + dst[a].rowBytes + " bytes");
       }
-      if (src[a].segments.length != 1 || dst[a].segments.length != 1) {
-        // Arrays over 2 GiB: one array after the other, through the segment arithmetic.
-        for (int b = 0; b < n; b++) {
-          gather(src[b], indices, from, to, dst[b]);
-        }
-        return;
-      }
+      oneSegment &= src[a].segments.length == 1 && dst[a].segments.length == 1;
       rows = Math.min(rows, src[a].rows);
     }
     int touchedSum = 0;
@@ -191,17 +157,23 @@ public final class NativeRows {
       int ahead = i + run < to ? indices[i + run] : -1;
       for (int a = 0; a < n; a++) {
         NativeRows s = src[a];
-        int rb = s.rowBytes;
-        if (ahead >= 0 && ahead < rows) {
-          // As in the one-array gather: the next sample's miss overlaps this copy.
-          touchedSum += s.segments[0].get(ahead * rb);
+        if (oneSegment) {
+          // The common case (arrays under 2 GiB): no segment arithmetic per run.
+          int rb = s.rowBytes;
+          if (ahead >= 0 && ahead < rows) {
+            // Touch the next run's first bytes now, so its cache miss overlaps this copy: rows
+            // drawn at random are each a miss the hardware prefetcher cannot foresee.
+            touchedSum += s.segments[0].get(ahead * rb);
+          }
+          dst[a].segments[0].put(i * rb, s.segments[0], start * rb, run * rb);
+        } else {
+          copy(s, start, dst[a], i, run);
         }
-        dst[a].segments[0].put(i * rb, s.segments[0], start * rb, run * rb);
       }
       i += run;
     }
     if (touchedSum == 0x5EED_0001) {
-      touched = touchedSum;
+      touched = touchedSum; // almost never: keeps the reads alive without a shared write per call
     }
   }
 
