@@ -21,6 +21,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   <li>{@link #bytes}: 8-bit samples kept as the file's bytes on the Java heap and decoded (times
  *       a scale) straight into the batch buffer while it is filled, so no full-size float array is
  *       ever allocated: MNIST's 7.8 MB of pixels stay 7.8 MB instead of becoming 31 MB of floats.
+ *   <li>{@link #heap}: samples parsed into Java arrays (a CSV file's blocks), kept where the parser
+ *       left them: no copy into native memory, whose first touch (a page fault per 4 KiB) would cost
+ *       more than the copy itself each time a file is loaded.
  * </ul>
  */
 public abstract class RowSource {
@@ -55,6 +58,19 @@ public abstract class RowSource {
   public static RowSource bytes(byte[] bytes, int offset, int rows, Shape sampleShape, boolean unsigned, DType dtype,
       float scale) {
     return new ByteRows(bytes, offset, rows, sampleShape, unsigned, dtype, scale);
+  }
+
+  /**
+   * Samples kept in Java arrays, in blocks: block {@code k} ({@code float[]}, {@code double[]},
+   * {@code int[]} or {@code long[]} as {@code dtype} says) holds {@code blockRows[k]} samples of
+   * {@code sampleShape}, row after row from index 0; the samples are the blocks' rows in order. The
+   * arrays are not copied: they must not change afterwards.
+   *
+   * @throws IllegalArgumentException if a block is not the array type of {@code dtype}, holds fewer
+   *     elements than its rows need, or the blocks hold more than {@link Integer#MAX_VALUE} samples
+   */
+  public static RowSource heap(DType dtype, Shape sampleShape, Object[] blocks, int[] blockRows) {
+    return new HeapRows(dtype, sampleShape, blocks.clone(), blockRows.clone());
   }
 
   /** The number of samples. */
@@ -145,6 +161,145 @@ public abstract class RowSource {
     @Override
     public INDArray row(int i) {
       return array.slice(i, 0);
+    }
+  }
+
+  /** Rows in blocks of Java arrays, copied row by row into the batch buffer. */
+  private static final class HeapRows extends RowSource {
+    private final Object[] blocks;
+    /** starts[k] is the index of block k's first sample; starts[blocks.length] is the sample count. */
+    private final int[] starts;
+    private final int rowLength;
+
+    HeapRows(DType dtype, Shape sampleShape, Object[] blocks, int[] blockRows) {
+      super(total(blockRows), sampleShape, dtype);
+      if (blocks.length != blockRows.length) {
+        throw new IllegalArgumentException(blocks.length + " blocks but " + blockRows.length + " row counts");
+      }
+      this.blocks = blocks;
+      this.rowLength = Math.toIntExact(sampleShape.elementCount());
+      this.starts = new int[blocks.length + 1];
+      for (int k = 0; k < blocks.length; k++) {
+        Object b = blocks[k];
+        if (b == null || b.getClass() != arrayClass(dtype)) {
+          throw new IllegalArgumentException("block " + k + " is not a " + arrayClass(dtype).getSimpleName());
+        }
+        if ((long) blockRows[k] * rowLength > java.lang.reflect.Array.getLength(b)) {
+          throw new IllegalArgumentException("block " + k + " holds fewer than " + blockRows[k] + " rows of "
+              + rowLength + " elements");
+        }
+        starts[k + 1] = starts[k] + blockRows[k];
+      }
+    }
+
+    private static int total(int[] blockRows) {
+      long n = 0;
+      for (int r : blockRows) {
+        if (r < 0) {
+          throw new IllegalArgumentException("negative row count " + r);
+        }
+        n += r;
+      }
+      if (n > Integer.MAX_VALUE) {
+        throw new IllegalArgumentException(n + " samples; at most " + Integer.MAX_VALUE + " are supported");
+      }
+      return (int) n;
+    }
+
+    private static Class<?> arrayClass(DType dtype) {
+      switch (dtype) {
+        case FLOAT32:
+          return float[].class;
+        case FLOAT64:
+          return double[].class;
+        case INT32:
+          return int[].class;
+        case INT64:
+          return long[].class;
+        default:
+          throw new IllegalArgumentException("Java-array rows hold float32, float64, int32 or int64, not " + dtype);
+      }
+    }
+
+    /** The block holding sample {@code index}: a binary search over the few block starts. */
+    private int block(int index) {
+      if (index < 0 || index >= rows()) {
+        throw new IndexOutOfBoundsException("sample index " + index + " outside [0, " + rows() + ")");
+      }
+      int lo = 0;
+      int hi = blocks.length - 1;
+      while (lo < hi) {
+        int mid = (lo + hi + 1) >>> 1;
+        if (starts[mid] <= index) {
+          lo = mid;
+        } else {
+          hi = mid - 1;
+        }
+      }
+      return lo;
+    }
+
+    @Override
+    void copy(int[] indices, int from, int to, BatchSlot<?> slot, int i) {
+      CollateTarget views = CollateTarget.of(slot);
+      int n = rowLength;
+      // One absolute bulk put per row (a memory copy); the switch is per batch, not per row.
+      switch (dtype()) {
+        case FLOAT32: {
+          FloatBuffer dst = views.floats(i);
+          for (int r = from; r < to; r++) {
+            int k = block(indices[r]);
+            dst.put(r * n, (float[]) blocks[k], (indices[r] - starts[k]) * n, n);
+          }
+          break;
+        }
+        case FLOAT64: {
+          java.nio.DoubleBuffer dst = views.doubles(i);
+          for (int r = from; r < to; r++) {
+            int k = block(indices[r]);
+            dst.put(r * n, (double[]) blocks[k], (indices[r] - starts[k]) * n, n);
+          }
+          break;
+        }
+        case INT32: {
+          IntBuffer dst = views.ints(i);
+          for (int r = from; r < to; r++) {
+            int k = block(indices[r]);
+            dst.put(r * n, (int[]) blocks[k], (indices[r] - starts[k]) * n, n);
+          }
+          break;
+        }
+        default: {
+          java.nio.LongBuffer dst = views.longs(i);
+          for (int r = from; r < to; r++) {
+            int k = block(indices[r]);
+            dst.put(r * n, (long[]) blocks[k], (indices[r] - starts[k]) * n, n);
+          }
+        }
+      }
+    }
+
+    @Override
+    public INDArray row(int i) {
+      int k = block(i);
+      INDArray out = HostArrays.allocate(dtype(), sampleShape().toLongArray());
+      java.nio.ByteBuffer bb = HostArrays.window(out, 0, rowLength);
+      int at = (i - starts[k]) * rowLength;
+      switch (dtype()) {
+        case FLOAT32:
+          bb.asFloatBuffer().put(0, (float[]) blocks[k], at, rowLength);
+          break;
+        case FLOAT64:
+          bb.asDoubleBuffer().put(0, (double[]) blocks[k], at, rowLength);
+          break;
+        case INT32:
+          bb.asIntBuffer().put(0, (int[]) blocks[k], at, rowLength);
+          break;
+        default:
+          bb.asLongBuffer().put(0, (long[]) blocks[k], at, rowLength);
+      }
+      HostArrays.hostWritten(out);
+      return out;
     }
   }
 

@@ -9,8 +9,10 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses the records in {@code bytes[from, to)} of one file — a whole file or one block of it that
- * starts at a record boundary — into numbers. One instance per block and thread.
+ * Parses the records in bytes {@code [from, to)} of one file — a whole file or one block of it that
+ * starts at a record boundary — into numbers. One instance per block and thread. The bytes are read
+ * from the {@link CsvSource} in pieces into one window (about a megabyte, larger only for a longer
+ * record), so memory is bounded by the output, not the file, and the parser reads from cache.
  *
  * <p>Record rules: fields are separated by the delimiter and records by LF (a CR before it is
  * dropped); blank lines are skipped; spaces around a field are ignored; a field that starts with
@@ -27,8 +29,12 @@ final class BlockParser {
   record Result(int rows, NumericArray data, @Nullable NumericArray labels, List<String> localNames,
       boolean endedInsideQuotes) {}
 
+  /** Bytes read from the source at a time: about a megabyte, so that the window stays in cache. */
+  static final int PIECE = 1 << 20;
+
+  private final CsvSource source;
+  private final int pieceBytes;
   private final String file;
-  private final byte[] b;
   private final byte delim;
   private final byte quote;
   private final DType dtype;
@@ -38,6 +44,11 @@ final class BlockParser {
   private final boolean classLabels;
   private final boolean fixedClasses;
   private final ByteDictionary dictionary;
+
+  // The window: bytes [base, base + limit) of the file are b[0, limit).
+  private byte[] b = new byte[0];
+  private long base;
+  private int limit;
 
   // The fields of the current record: [start, end) and whether it was quoted with "" escapes.
   private int[] starts = new int[64];
@@ -58,14 +69,20 @@ final class BlockParser {
   private byte[] scratch = new byte[64];
 
   /**
-   * A parser for one block.
+   * A parser for one block of {@code source}.
    *
    * @param columns fields per record, the label column included
    * @param labelColumn the resolved label column in [0, columns), or -1
    */
-  BlockParser(String file, byte[] bytes, CsvFormat format, int columns, int labelColumn) {
-    this.file = file;
-    this.b = bytes;
+  BlockParser(CsvSource source, CsvFormat format, int columns, int labelColumn) {
+    this(source, format, columns, labelColumn, PIECE);
+  }
+
+  /** As the other constructor, reading {@code pieceBytes} at a time (tests use tiny pieces to cut records anywhere). */
+  BlockParser(CsvSource source, CsvFormat format, int columns, int labelColumn, int pieceBytes) {
+    this.source = source;
+    this.pieceBytes = pieceBytes;
+    this.file = source.name();
     this.delim = format.delimiter();
     this.quote = format.quote();
     this.dtype = format.dtype();
@@ -77,25 +94,90 @@ final class BlockParser {
     this.dictionary = fixedClasses ? ByteDictionary.of(format.classNames()) : new ByteDictionary();
   }
 
+  /** Starts the window at file offset {@code from}, for a block that ends at {@code to}. */
+  private void open(long from, long to) {
+    b = new byte[(int) Math.max(1, Math.min(pieceBytes, to - from))];
+    base = from;
+    limit = 0;
+    fill(to);
+  }
+
+  /** Reads more of {@code [base + limit, to)} into the free end of the window. */
+  private void fill(long to) {
+    int want = (int) Math.min(b.length - limit, to - base - limit);
+    if (want > 0) {
+      limit += source.read(base + limit, b, limit, want);
+    }
+  }
+
+  /**
+   * Moves the window on so that it starts at {@code keep} (the first byte still needed), doubles it
+   * if that byte is already its start (a record longer than the window), and reads more.
+   */
+  private void advance(int keep, long to) {
+    if (keep == 0 && limit == b.length) {
+      b = Arrays.copyOf(b, b.length * 2);
+    } else {
+      System.arraycopy(b, keep, b, 0, limit - keep);
+      base += keep;
+      limit -= keep;
+    }
+    fill(to);
+  }
+
+  /** Whether the window reaches {@code to}. */
+  private boolean atEnd(long to) {
+    return base + limit >= to;
+  }
+
+  /**
+   * Where complete records end in the window: after its last line break, or its end once it
+   * reaches {@code to}; 0 if it holds no line break yet. (A line break inside quotes may pass for a
+   * record end here; {@link #scanRecord} then runs out inside the quotes and the window moves on.)
+   */
+  private int completeEnd(long to) {
+    if (atEnd(to)) {
+      return limit;
+    }
+    int i = limit - 1;
+    while (i >= 0 && b[i] != '\n') {
+      i--;
+    }
+    return i + 1;
+  }
+
   /**
    * Counts the fields of the first non-blank record at or after {@code from}, after skipping
    * {@code skipRecords} non-blank records; -1 if there is none.
    */
-  int countFields(int from, int to, int skipRecords) {
-    int p = from;
+  int countFields(long from, int skipRecords) {
+    long to = source.size();
+    open(from, to);
+    int p = 0;
     int skip = skipRecords;
-    while (p < to) {
-      recordStart = p;
-      p = scanRecord(p, to, true);
-      if (fieldCount == 0) {
-        continue;
+    while (true) {
+      int end = completeEnd(to);
+      while (p < end) {
+        recordStart = p;
+        p = scanRecord(p, end, atEnd(to));
+        if (insideQuotesAtEnd) {
+          p = recordStart;
+          break;
+        }
+        if (fieldCount == 0) {
+          continue;
+        }
+        if (skip-- > 0) {
+          continue;
+        }
+        return fieldCount;
       }
-      if (skip-- > 0) {
-        continue;
+      if (atEnd(to)) {
+        return -1;
       }
-      return fieldCount;
+      advance(p, to);
+      p = 0;
     }
-    return -1;
   }
 
   /**
@@ -105,47 +187,59 @@ final class BlockParser {
    * @param last whether {@code to} is the end of the file: a quoted field still open there is an
    *     error; in an inner block it means the block boundary was wrong, and the result says so
    */
-  Result parse(int from, int to, int skipRecords, boolean last) {
-    int estimate = estimateRows(from, to);
-    ensureRows(estimate);
+  Result parse(long from, long to, int skipRecords, boolean last) {
+    open(from, to);
+    ensureRows(estimateRows(to - from));
     int rows = 0;
-    int p = from;
+    int p = 0;
     int skip = skipRecords;
     boolean fast = dtype == DType.FLOAT32 && !classLabels && delim != '.' && delim != '-' && (delim < '0' || delim > '9');
-    while (p < to) {
-      recordStart = p;
-      if (fast && skip == 0) {
+    while (true) {
+      boolean atEnd = atEnd(to);
+      int end = completeEnd(to);
+      while (p < end) {
+        recordStart = p;
+        if (fast && skip == 0) {
+          if (rows == capacityRows()) {
+            ensureRows(Math.max(16, rows + (rows >> 1)));
+          }
+          int next = fastFloatRecord(p, end, rows);
+          if (next >= 0) {
+            rows++;
+            p = next;
+            continue;
+          }
+        }
+        p = scanRecord(p, end, last && atEnd);
+        if (insideQuotesAtEnd) {
+          if (atEnd) {
+            return new Result(0, NumericArray.zeros(dtype, 0), null, List.of(), true);
+          }
+          p = recordStart;
+          break;
+        }
+        if (fieldCount == 0) {
+          continue;
+        }
+        if (skip > 0) {
+          skip--;
+          continue;
+        }
+        if (fieldCount != columns) {
+          throw error("row has " + fieldCount + " fields, expected " + columns, -1);
+        }
         if (rows == capacityRows()) {
           ensureRows(Math.max(16, rows + (rows >> 1)));
         }
-        int end = fastFloatRecord(p, to, rows);
-        if (end >= 0) {
-          rows++;
-          p = end;
-          continue;
-        }
+        store(rows);
+        rows++;
       }
-      p = scanRecord(p, to, last);
-      if (insideQuotesAtEnd) {
-        return new Result(0, NumericArray.zeros(dtype, 0), null, List.of(), true);
+      if (atEnd && p >= end) {
+        return new Result(rows, data(rows), labels(rows), dictionary.names(), false);
       }
-      if (fieldCount == 0) {
-        continue;
-      }
-      if (skip > 0) {
-        skip--;
-        continue;
-      }
-      if (fieldCount != columns) {
-        throw error("row has " + fieldCount + " fields, expected " + columns, -1);
-      }
-      if (rows == capacityRows()) {
-        ensureRows(Math.max(16, rows + (rows >> 1)));
-      }
-      store(rows);
-      rows++;
+      advance(p, to);
+      p = 0;
     }
-    return new Result(rows, data(rows), labels(rows), dictionary.names(), false);
   }
 
   /**
@@ -397,13 +491,14 @@ final class BlockParser {
     escaped = Arrays.copyOf(escaped, n);
   }
 
-  private int estimateRows(int from, int to) {
-    int lineEnd = from;
-    while (lineEnd < to && b[lineEnd] != '\n') {
+  /** Rows in a block of {@code bytes} if they are as long as the window's first line. */
+  private int estimateRows(long bytes) {
+    int lineEnd = 0;
+    while (lineEnd < limit && b[lineEnd] != '\n') {
       lineEnd++;
     }
-    long perRow = Math.max(2, lineEnd - from + 1);
-    return (int) Math.min(Integer.MAX_VALUE / Math.max(1, columns) - 8, (to - from) / perRow + 16);
+    long perRow = Math.max(2, lineEnd + 1);
+    return (int) Math.min(Integer.MAX_VALUE / Math.max(1, columns) - 8, bytes / perRow + 16);
   }
 
   private int capacityRows() {
@@ -513,12 +608,6 @@ final class BlockParser {
 
   /** An error at the current record: the message is prefixed with {@code file:line}. */
   private FileFormatException error(String message, int column) {
-    long line = 1;
-    for (int i = 0; i < recordStart; i++) {
-      if (b[i] == '\n') {
-        line++;
-      }
-    }
-    return new FileFormatException(file + ":" + line, message);
+    return new FileFormatException(file + ":" + source.lineOf(base + recordStart), message);
   }
 }

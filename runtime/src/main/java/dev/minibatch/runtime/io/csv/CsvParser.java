@@ -1,7 +1,6 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
@@ -13,8 +12,9 @@ import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Parses CSV files into a {@link CsvTable}, straight from bytes (see {@link BlockParser} for the
- * record rules). A UTF-8 byte order mark is skipped, gzip files are decompressed. Every row must
+ * Parses CSV files into a {@link CsvTable}, straight from bytes read in pieces (see {@link
+ * BlockParser} for the record rules). A UTF-8 byte order mark is skipped, gzip files are
+ * decompressed. Every row must
  * have the same number of fields: the expected count given, or else the first data row's.
  *
  * <p>A file larger than {@link CsvFormat#minBlockBytes()} per thread is cut at line breaks into one
@@ -42,7 +42,9 @@ final class CsvParser {
    * included); -1 takes the count from the first data row.
    */
   public static CsvTable parse(Path file, CsvFormat format, int expectedFields) {
-    return parse(file.toString(), FileBytes.readAll(file), format, expectedFields);
+    try (CsvSource source = CsvSource.open(file)) {
+      return parse(source, format, expectedFields);
+    }
   }
 
   /**
@@ -55,28 +57,27 @@ final class CsvParser {
 
   /**
    * As {@link #parseAll}, but leaves the data as the parsed blocks (in order) so that a caller can
-   * copy them once into their destination instead of joining them first.
+   * use them where they are instead of joining them first.
    */
   static Parts parseParts(List<Path> files, CsvFormat format, int expectedFields) {
     List<Part> parts = new ArrayList<>();
     int fields = expectedFields;
-    for (Path f : files) {
-      Path file = f;
-      byte[] bytes = FileBytes.readAll(file);
-      int fieldsNow = fields < 0 ? fieldsOf(file.toString(), bytes, format) : fields;
-      if (fieldsNow < 0) {
-        continue;
+    for (Path file : files) {
+      try (CsvSource source = CsvSource.open(file)) {
+        int fieldsNow = fields < 0 ? fieldsOf(source, format, BlockParser.PIECE) : fields;
+        if (fieldsNow < 0) {
+          continue;
+        }
+        fields = fieldsNow;
+        parts.addAll(parseChunks(source, format, fields, BlockParser.PIECE));
       }
-      fields = fieldsNow;
-      parts.addAll(parseChunks(file.toString(), bytes, format, fields));
     }
     int columns = fields < 0 ? 0 : fields - (format.hasLabelColumn() ? 1 : 0);
     return join(format, columns, parts);
   }
 
-  private static int fieldsOf(String file, byte[] bytes, CsvFormat format) {
-    int start = hasBom(bytes) ? 3 : 0;
-    return new BlockParser(file, bytes, format, 0, -1).countFields(start, bytes.length, format.header() ? 1 : 0);
+  private static int fieldsOf(CsvSource source, CsvFormat format, int pieceBytes) {
+    return new BlockParser(source, format, 0, -1, pieceBytes).countFields(start(source), format.header() ? 1 : 0);
   }
 
   /**
@@ -86,48 +87,58 @@ final class CsvParser {
    * @param expectedFields fields per row, label included, or -1 for the first row's count
    */
   public static CsvTable parse(String file, byte[] bytes, CsvFormat format, int expectedFields) {
-    int fields = expectedFields < 0 ? fieldsOf(file, bytes, format) : expectedFields;
+    return parse(CsvSource.of(file, bytes), format, expectedFields);
+  }
+
+  private static CsvTable parse(CsvSource source, CsvFormat format, int expectedFields) {
+    return parse(source, format, expectedFields, BlockParser.PIECE);
+  }
+
+  /** As {@link #parse(String, byte[], CsvFormat, int)}, reading {@code pieceBytes} at a time. */
+  static CsvTable parse(String file, byte[] bytes, CsvFormat format, int expectedFields, int pieceBytes) {
+    return parse(CsvSource.of(file, bytes), format, expectedFields, pieceBytes);
+  }
+
+  private static CsvTable parse(CsvSource source, CsvFormat format, int expectedFields, int pieceBytes) {
+    int fields = expectedFields < 0 ? fieldsOf(source, format, pieceBytes) : expectedFields;
     if (fields < 0) {
       return new CsvTable(0, 0, NumericArray.zeros(format.dtype(), 0),
           format.hasLabelColumn() ? NumericArray.zeros(labelType(format), 0) : null, List.of());
     }
     int columns = format.hasLabelColumn() ? fields - 1 : fields;
-    return join(format, columns, parseChunks(file, bytes, format, fields)).table(format);
+    return join(format, columns, parseChunks(source, format, fields, pieceBytes)).table(format);
   }
 
-  /** The records of one file's bytes with {@code fields} fields each, as one part per block. */
-  private static List<Part> parseChunks(String file, byte[] bytes, CsvFormat format, int fields) {
-    int start = hasBom(bytes) ? 3 : 0;
+  /** The records of one file with {@code fields} fields each, as one part per block. */
+  private static List<Part> parseChunks(CsvSource source, CsvFormat format, int fields, int pieceBytes) {
+    long start = start(source);
+    long size = source.size();
     int skip = format.header() ? 1 : 0;
     int labelColumn = -1;
     if (format.hasLabelColumn()) {
       labelColumn = format.labelColumn() < 0 ? fields + format.labelColumn() : format.labelColumn();
       if (labelColumn < 0 || labelColumn >= fields) {
-        throw new FileFormatException(file, "label column " + format.labelColumn() + " does not exist: rows have "
+        throw new FileFormatException(source.name(), "label column " + format.labelColumn() + " does not exist: rows have "
             + fields + " fields");
       }
     }
-    int blocks = (int) Math.max(1, Math.min(format.threads(), (long) (bytes.length - start) / format.minBlockBytes()));
-    List<Part> parts = blocks == 1 ? null : parseParallel(file, bytes, format, fields, labelColumn, start, skip, blocks);
+    int blocks = (int) Math.max(1, Math.min(format.threads(), (size - start) / format.minBlockBytes()));
+    List<Part> parts = blocks == 1 ? null : parseParallel(source, format, fields, labelColumn, start, skip, blocks, pieceBytes);
     if (parts == null) {
-      BlockParser.Result r = new BlockParser(file, bytes, format, fields, labelColumn).parse(start, bytes.length, skip, true);
+      BlockParser.Result r = new BlockParser(source, format, fields, labelColumn, pieceBytes).parse(start, size, skip, true);
       parts = List.of(new Part(r.rows(), r.data(), r.labels(), r.localNames()));
     }
     return parts;
   }
 
-  private static @Nullable List<Part> parseParallel(String file, byte[] bytes, CsvFormat format, int fields,
-      int labelColumn, int start, int skip, int blocks) {
-    int[] bounds = new int[blocks + 1];
+  private static @Nullable List<Part> parseParallel(CsvSource source, CsvFormat format, int fields,
+      int labelColumn, long start, int skip, int blocks, int pieceBytes) {
+    long size = source.size();
+    long[] bounds = new long[blocks + 1];
     bounds[0] = start;
-    bounds[blocks] = bytes.length;
-    long span = bytes.length - start;
+    bounds[blocks] = size;
     for (int i = 1; i < blocks; i++) {
-      int p = (int) (start + span * i / blocks);
-      while (p < bytes.length && bytes[p - 1] != '\n') {
-        p++;
-      }
-      bounds[i] = Math.max(p, bounds[i - 1]);
+      bounds[i] = Math.max(lineStartAtOrAfter(source, start + (size - start) * i / blocks), bounds[i - 1]);
     }
     BlockParser.Result[] results = new BlockParser.Result[blocks];
     Throwable[] failures = new Throwable[blocks];
@@ -136,7 +147,7 @@ final class CsvParser {
       int block = i;
       workers.start(() -> {
         try {
-          results[block] = new BlockParser(file, bytes, format, fields, labelColumn)
+          results[block] = new BlockParser(source, format, fields, labelColumn, pieceBytes)
               .parse(bounds[block], bounds[block + 1], block == 0 ? skip : 0, block == blocks - 1);
         } catch (Throwable t) {
           failures[block] = t;
@@ -155,7 +166,7 @@ final class CsvParser {
         throw e;
       }
       if (t != null) {
-        throw new IllegalStateException("parsing " + file + " failed", t);
+        throw new IllegalStateException("parsing " + source.name() + " failed", t);
       }
       BlockParser.Result r = results[i];
       if (r.endedInsideQuotes()) {
@@ -166,6 +177,22 @@ final class CsvParser {
     return parts;
   }
 
+  /** The first offset at or after {@code p} that follows a line break (or the end). */
+  private static long lineStartAtOrAfter(CsvSource source, long p) {
+    byte[] piece = new byte[1 << 12];
+    long at = p - 1;
+    while (at < source.size()) {
+      int n = source.read(at, piece, 0, piece.length);
+      for (int i = 0; i < n; i++) {
+        if (piece[i] == '\n') {
+          return at + i + 1;
+        }
+      }
+      at += n;
+    }
+    return source.size();
+  }
+
   /** The rows of one block or file, with its class names numbered locally. */
   private record Part(int rows, NumericArray data, @Nullable NumericArray labels, List<String> names) {}
 
@@ -173,7 +200,8 @@ final class CsvParser {
    * Parsed rows before the data blocks are joined: {@code data} holds {@code rows * columns} values
    * in order across its parts; labels are already joined and numbered globally.
    */
-  record Parts(int rows, int columns, List<NumericArray> data, @Nullable NumericArray labels, List<String> classNames) {
+  record Parts(int rows, int columns, List<NumericArray> data, int[] partRows, @Nullable NumericArray labels,
+      List<String> classNames) {
     CsvTable table(CsvFormat format) {
       return new CsvTable(rows, columns, NumericArray.concat(format.dtype(), data), labels, classNames);
     }
@@ -186,8 +214,10 @@ final class CsvParser {
     }
     List<NumericArray> data = new ArrayList<>();
     List<NumericArray> labels = new ArrayList<>();
+    int[] partRows = new int[parts.size()];
     int rows = 0;
     for (Part p : parts) {
+      partRows[data.size()] = p.rows();
       rows += p.rows();
       data.add(p.data());
       NumericArray l = p.labels();
@@ -215,14 +245,17 @@ final class CsvParser {
         ? NumericArray.concat(labelType(format), labels)
         : null;
     List<String> names = format.classLabels() ? new ArrayList<>(global.keySet()) : List.of();
-    return new Parts(rows, columns, data, joinedLabels, names);
+    return new Parts(rows, columns, data, partRows, joinedLabels, names);
   }
 
   private static DType labelType(CsvFormat format) {
     return format.classLabels() ? DType.INT32 : format.dtype();
   }
 
-  private static boolean hasBom(byte[] b) {
-    return b.length >= 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF;
+  /** Where the records start: after a UTF-8 byte order mark, if there is one. */
+  private static long start(CsvSource source) {
+    byte[] b = new byte[3];
+    int n = source.read(0, b, 0, 3);
+    return n == 3 && (b[0] & 0xff) == 0xEF && (b[1] & 0xff) == 0xBB && (b[2] & 0xff) == 0xBF ? 3 : 0;
   }
 }

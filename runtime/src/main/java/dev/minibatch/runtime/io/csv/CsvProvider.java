@@ -3,6 +3,7 @@ package dev.minibatch.runtime.io.csv;
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
@@ -20,7 +21,6 @@ import java.util.Objects;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.jspecify.annotations.Nullable;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Rows of CSV files as samples (MXNet's {@code CSVIter}): each data row holds {@code
@@ -35,14 +35,15 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *     .build();
  * }</pre>
  *
- * <p>The files are parsed once when the provider is built (in parallel for large files); labels
- * have the format's dtype (class indices included), as in CSVIter.
+ * <p>The files are parsed once when the provider is built (in parallel for large files, read in
+ * pieces rather than whole) and the parsed values stay on the Java heap as the provider's rows;
+ * labels have the format's dtype (class indices included), as in CSVIter.
  */
 public final class CsvProvider extends FileProvider {
   private final List<String> classNames;
 
-  private CsvProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels, List<String> classNames) {
-    super(sampling, data, labels);
+  private CsvProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames) {
+    super(data, labels, sampling);
     this.classNames = List.copyOf(classNames);
   }
 
@@ -167,11 +168,16 @@ public final class CsvProvider extends FileProvider {
       if (labels.dtype() != format.dtype()) {
         labels = convert(labels, format.dtype());
       }
-      Map<String, INDArray> data = new LinkedHashMap<>();
-      // Each parsed block is copied once, straight into the provider's array.
-      data.put(dataName(), NumericArray.toINDArray(format.dtype(), table.data(), shape.withBatch(n).toLongArray()));
-      Map<String, INDArray> label = new LinkedHashMap<>();
-      label.put(labelName(), labels.toINDArray(labelSampleShape.withBatch(n).toLongArray()));
+      // The parsed blocks are the provider's rows as they are: no copy into native memory.
+      Object[] blocks = new Object[table.data().size()];
+      for (int i = 0; i < blocks.length; i++) {
+        blocks[i] = table.data().get(i).array();
+      }
+      Map<String, RowSource> data = new LinkedHashMap<>();
+      data.put(dataName(), RowSource.heap(format.dtype(), shape, blocks, table.partRows()));
+      Map<String, RowSource> label = new LinkedHashMap<>();
+      label.put(labelName(), RowSource.heap(format.dtype(), labelSampleShape, new Object[] {labels.array()},
+          new int[] {Math.toIntExact(n)}));
       return new CsvProvider(sampling, data, label, table.classNames());
     }
 

@@ -79,6 +79,11 @@ public record CsvTable(int rows, int columns, NumericArray data, @Nullable Numer
       this.length = length;
     }
 
+    /** The Java array holding the elements (at least {@link #length()} of them). */
+    Object array() {
+      return array;
+    }
+
     /** The first {@code length} elements of {@code a}, float32. */
     public static NumericArray of(float[] a, int length) {
       return new NumericArray(DType.FLOAT32, a, checkLength(a.length, length));

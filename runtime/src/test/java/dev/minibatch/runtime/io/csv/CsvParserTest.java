@@ -276,6 +276,75 @@ class CsvParserTest {
     assertNull(empty.labels());
   }
 
+  /**
+   * The parser reads a file in pieces and carries a record cut by a piece's end over to the next
+   * one. With pieces of 1 to 13 bytes every record, field, quote, CR/LF and byte order mark is cut
+   * somewhere; the table must be the one read from a single window, known here by construction.
+   */
+  @Test
+  void recordsCutAtAnyByteByThePieceSizeParseAsOneWindow() {
+    SplittableRandom r = new SplittableRandom(25);
+    StringBuilder sb = new StringBuilder("\uFEFFa,b,label\r\n");
+    int rows = 60;
+    float[] data = new float[rows * 2];
+    int[] labels = new int[rows];
+    String[] names = {"plain", "with \"\"quotes\"\"", "two\nlines"};
+    for (int i = 0; i < rows; i++) {
+      int a = r.nextInt(-999, 1000);
+      float b = r.nextInt(0, 10_000) / 100f;
+      int k = r.nextInt(3);
+      data[2 * i] = a;
+      data[2 * i + 1] = b;
+      labels[i] = k;
+      sb.append(i % 3 == 0 ? " " + a + " " : String.valueOf(a)).append(',')
+          .append(i % 4 == 0 ? "\"" + String.format(java.util.Locale.ROOT, "%.2f", b) + "\"" : String.format(java.util.Locale.ROOT, "%.2f", b))
+          .append(",\"").append(names[k]).append('"').append(i % 2 == 0 ? "\r\n" : "\n");
+      if (i % 11 == 0) {
+        sb.append(i % 2 == 0 ? "\n" : "  \r\n");
+      }
+    }
+    byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+    CsvFormat format = CsvFormat.builder().header(true).labelColumn(2).classLabels(true).threads(1).build();
+    // The labels are numbered by first appearance.
+    List<String> order = new java.util.ArrayList<>();
+    for (int l : labels) {
+      String n = names[l].replace("\"\"", "\"");
+      if (!order.contains(n)) {
+        order.add(n);
+      }
+    }
+    int[] expectedLabels = new int[rows];
+    for (int i = 0; i < rows; i++) {
+      expectedLabels[i] = order.indexOf(names[labels[i]].replace("\"\"", "\""));
+    }
+    for (int piece = 1; piece <= 13; piece++) {
+      for (CsvFormat f : List.of(format, format.toBuilder().threads(3).minBlockBytes(100).build())) {
+        CsvTable t = CsvParser.parse("messy.csv", bytes, f, -1, piece);
+        assertEquals(rows, t.rows(), "piece " + piece);
+        assertArrayEquals(data, t.data().toFloatArray(), "piece " + piece);
+        assertArrayEquals(expectedLabels, Objects.requireNonNull(t.labels()).toIntArray(), "piece " + piece);
+        assertEquals(order, t.classNames(), "piece " + piece);
+      }
+    }
+  }
+
+  /** An error found in a later piece names the line of the whole file, not of the piece. */
+  @Test
+  void anErrorInALaterPieceNamesTheFilesLine() {
+    StringBuilder sb = new StringBuilder("x,y\n");
+    for (int i = 0; i < 40; i++) {
+      sb.append(i).append(",\"").append(i).append("\"\n");
+    }
+    sb.append("\n7,oops\n1,2\n");
+    byte[] bytes = sb.toString().getBytes(StandardCharsets.UTF_8);
+    // Line 1 is the header, lines 2..41 the rows, 42 blank, 43 the bad row.
+    for (int piece : new int[] {3, 16, 1 << 20}) {
+      FileFormatException e = assertThrows(FileFormatException.class,
+          () -> CsvParser.parse("bad.csv", bytes, CsvFormat.builder().header(true).build(), -1, piece));
+      assertTrue(e.getMessage().startsWith("bad.csv:43: column 1 (0-based): cannot parse 'oops'"), e.getMessage());
+    }
+  }
+
   static void assertSame(CsvTable expected, CsvTable actual) {
     assertEquals(expected.rows(), actual.rows());
     assertEquals(expected.columns(), actual.columns());

@@ -43,6 +43,50 @@ class CsvProviderTest {
     }
   }
 
+  /**
+   * The parsed blocks are the provider's rows: shuffled batches drawn across the blocks keep each
+   * sample's values and label together, and every sample comes once per epoch, for every dtype.
+   */
+  @Test
+  void shuffledBatchesAcrossParsedBlocksKeepEachRowWhole() throws IOException {
+    StringBuilder sb = new StringBuilder();
+    int n = 500;
+    for (int i = 0; i < n; i++) {
+      sb.append(i).append(',').append(3 * i).append(',').append(i % 5).append('\n');
+    }
+    Path f = dir.resolve("rows.csv");
+    Files.writeString(f, sb);
+    for (DType dtype : new DType[] {DType.FLOAT32, DType.FLOAT64, DType.INT32, DType.INT64}) {
+      try (CsvProvider p = CsvProvider.builder().dataFile(f).dataShape(2)
+          .format(x -> x.labelColumn(2).dtype(dtype).threads(4).minBlockBytes(500))
+          .batchSize(16).shuffle(true).seed(7).build()) {
+        boolean[] seen = new boolean[n];
+        boolean shuffled = false;
+        int position = 0;
+        for (NamedBatch b : p) {
+          for (int r = 0; r < b.countSamples() - b.pad(); r++, position++) {
+            int i = (int) b.get("data").getDouble(r, 0);
+            assertEquals(3.0 * i, b.get("data").getDouble(r, 1), dtype + " sample " + i);
+            assertEquals(i % 5, b.get("softmax_label").getDouble(r), dtype + " sample " + i);
+            assertTrue(!seen[i], "sample " + i + " twice");
+            seen[i] = true;
+            shuffled |= i != position;
+          }
+        }
+        assertEquals(n, position);
+        assertTrue(shuffled);
+        // One sample at a time, as the file has it.
+        int i = 0;
+        for (dev.minibatch.runtime.io.SampleProcessor.Sample s : p.samples()) {
+          assertEquals(3.0 * i, s.arrays().get(0).getDouble(1));
+          assertEquals(i % 5, s.arrays().get(1).getDouble(0));
+          i++;
+        }
+        assertEquals(n, i);
+      }
+    }
+  }
+
   @Test
   void irisWithClassNamesRoundBatchPadsByWrapping() {
     try (CsvProvider p = CsvProvider.builder().dataFile(CsvParserTest.IRIS)
