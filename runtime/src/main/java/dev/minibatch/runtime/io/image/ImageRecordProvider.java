@@ -420,13 +420,19 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /** Rotate by a random whole number of degrees in [-v, v] (MXNet {@code max_rotate_angle}); default 0. */
+    /**
+     * Rotate by a random whole number of degrees in [-v, v], positive counter-clockwise (MXNet {@code
+     * max_rotate_angle}); default 0.
+     */
     public Augment maxRotateAngle(float degrees) {
       this.maxRotateAngle = degrees;
       return this;
     }
 
-    /** Rotate every image by this many degrees, overriding maxRotateAngle (MXNet {@code rotate}); default -1, off. */
+    /**
+     * Rotate every image by this many degrees counter-clockwise, overriding maxRotateAngle (MXNet {@code
+     * rotate}); default -1, off.
+     */
     public Augment rotate(int degrees) {
       this.rotate = degrees;
       return this;
@@ -434,7 +440,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /**
      * Stretch by a random aspect ratio r in [1 - v, 1 + v] (MXNet {@code max_aspect_ratio}): width
-     * scaled by 2r/(1+r), height by 2/(1+r); default 0.
+     * scaled by 2/(1+r), height by 2r/(1+r), so width/height changes by 1/r, about the centre on a
+     * canvas of unchanged size; default 0.
      */
     public Augment maxAspectRatio(float v) {
       this.maxAspectRatio = v;
