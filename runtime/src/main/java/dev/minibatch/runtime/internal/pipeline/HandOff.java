@@ -14,9 +14,16 @@ import org.jspecify.annotations.Nullable;
  * run under one lock; the hand-off does the rest the same way for every stage:
  *
  * <ul>
- *   <li><b>Blocking, no spinning.</b> {@link #put} waits until the producer's step can proceed
- *       (room is free), {@link #take} until the consumer's step can (an item is there). A step that
- *       succeeds wakes the other side; nobody polls.
+ *   <li><b>Blocking after an adaptive spin.</b> {@link #put} waits until the producer's step can
+ *       proceed (room is free), {@link #take} until the consumer's step can (an item is there). A
+ *       step that succeeds wakes the other side. Before a thread parks it spins, without the lock,
+ *       until the other side changes the state or its side's spin budget runs out. The budget
+ *       follows that side's recent waits: one and a half times the last wait when it was short (at
+ *       most {@link #MAX_SPIN_NANOS}), else {@link #MIN_SPIN_NANOS}. When both sides take about
+ *       as long per item (a prefetched epoch) the other side is usually that close, and waking a
+ *       parked thread costs tens of microseconds per item on a virtual machine; a side that waits
+ *       long (a producer far ahead of a slow consumer) spins only briefly. Nobody polls beyond
+ *       that.
  *   <li><b>First failure wins.</b> {@link #fail} keeps the first failure; producers stop at their
  *       next call and the consumer gets a copy thrown on its own thread ({@link
  *       StageFailedException#rethrownHere()}).
@@ -49,7 +56,19 @@ public final class HandOff {
     AFTER_READY
   }
 
+  /** The shortest spin before parking: a wake-up through the scheduler costs about this much here. */
+  static final long MIN_SPIN_NANOS = 20_000;
+  /** The longest spin: short against any batch worth prefetching. */
+  static final long MAX_SPIN_NANOS = 500_000;
+
   private final ReentrantLock lock = new ReentrantLock();
+  /** Bumped whenever the consumer side is signalled: a spinning consumer watches it. */
+  private volatile int consumerSignals;
+  /** Bumped whenever the producer side is signalled: a spinning producer watches it. */
+  private volatile int producerSignals;
+  // The sides' spin budgets, read and set under the lock.
+  private long consumerSpin = MIN_SPIN_NANOS;
+  private long producerSpin = MIN_SPIN_NANOS;
   /** The consumer side waits here: for an item, the end, a failure or a close. */
   private final Condition consumers = lock.newCondition();
   /** The producer side waits here: for room, a failure or a close. */
@@ -107,19 +126,26 @@ public final class HandOff {
         R r = step.attempt();
         if (r != null) {
           if (wake) {
-            consumers.signalAll();
+            signalConsumers();
           }
           return r;
         }
         if (blockedSince == 0) {
           blockedSince = System.nanoTime();
+          if (spinUnlocked(true)) {
+            continue;
+          }
         }
         producers.await();
       }
     } finally {
+      long waited = blockedSince == 0 ? 0 : System.nanoTime() - blockedSince;
+      if (blockedSince != 0) {
+        producerSpin = nextSpin(waited);
+      }
       lock.unlock();
       if (blockedSince != 0) {
-        counters.addBlockedOutput(System.nanoTime() - blockedSince);
+        counters.addBlockedOutput(waited);
       }
     }
   }
@@ -173,7 +199,7 @@ public final class HandOff {
         }
         R r = step.attempt();
         if (r != null) {
-          producers.signalAll();
+          signalProducers();
           return r;
         }
         throwFailure();
@@ -182,6 +208,9 @@ public final class HandOff {
         }
         if (waitingSince == 0) {
           waitingSince = System.nanoTime();
+          if (spinUnlocked(false)) {
+            continue;
+          }
         }
         if (recheckNanos > 0) {
           consumers.await(recheckNanos, TimeUnit.NANOSECONDS);
@@ -192,9 +221,13 @@ public final class HandOff {
         }
       }
     } finally {
+      long waited = waitingSince == 0 ? 0 : System.nanoTime() - waitingSince;
+      if (waitingSince != 0) {
+        consumerSpin = nextSpin(waited);
+      }
       lock.unlock();
       if (waitingSince != 0) {
-        counters.addConsumerWait(System.nanoTime() - waitingSince);
+        counters.addConsumerWait(waited);
       }
     }
   }
@@ -207,7 +240,7 @@ public final class HandOff {
     lock.lock();
     try {
       if (change.getAsBoolean()) {
-        consumers.signalAll();
+        signalConsumers();
       }
     } finally {
       lock.unlock();
@@ -219,7 +252,7 @@ public final class HandOff {
     lock.lock();
     try {
       change.run();
-      producers.signalAll();
+      signalProducers();
     } finally {
       lock.unlock();
     }
@@ -260,7 +293,7 @@ public final class HandOff {
     lock.lock();
     try {
       producersLeft--;
-      consumers.signalAll();
+      signalConsumers();
       return producersLeft == 0;
     } finally {
       lock.unlock();
@@ -274,8 +307,8 @@ public final class HandOff {
       if (failure == null && !closed) {
         failure = e;
       }
-      consumers.signalAll();
-      producers.signalAll();
+      signalConsumers();
+      signalProducers();
     } finally {
       lock.unlock();
     }
@@ -292,8 +325,8 @@ public final class HandOff {
     try {
       closed = true;
       drop.run();
-      consumers.signalAll();
-      producers.signalAll();
+      signalConsumers();
+      signalProducers();
     } finally {
       lock.unlock();
     }
@@ -307,6 +340,44 @@ public final class HandOff {
   /** True once closed or failed: a producer should stop. */
   public boolean stopped() {
     return closed || failure != null;
+  }
+
+  private void signalConsumers() {
+    consumerSignals++;
+    consumers.signalAll();
+  }
+
+  private void signalProducers() {
+    producerSignals++;
+    producers.signalAll();
+  }
+
+  /** The spin budget after a wait of {@code waited} ns: enough to have caught it, if it was short. */
+  static long nextSpin(long waited) {
+    return waited > MAX_SPIN_NANOS ? MIN_SPIN_NANOS : Math.max(MIN_SPIN_NANOS, Math.min(MAX_SPIN_NANOS, waited + waited / 2));
+  }
+
+  /**
+   * Lets go of the lock and spins until the other side signals this side or this side's budget
+   * runs out, then takes the lock back; false (nothing done) unless the lock is held exactly once.
+   * The caller re-runs its step either way: a signal during the spin is seen, one after it wakes
+   * the park that follows under the lock.
+   */
+  private boolean spinUnlocked(boolean producer) {
+    if (lock.getHoldCount() != 1) {
+      return false;
+    }
+    int seen = producer ? producerSignals : consumerSignals;
+    long end = System.nanoTime() + (producer ? producerSpin : consumerSpin);
+    lock.unlock();
+    try {
+      while ((producer ? producerSignals : consumerSignals) == seen && !closed && System.nanoTime() < end) {
+        Thread.onSpinWait();
+      }
+    } finally {
+      lock.lock();
+    }
+    return true;
   }
 
   /** Throws a copy of the first failure on the caller's thread, if there is one. */

@@ -279,4 +279,40 @@ class HandOffTest {
     Queue q = new Queue(1, 1);
     assertThrows(IllegalStateException.class, () -> q.handOff.unlocked(() -> {}));
   }
+  /** The spin budget follows the last wait: 1.5 times a short one, capped; the minimum after a long one. */
+  @Test
+  void theSpinBudgetFollowsTheLastWait() {
+    assertEquals(HandOff.MIN_SPIN_NANOS, HandOff.nextSpin(1_000));
+    assertEquals(150_000, HandOff.nextSpin(100_000));
+    assertEquals(HandOff.MAX_SPIN_NANOS, HandOff.nextSpin(400_000));
+    assertEquals(HandOff.MIN_SPIN_NANOS, HandOff.nextSpin(2_000_000));
+  }
+
+  /**
+   * Many short hand-offs in a row, where the spin usually sees the item: no item is lost or
+   * repeated, whether it arrives while the consumer spins or after it parked.
+   */
+  @Test
+  void itemsArriveInOrderWhetherTheConsumerSpinsOrParks() throws Exception {
+    Queue q = new Queue(1, 1);
+    int n = 20_000;
+    Started<Integer> consumer = start(() -> {
+      for (int i = 0; i < n; i++) {
+        Integer v = q.take();
+        if (v == null || v != i) {
+          throw new AssertionError("expected " + i + ", got " + v);
+        }
+      }
+      return q.take() == null ? n : -1;
+    });
+    for (int i = 0; i < n; i++) {
+      if (i % 1000 == 999) {
+        // Now and then the item comes only once the consumer has stopped spinning and parked.
+        consumer.awaitBlocked();
+      }
+      q.put(i);
+    }
+    q.handOff.finish();
+    assertEquals(n, consumer.result.get(30, TimeUnit.SECONDS));
+  }
 }
