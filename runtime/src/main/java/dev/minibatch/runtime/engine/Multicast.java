@@ -195,7 +195,7 @@ public final class Multicast<T> implements AutoCloseable {
       }
       this.counters = new StageCounters("multicast", 0, window, () -> (int) (produced - oldest));
       // Items pulled before a failure are still delivered: every consumer sees the same prefix.
-      this.handOff = new HandOff(counters, 1, HandOff.OnFailure.AFTER_READY);
+      this.handOff = new HandOff(counters, 1, HandOff.OnFailure.AFTER_READY, count);
     }
 
     /**

@@ -34,7 +34,7 @@ class HandOffTest {
     Queue(int capacity, int producers, HandOff.OnFailure onFailure) {
       this.capacity = capacity;
       this.counters = new StageCounters("test", producers, capacity, items::size);
-      this.handOff = new HandOff(counters, producers, onFailure);
+      this.handOff = new HandOff(counters, producers, onFailure, 1);
     }
 
     Queue(int capacity, int producers) {
