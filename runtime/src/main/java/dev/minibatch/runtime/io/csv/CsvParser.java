@@ -64,20 +64,21 @@ final class CsvParser {
     int fields = expectedFields;
     for (Path file : files) {
       try (CsvSource source = CsvSource.open(file)) {
-        int fieldsNow = fields < 0 ? fieldsOf(source, format, BlockParser.PIECE) : fields;
+        long start = start(source);
+        int fieldsNow = fields < 0 ? fieldsOf(source, format, start, BlockParser.PIECE) : fields;
         if (fieldsNow < 0) {
           continue;
         }
         fields = fieldsNow;
-        parts.addAll(parseChunks(source, format, fields, BlockParser.PIECE));
+        parts.addAll(parseChunks(source, format, fields, start, BlockParser.PIECE));
       }
     }
     int columns = fields < 0 ? 0 : fields - (format.hasLabelColumn() ? 1 : 0);
     return join(format, columns, parts);
   }
 
-  private static int fieldsOf(CsvSource source, CsvFormat format, int pieceBytes) {
-    return new BlockParser(source, format, 0, -1, pieceBytes).countFields(start(source), format.header() ? 1 : 0);
+  private static int fieldsOf(CsvSource source, CsvFormat format, long start, int pieceBytes) {
+    return new BlockParser(source, format, 0, -1, pieceBytes).countFields(start, format.header() ? 1 : 0);
   }
 
   /**
@@ -100,18 +101,18 @@ final class CsvParser {
   }
 
   private static CsvTable parse(CsvSource source, CsvFormat format, int expectedFields, int pieceBytes) {
-    int fields = expectedFields < 0 ? fieldsOf(source, format, pieceBytes) : expectedFields;
+    long start = start(source);
+    int fields = expectedFields < 0 ? fieldsOf(source, format, start, pieceBytes) : expectedFields;
     if (fields < 0) {
       return new CsvTable(0, 0, NumericArray.zeros(format.dtype(), 0),
           format.hasLabelColumn() ? NumericArray.zeros(labelType(format), 0) : null, List.of());
     }
     int columns = format.hasLabelColumn() ? fields - 1 : fields;
-    return join(format, columns, parseChunks(source, format, fields, pieceBytes)).table(format);
+    return join(format, columns, parseChunks(source, format, fields, start, pieceBytes)).table(format);
   }
 
-  /** The records of one file with {@code fields} fields each, as one part per block. */
-  private static List<Part> parseChunks(CsvSource source, CsvFormat format, int fields, int pieceBytes) {
-    long start = start(source);
+  /** The records of one file from {@code start} on, with {@code fields} fields each, as one part per block. */
+  private static List<Part> parseChunks(CsvSource source, CsvFormat format, int fields, long start, int pieceBytes) {
     long size = source.size();
     int skip = format.header() ? 1 : 0;
     int labelColumn = -1;
