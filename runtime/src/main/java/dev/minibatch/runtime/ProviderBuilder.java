@@ -27,6 +27,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   private final Map<String, Double> padding = new LinkedHashMap<>();
   private double dataPadding;
   private double labelPadding;
+  private BadSamples badSamples = BadSamples.fail();
 
   /** For subclasses. */
   protected ProviderBuilder() {}
@@ -110,6 +111,15 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   }
 
   /**
+   * What to do with a sample that cannot be read (a corrupt record, an accessor that throws):
+   * {@link BadSamples#fail()} (the default), skip or replace it under a budget per epoch.
+   */
+  public S badSamples(BadSamples policy) {
+    this.badSamples = policy;
+    return self();
+  }
+
+  /**
    * The settings as set so far, checked and resolved: the one place a provider's settings are
    * decided. Without a seed, one is drawn here ({@link Seeds#unseeded()}); call it once per
    * provider, when it is built, so everything that provider does reads the same values.
@@ -123,6 +133,6 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
           + "as one batch), or declare one with @DataProvider(batchSize = n)");
     }
     return new Sampling(batchSize, lastBatch, shuffle, seed != null ? seed : Seeds.unseeded(), seed != null, numParts,
-        partIndex, evenShards, new Sampling.Padding(padding, dataPadding, labelPadding));
+        partIndex, evenShards, new Sampling.Padding(padding, dataPadding, labelPadding), badSamples.policy());
   }
 }

@@ -15,6 +15,7 @@ public final class PipelineStats {
 
   private final List<StageStats> stages;
   private final PaddingStats padding;
+  private final List<BadSample> badSamples;
 
   /** Stats of the given stages, source first. */
   public PipelineStats(List<StageStats> stages) {
@@ -23,8 +24,26 @@ public final class PipelineStats {
 
   /** Stats of the given stages, source first, and the padding of the batches delivered. */
   public PipelineStats(List<StageStats> stages, PaddingStats padding) {
+    this(stages, padding, List.of());
+  }
+
+  private PipelineStats(List<StageStats> stages, PaddingStats padding, List<BadSample> badSamples) {
     this.stages = Collections.unmodifiableList(new ArrayList<>(stages));
     this.padding = padding;
+    this.badSamples = List.copyOf(badSamples);
+  }
+
+  /**
+   * The samples that could not be read and were skipped or replaced in the batches delivered so
+   * far ({@link dev.minibatch.runtime.BadSamples}), in batch order; empty when there were none.
+   */
+  public List<BadSample> badSamples() {
+    return badSamples;
+  }
+
+  /** These stats with {@code badSamples}. */
+  public PipelineStats withBadSamples(List<BadSample> badSamples) {
+    return new PipelineStats(stages, padding, badSamples);
   }
 
   /**
@@ -37,7 +56,7 @@ public final class PipelineStats {
 
   /** These stats with {@code padding}. */
   public PipelineStats withPadding(PaddingStats padding) {
-    return new PipelineStats(stages, padding);
+    return new PipelineStats(stages, padding, badSamples);
   }
 
   /**
@@ -69,14 +88,15 @@ public final class PipelineStats {
     }
     List<StageStats> all = new ArrayList<>(stages);
     all.addAll(later.stages);
-    return new PipelineStats(all, later.padding.realSteps() > 0 ? later.padding : padding);
+    return new PipelineStats(all, later.padding.realSteps() > 0 ? later.padding : padding,
+        later.badSamples.isEmpty() ? badSamples : later.badSamples);
   }
 
   /** This pipeline's stages followed by {@code last}. */
   public PipelineStats plus(StageStats last) {
     List<StageStats> all = new ArrayList<>(stages);
     all.add(last);
-    return new PipelineStats(all, padding);
+    return new PipelineStats(all, padding, badSamples);
   }
 
   /**
@@ -115,6 +135,9 @@ public final class PipelineStats {
     }
     StageStats last = stages.get(stages.size() - 1);
     sb.append(String.format(Locale.ROOT, "consumer waited %.0f%%", 100 * last.consumerWaitShare()));
+    if (!badSamples.isEmpty()) {
+      sb.append(" | bad samples ").append(badSamples.size());
+    }
     if (padding.realSteps() > 0) {
       sb.append(String.format(Locale.ROOT, " | padding %.3f (%d padded / %d real steps)", padding.ratio(),
           padding.paddedSteps(), padding.realSteps()));
@@ -192,6 +215,30 @@ public final class PipelineStats {
     /** Padded steps per real step (0 without real steps): what bucketing brings down. */
     public double ratio() {
       return realSteps == 0 ? 0 : paddedSteps / (double) realSteps;
+    }
+  }
+
+  /**
+   * A sample that could not be read and was skipped or replaced ({@link
+   * dev.minibatch.runtime.BadSamples}).
+   *
+   * @param epoch the epoch it was met in
+   * @param sample its index in the source
+   * @param replacement the index of the sample written in its row instead, or -1 if it was skipped
+   * @param cause why it could not be read (for the file providers, a {@code FileFormatException}
+   *     naming the file and the record or line)
+   */
+  public record BadSample(int epoch, long sample, long replacement, RuntimeException cause) {
+    /** Whether another sample took its row. */
+    public boolean replaced() {
+      return replacement >= 0;
+    }
+
+    /** E.g. {@code epoch 0, sample 17 skipped: train.rec: record 17 at byte 40960: ...}. */
+    @Override
+    public String toString() {
+      return "epoch " + epoch + ", sample " + sample + (replaced() ? " replaced by sample " + replacement : " skipped")
+          + ": " + cause.getMessage();
     }
   }
 }

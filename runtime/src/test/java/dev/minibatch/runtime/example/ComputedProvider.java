@@ -9,6 +9,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
@@ -37,7 +38,7 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
     int features = b.features;
     Feature feature = b.feature;
     IntToDoubleFunction label = b.label;
-    engine = BatchEngine.<NamedBatch>builder("ComputedProvider", b.samples, sampling)
+    BatchEngine.Builder<NamedBatch> e = BatchEngine.<NamedBatch>builder("ComputedProvider", b.samples, sampling)
         .layout(batch -> BatchLayout.of(
             List.of(DataDesc.of("data", batch, Shape.of(features), DType.FLOAT32, Role.DATA)),
             List.of(DataDesc.of("label", batch, Shape.scalar(), DType.INT32, Role.LABEL))))
@@ -53,8 +54,11 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
             }
             labels.put(r, (int) label.applyAsDouble(indices[r]));
           }
-        })
-        .build();
+        });
+    if (b.readers > 0) {
+      e.readers(new ReaderThreads("computed", b.readers, b.readers + 2));
+    }
+    engine = e.build();
   }
 
   /** A builder. */
@@ -73,6 +77,7 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
     private int features = 1;
     private Feature feature = (i, k) -> i;
     private IntToDoubleFunction label = i -> 0;
+    private int readers;
 
     private Builder() {}
 
@@ -87,6 +92,12 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
     /** The label of each sample. */
     public Builder label(IntToDoubleFunction label) {
       this.label = label;
+      return this;
+    }
+
+    /** Reader threads that write batches ahead of the consumer; default 0, none. */
+    public Builder readers(int threads) {
+      this.readers = threads;
       return this;
     }
 

@@ -7,6 +7,7 @@ import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;
@@ -36,7 +37,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   private final @Nullable DrawnOrder drawn;
   private final int numSamples;
   private final BatchOutput<B> output;
-  private final RowWriter rows;
+  private final BatchWriter writer;
   private final int[] indexBuffer;
   private final int[] stepBuffer;
   private final @Nullable ReaderThreads readers;
@@ -70,7 +71,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),
         b.sampling, sequences);
     this.stepBuffer = new int[sequences == null ? 0 : sequences.groups()];
-    this.rows = Objects.requireNonNull(b.rows, "rows");
+    this.writer = new BatchWriter(Objects.requireNonNull(b.rows, "rows"), output.padValues, sequences,
+        b.sampling.badSamples(), b.numSamples);
     this.indexBuffer = new int[order.batchSize()];
     this.readers = b.readers;
     this.delivery = b.delivery;
@@ -236,38 +238,38 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     } finally {
       guard.unlockWriting();
     }
-    ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, rows, output.padValues, r.threads(),
-        r.consumerWrites(), workers, output.sequences), guard, ticket, autoRelease, delivery);
+    ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, writer,
+        writer.ledger(plan, order.shardSize(), ring.size()), r.threads(), r.consumerWrites(), workers,
+        output.sequences), guard, ticket, autoRelease, delivery);
     guard.onStop(ticket, e.stopper());
     return e;
   }
 
-  /** Writes batch {@code j} of {@code plan} into the next slot of the ring; under the write lock. */
-  private B write(EpochPlan plan, int j) {
-    int rowCount = plan.rows(j);
-    int samples = plan.sampleRows(j);
-    int[] idx = indexBuffer;
-    plan.indices(j, idx);
+  /**
+   * Writes batch {@code j} of {@code plan} into the next slot of the ring; under the write lock. The
+   * batch is published at once, so the ledger needs one slot.
+   */
+  private B write(EpochPlan plan, int j, BadSampleLedger ledger) {
     BatchSlot<B> slot = output.ring().next();
-    long[] sampleIndices = slot.sampleIndices();
-    for (int r = 0; r < samples; r++) {
-      sampleIndices[r] = idx[r];
-    }
-    Sequences.begin(output.sequences, slot, plan, j, idx, samples, stepBuffer);
-    if (samples > 0) {
-      rows.write(idx, 0, samples, slot);
-    }
-    slot.padConstant(samples, rowCount, output.padValues);
-    return slot.publish(rowCount, plan.pad(j));
+    writer.write(plan, j, slot, 0, indexBuffer, stepBuffer, ledger);
+    ledger.deliver(0);
+    return slot.publish(ledger.rows(0), ledger.pad(0));
   }
 
   /** One epoch written on the consumer's thread. */
   private final class PlannedIterator extends GuardedIterator<B> {
     private final EpochPlan plan;
+    private final BadSampleLedger ledger;
 
     PlannedIterator(long ticket, EpochPlan plan) {
       super(guard, ticket);
       this.plan = plan;
+      this.ledger = writer.ledger(plan, order.shardSize(), 1);
+    }
+
+    @Override
+    protected java.util.List<dev.minibatch.runtime.pipeline.PipelineStats.BadSample> badSamples() {
+      return ledger.delivered();
     }
 
     @Override
@@ -283,8 +285,11 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
       B batch;
       guard.lockWriting(ticket());
       try {
-        batch = write(plan, plan.position());
+        batch = write(plan, plan.position(), ledger);
         plan.delivered();
+      } catch (BadSampleBudgetException e) {
+        end();
+        throw e;
       } finally {
         guard.unlockWriting();
       }

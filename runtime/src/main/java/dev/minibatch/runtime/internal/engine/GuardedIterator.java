@@ -7,6 +7,7 @@ import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.PipelineStats.PaddingStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
@@ -56,6 +57,11 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
    */
   protected abstract B produce();
 
+  /** The bad samples skipped or replaced in the batches delivered so far, in batch order; none by default. */
+  protected java.util.List<BadSample> badSamples() {
+    return java.util.List.of();
+  }
+
   /** The threaded stages before this iterator, source first; none by default. */
   protected PipelineStats upstream() {
     return PipelineStats.EMPTY;
@@ -95,6 +101,10 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
           own.queueCapacity());
     }
     PipelineStats all = up.plus(own);
+    java.util.List<BadSample> bad = badSamples();
+    if (!bad.isEmpty()) {
+      all = all.withBadSamples(bad);
+    }
     return realSteps > 0 ? all.withPadding(new PaddingStats(realSteps, paddedSteps)) : all;
   }
 

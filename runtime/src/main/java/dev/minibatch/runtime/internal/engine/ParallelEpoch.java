@@ -5,10 +5,13 @@ import dev.minibatch.runtime.internal.pipeline.HandOff;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.internal.pipeline.Workers;
+import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.lang.ref.Cleaner;
 import java.util.Arrays;
+import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
@@ -26,7 +29,7 @@ import org.jspecify.annotations.Nullable;
  */
 final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
-  record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, RowWriter rows, double[] padValues,
+  record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, BatchWriter writer, BadSampleLedger ledger,
       int readers, boolean consumerWrites, Workers workers, @Nullable Sequences sequences) {}
 
   private final Shared<B> shared;
@@ -66,8 +69,13 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
   }
 
   @Override
+  protected List<BadSample> badSamples() {
+    return shared.job.ledger().delivered();
+  }
+
+  @Override
   protected PipelineStats upstream() {
-    return new PipelineStats(java.util.List.of(shared.counters.snapshot()));
+    return new PipelineStats(List.of(shared.counters.snapshot()));
   }
 
   @Override
@@ -77,9 +85,15 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     }
     int j = next;
     shared.awaitBatch(j, autoRelease);
-    BatchSlot<B> slot = shared.job.ring().slot(j % shared.job.ring().size());
-    int rows = plan.rows(j);
-    B batch = slot.publish(rows, plan.pad(j));
+    int s = j % shared.job.ring().size();
+    BadSampleLedger ledger = shared.job.ledger();
+    try {
+      ledger.deliver(s);
+    } catch (RuntimeException e) {
+      end();
+      throw e;
+    }
+    B batch = shared.job.ring().slot(s).publish(ledger.rows(s), ledger.pad(s));
     plan.delivered();
     next++;
     if (delivery != null) {
@@ -254,11 +268,13 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     private boolean writeBatch(int j, int[] idx, int[] groupSteps, boolean reader) {
       long t1 = System.nanoTime();
       EpochPlan plan = job.plan();
-      int rows = plan.rows(j);
+      int s = j % slots;
+      BatchSlot<B> slot = job.ring().slot(s);
       try {
-        write(plan, j, 0, rows, idx, groupSteps);
+        job.writer().write(plan, j, slot, s, idx, groupSteps, job.ledger());
       } catch (Throwable t) {
-        fail(t, failingSample(t, plan, j, idx, 0, rows));
+        fail(t, t instanceof BadSampleBudgetException ? StageFailedException.NO_SAMPLE
+            : job.writer().failingSample(t, plan, j, slot, idx));
         return false;
       }
       if (reader) {
@@ -266,50 +282,10 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       }
       counters.addItems(1);
       handOff.offer(() -> {
-        written[j % slots] = j;
+        written[s] = j;
         return j == wanted;
       });
       return true;
-    }
-
-    private void write(EpochPlan plan, int j, int from, int to, int[] idx, int[] steps) {
-      BatchSlot<B> slot = job.ring().slot(j % job.ring().size());
-      int samples = plan.sampleRows(j);
-      plan.indices(j, idx);
-      long[] sampleIndices = slot.sampleIndices();
-      int copyTo = Math.min(to, samples);
-      for (int r = from; r < to; r++) {
-        sampleIndices[r] = r < copyTo ? idx[r] : EpochPlan.CONSTANT_PAD;
-      }
-      Sequences.begin(job.sequences(), slot, plan, j, idx, samples, steps);
-      if (copyTo > from) {
-        job.rows().write(idx, from, copyTo, slot);
-      }
-      slot.padConstant(Math.max(from, samples), to, job.padValues());
-    }
-
-    /**
-     * The sample whose row failed: a writer writes a range of rows in one call, so on this cold path
-     * the range is written again row by row until one fails (an Error is not retried; if no row fails
-     * again, the range's first sample is named).
-     */
-    private long failingSample(Throwable t, EpochPlan plan, int j, int[] idx, int from, int to) {
-      int copyTo = Math.min(to, plan.sampleRows(j));
-      if (from >= copyTo) {
-        return StageFailedException.NO_SAMPLE;
-      }
-      if (copyTo - from == 1 || t instanceof Error) {
-        return idx[from];
-      }
-      BatchSlot<B> slot = job.ring().slot(j % job.ring().size());
-      for (int r = from; r < copyTo; r++) {
-        try {
-          job.rows().write(idx, r, r + 1, slot);
-        } catch (RuntimeException again) {
-          return idx[r];
-        }
-      }
-      return idx[from];
     }
 
     private void fail(Throwable t, long sample) {

@@ -25,6 +25,7 @@ import java.util.Map;
  * @param evenShards every part gets the same number of samples, {@code ceil(n / numParts)},
  *     topped up by repeating the epoch's first samples (PyTorch's DistributedSampler)
  * @param padding the constants for {@link LastBatch#PAD_CONSTANT}
+ * @param badSamples what to do with a sample that cannot be read
  */
 public record Sampling(
     int batchSize,
@@ -35,7 +36,8 @@ public record Sampling(
     int numParts,
     int partIndex,
     boolean evenShards,
-    Padding padding) {
+    Padding padding,
+    BadSamplePolicy badSamples) {
 
   /**
    * The constants that pad rows under {@link LastBatch#PAD_CONSTANT}.
@@ -87,9 +89,12 @@ public record Sampling(
     return batchSize;
   }
 
-  /** Batch size 0 (the whole shard as one batch), PARTIAL, no shuffle, a drawn seed, one shard, padding 0. */
+  /**
+   * Batch size 0 (the whole shard as one batch), PARTIAL, no shuffle, a drawn seed, one shard,
+   * padding 0, failing at a bad sample.
+   */
   public static Sampling defaults() {
-    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, Padding.ZERO);
+    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, Padding.ZERO, BadSamplePolicy.FAIL);
   }
 
   /** Rows of a full batch for a shard of {@code shardSize} samples: the batch size, or the shard size for 0. */
@@ -99,12 +104,12 @@ public record Sampling(
 
   /** These settings with another batch size and last-batch policy. */
   public Sampling withBatch(int batchSize, LastBatch lastBatch) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, padding);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, padding, badSamples);
   }
 
   /** These settings with another order: shuffled or not, with the user's seed {@code seed}. */
   public Sampling withOrder(boolean shuffle, long seed) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, padding);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, padding, badSamples);
   }
 
   /** The padding constant for a provided name ({@link Padding#valueFor}). */
