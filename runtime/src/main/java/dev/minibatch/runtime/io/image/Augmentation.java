@@ -10,13 +10,22 @@ import org.jspecify.annotations.Nullable;
  */
 record Augmentation(int channels, int height, int width, Augments augments, Normalization normalization) {
 
-  /** The {@code augment(...)} group: where to crop, the affine step, colour noise and the pixel options. */
-  record Augments(Crop crop, Affine affine, Colour colour, int fillValue, int interMethod, boolean mirror,
-      boolean randMirror) {}
+  /**
+   * The {@code augment(...)} group: where to crop (or the random resized crop), the affine step,
+   * colour noise, colour jitter and random gray, and the pixel options.
+   */
+  record Augments(Crop crop, ResizedCrop resizedCrop, Affine affine, Colour colour, Jitter jitter, int fillValue,
+      int interMethod, boolean mirror, boolean randMirror) {}
 
   /** Resize, pad and crop (MXNet {@code resize}, {@code pad}, {@code rand_crop}, {@code crop_*}, {@code *_crop_size}). */
   record Crop(int resize, int pad, boolean randCrop, int cropYStart, int cropXStart, int maxCropSize,
       int minCropSize) {}
+
+  /**
+   * torchvision's RandomResizedCrop: whether it replaces the crop step, the range of the crop's area
+   * as a fraction of the image's, and the range of its width/height ratio.
+   */
+  record ResizedCrop(boolean on, float minArea, float maxArea, float minRatio, float maxRatio) {}
 
   /** The affine step: rotation, aspect, shear, random scale and the size limits. */
   record Affine(float maxRotateAngle, int rotate, float maxAspectRatio, float maxShearRatio, float maxRandomScale,
@@ -25,6 +34,36 @@ record Augmentation(int channels, int height, int width, Augments augments, Norm
   /** HSL jitter, contrast, illumination and PCA lighting noise. */
   record Colour(int randomH, int randomS, int randomL, float maxRandomContrast, float maxRandomIllumination,
       float pcaNoise) {}
+
+  /**
+   * torchvision's ColorJitter and RandomGrayscale: the ranges the brightness, contrast and
+   * saturation factors and the hue shift (a fraction of the hue circle) are drawn from, and the
+   * probability of turning the image gray. A factor range of [1, 1] or a hue range of [0, 0] is off.
+   */
+  record Jitter(float minBrightness, float maxBrightness, float minContrast, float maxContrast, float minSaturation,
+      float maxSaturation, float minHue, float maxHue, float grayProbability) {
+
+    boolean brightness() {
+      return minBrightness != 1 || maxBrightness != 1;
+    }
+
+    boolean contrast() {
+      return minContrast != 1 || maxContrast != 1;
+    }
+
+    boolean saturation() {
+      return minSaturation != 1 || maxSaturation != 1;
+    }
+
+    boolean hue() {
+      return minHue != 0 || maxHue != 0;
+    }
+
+    /** Whether any of the four ColorJitter operations runs. */
+    boolean any() {
+      return brightness() || contrast() || saturation() || hue();
+    }
+  }
 
   /** The {@code normalize(...)} group: per-channel mean and divisor (RGBA), scale, and the mean image's file. */
   record Normalization(float[] mean, float[] std, float scale, @Nullable Path meanImg) {}
@@ -37,7 +76,8 @@ record Augmentation(int channels, int height, int width, Augments augments, Norm
   /**
    * These settings with every random draw and the normalisation off, for computing the mean image
    * (MXNet computes it over centre crops): a random crop size becomes its largest, interpolation 10
-   * (random) becomes 1; the other settings are the groups' defaults.
+   * (random) becomes 1; the other settings are the groups' defaults, so the random resized crop
+   * becomes the plain centre crop and colour jitter and random gray are off.
    */
   Augmentation withoutRandomness() {
     Crop c = augments.crop();
@@ -63,6 +103,16 @@ record Augmentation(int channels, int height, int width, Augments augments, Norm
   /** Whether the HSL step runs. */
   boolean colour() {
     return randomH() != 0 || randomS() != 0 || randomL() != 0;
+  }
+
+  /** Whether the random resized crop replaces the crop step. */
+  boolean resizedCrop() {
+    return augments.resizedCrop().on();
+  }
+
+  /** Whether colour jitter or random gray runs. */
+  boolean jitter() {
+    return augments.jitter().any() || augments.jitter().grayProbability() > 0;
   }
 
   // The augmenter and pixel writer read each setting by its MXNet name; these keep them flat.

@@ -25,7 +25,12 @@ import org.bytedeco.opencv.opencv_core.Size;
  * shorter side resized to {@code resize}; the affine step (rotation, shear, random scale and aspect
  * ratio, size limits, borders filled with {@code fillValue}); padding; the crop (a random size in
  * [minCropSize, maxCropSize] resized to the output, or the output size itself, centred, random, or
- * at cropYStart/cropXStart); random hue, saturation and lightness in HLS space.
+ * at cropYStart/cropXStart; or torchvision's random resized crop instead); random hue, saturation
+ * and lightness in HLS space; then torchvision's colour jitter and random gray ({@link
+ * ColourJitter}).
+ *
+ * <p>The draws of one image come in that order too, each step drawing only when it is on, so they
+ * depend on the sample alone.
  *
  * <p>One difference, as shared/DESIGN.md settles: an image smaller than the output is first
  * upscaled keeping its aspect ratio (MXNet 1.x stops with "input image size smaller than input
@@ -48,6 +53,8 @@ final class Augmenter implements AutoCloseable {
   private final Size size = new Size();
   private final Rect rect = new Rect();
   private final Scalar fill;
+  private final ResizedCropBox box = new ResizedCropBox();
+  private final ColourJitter jitter;
   private byte[] pixels = new byte[0];
   private final int[] resizeTo = new int[2];
   private Mat result = resized;
@@ -57,6 +64,7 @@ final class Augmenter implements AutoCloseable {
   Augmenter(Augmentation a) {
     this.a = a;
     this.fill = new Scalar(a.fillValue(), a.fillValue(), a.fillValue(), a.fillValue());
+    this.jitter = new ColourJitter(a.augments().jitter());
   }
 
   /** The image whose window at ({@link #x()}, {@link #y()}) is the output. */
@@ -97,7 +105,16 @@ final class Augmenter implements AutoCloseable {
     }
     int h = a.height();
     int w = a.width();
-    if (a.cropSize()) {
+    if (a.resizedCrop()) {
+      box.draw(res.rows(), res.cols(), a.augments().resizedCrop(), r);
+      rect.x(box.x()).y(box.y()).width(box.width()).height(box.height());
+      try (Mat roi = res.apply(rect)) {
+        resize(roi, cropped, size(w, h), 0, 0, inter(box.width(), box.height(), w, h, r));
+      }
+      res = cropped;
+      x = 0;
+      y = 0;
+    } else if (a.cropSize()) {
       int max = a.maxCropSize();
       if (res.cols() < max || res.rows() < max) {
         throw new IllegalArgumentException("the image is " + res.cols() + "x" + res.rows() + " (width x height) after "
@@ -157,6 +174,11 @@ final class Augmenter implements AutoCloseable {
     }
     if (a.colour()) {
       res = colour(res, r);
+    }
+    if (a.jitter()) {
+      res = jitter.apply(res, x, y, w, h, r);
+      x = 0;
+      y = 0;
     }
     result = res;
   }
@@ -253,5 +275,6 @@ final class Augmenter implements AutoCloseable {
     size.close();
     rect.close();
     fill.close();
+    jitter.close();
   }
 }

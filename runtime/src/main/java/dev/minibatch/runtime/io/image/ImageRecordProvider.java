@@ -363,10 +363,20 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   /**
    * The augmentation options of ImageRecordIter (MXNet's default augmenter plus its contrast,
    * illumination and PCA noise), set through {@link Builder#augment(Consumer)}: resize, crops,
-   * padding, the affine step, HSL jitter, interpolation and mirrors. Each method is MXNet's
-   * parameter in lowerCamelCase with its default; {@link Builder#build()} checks them.
+   * padding, the affine step, HSL jitter, interpolation and mirrors. Each of those methods is
+   * MXNet's parameter in lowerCamelCase with its default. Beside them, torchvision's
+   * RandomResizedCrop ({@link #randomResizedCrop(boolean)}, {@link #randomAreaRange(float, float)},
+   * {@link #randomRatioRange(float, float)}), ColorJitter ({@link #brightness(float)}, {@link
+   * #contrast(float)}, {@link #saturation(float)}, {@link #hue(float)}) and RandomGrayscale ({@link
+   * #randomGray(float)}), with torchvision's meaning and defaults. {@link Builder#build()} checks
+   * them all.
    */
   public static final class Augment {
+    // torchvision's RandomResizedCrop defaults: scale (0.08, 1), ratio (3/4, 4/3).
+    private static final float DEFAULT_MIN_AREA = 0.08f;
+    private static final float DEFAULT_MIN_RATIO = 3f / 4;
+    private static final float DEFAULT_MAX_RATIO = 4f / 3;
+
     private int resize = -1;
     private int pad;
     private boolean randCrop;
@@ -392,6 +402,17 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private int interMethod = 1;
     private boolean mirror;
     private boolean randMirror;
+    private boolean randomResizedCrop;
+    private float minArea = DEFAULT_MIN_AREA;
+    private float maxArea = 1;
+    private float minRatio = DEFAULT_MIN_RATIO;
+    private float maxRatio = DEFAULT_MAX_RATIO;
+    private final float[] brightness = {1, 1};
+    private final float[] contrast = {1, 1};
+    private final float[] saturation = {1, 1};
+    private final float[] hue = {0, 0};
+    private float randomGray;
+
 
     /** MXNet's defaults: no augmentation. */
     Augment() {}
@@ -567,6 +588,118 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
+    /**
+     * torchvision's RandomResizedCrop in place of the crop step: crop a random box whose area is a
+     * fraction in {@link #randomAreaRange(float, float)} of the image's and whose width/height ratio
+     * is in {@link #randomRatioRange(float, float)} (drawn uniformly in log space), up to 10 attempts
+     * at a uniform position, else the centre crop with its ratio clamped into the range; then resize
+     * it to the output's height and width with {@link #interMethod(int)}. It runs on the image after
+     * resize, the affine step and pad, and replaces randCrop, cropYStart/cropXStart and
+     * minCropSize/maxCropSize, which {@link Builder#build()} refuses beside it. MXNet 1.3+ calls it
+     * {@code random_resized_crop}. Default false.
+     */
+    public Augment randomResizedCrop(boolean on) {
+      this.randomResizedCrop = on;
+      return this;
+    }
+
+    /**
+     * The range of the random resized crop's area as a fraction of the image's area, 0 < min <= max
+     * <= 1 (torchvision's {@code scale}; MXNet 1.3+'s {@code min_random_area}, {@code
+     * max_random_area}); default 0.08 and 1. Needs {@link #randomResizedCrop(boolean)}.
+     */
+    public Augment randomAreaRange(float min, float max) {
+      this.minArea = min;
+      this.maxArea = max;
+      return this;
+    }
+
+    /**
+     * The range of the random resized crop's width/height ratio, 0 < min <= max, drawn uniformly in
+     * log space (torchvision's {@code ratio}; MXNet 1.3+ reuses {@code min_aspect_ratio} and {@code
+     * max_aspect_ratio}, but here {@link #maxAspectRatio(float)} stays the affine stretch); default 3/4
+     * and 4/3. Needs {@link #randomResizedCrop(boolean)}.
+     */
+    public Augment randomRatioRange(float min, float max) {
+      this.minRatio = min;
+      this.maxRatio = max;
+      return this;
+    }
+
+    /**
+     * Colour jitter (torchvision's ColorJitter {@code brightness}): multiply every value by a
+     * factor drawn uniformly in [max(0, 1 - v), 1 + v]; default 0, off. Colour images (channels 3).
+     */
+    public Augment brightness(float v) {
+      return brightness(Math.max(0, 1 - v), 1 + v);
+    }
+
+    /** Brightness with the factor drawn uniformly in [min, max], 0 <= min <= max; [1, 1] is off. */
+    public Augment brightness(float min, float max) {
+      brightness[0] = min;
+      brightness[1] = max;
+      return this;
+    }
+
+    /**
+     * Colour jitter (torchvision's ColorJitter {@code contrast}): blend every value with the
+     * image's mean gray level, {@code v * c + mean * (1 - c)}, c drawn uniformly in [max(0, 1 - v),
+     * 1 + v]; default 0, off. On the 8-bit pixels, unlike {@link #maxRandomContrast(float)} (MXNet's,
+     * on the normalised value). Colour images (channels 3).
+     */
+    public Augment contrast(float v) {
+      return contrast(Math.max(0, 1 - v), 1 + v);
+    }
+
+    /** Contrast with the factor drawn uniformly in [min, max], 0 <= min <= max; [1, 1] is off. */
+    public Augment contrast(float min, float max) {
+      contrast[0] = min;
+      contrast[1] = max;
+      return this;
+    }
+
+    /**
+     * Colour jitter (torchvision's ColorJitter {@code saturation}): blend every pixel with its
+     * gray level (0.299 R + 0.587 G + 0.114 B), {@code v * s + gray * (1 - s)}, s drawn uniformly in
+     * [max(0, 1 - v), 1 + v]: 0 gives the gray image; default 0, off. Colour images (channels 3).
+     */
+    public Augment saturation(float v) {
+      return saturation(Math.max(0, 1 - v), 1 + v);
+    }
+
+    /** Saturation with the factor drawn uniformly in [min, max], 0 <= min <= max; [1, 1] is off. */
+    public Augment saturation(float min, float max) {
+      saturation[0] = min;
+      saturation[1] = max;
+      return this;
+    }
+
+    /**
+     * Colour jitter (torchvision's ColorJitter {@code hue}): turn every pixel's HSV hue by a
+     * fraction of the full circle drawn uniformly in [-v, v], 0 <= v <= 0.5; default 0, off. Colour
+     * images (channels 3).
+     */
+    public Augment hue(float v) {
+      return hue(-v, v);
+    }
+
+    /** Hue with the turn drawn uniformly in [min, max], -0.5 <= min <= max <= 0.5; [0, 0] is off. */
+    public Augment hue(float min, float max) {
+      hue[0] = min;
+      hue[1] = max;
+      return this;
+    }
+
+    /**
+     * Replace the image by its gray level (0.299 R + 0.587 G + 0.114 B) in all three channels with
+     * probability p (torchvision's RandomGrayscale), after the colour jitter; default 0. Colour
+     * images (channels 3).
+     */
+    public Augment randomGray(float p) {
+      this.randomGray = p;
+      return this;
+    }
+
     /** Checks the options (colour ones need {@code channels} 3, or 3 and 4) and freezes them. */
     Augmentation.Augments settings(int channels) {
       require(Augmentation.validInterMethod(interMethod), "interMethod must be 0..4, 9 or 10, got " + interMethod);
@@ -596,12 +729,54 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       require(fillValue >= 0 && fillValue <= 255, "fillValue must be 0..255, got " + fillValue);
       require(maxRandomContrast >= 0 && maxRandomIllumination >= 0, "maxRandomContrast and maxRandomIllumination "
           + "must be >= 0");
+      Augmentation.ResizedCrop resizedCrop = resizedCrop();
+      Augmentation.Jitter jitter = jitter(channels);
       return new Augmentation.Augments(
           new Augmentation.Crop(resize, pad, randCrop, cropYStart, cropXStart, maxCropSize, minCropSize),
+          resizedCrop,
           new Augmentation.Affine(maxRotateAngle, rotate, maxAspectRatio, maxShearRatio, maxRandomScale,
               minRandomScale, maxImgSize, minImgSize),
           new Augmentation.Colour(randomH, randomS, randomL, maxRandomContrast, maxRandomIllumination, pcaNoise),
-          fillValue, interMethod, mirror, randMirror);
+          jitter, fillValue, interMethod, mirror, randMirror);
+    }
+
+    /** The random resized crop's settings, checked against the crop options it replaces. */
+    private Augmentation.ResizedCrop resizedCrop() {
+      require(minArea > 0 && minArea <= maxArea && maxArea <= 1, "randomAreaRange needs 0 < min <= max <= 1 "
+          + "(fractions of the image's area), got " + minArea + " and " + maxArea);
+      require(minRatio > 0 && minRatio <= maxRatio && Float.isFinite(maxRatio), "randomRatioRange needs 0 < min <= "
+          + "max (width/height), got " + minRatio + " and " + maxRatio);
+      if (randomResizedCrop) {
+        require(!randCrop, "randomResizedCrop places its crop at random itself; drop randCrop(true)");
+        require(cropYStart == -1 && cropXStart == -1, "randomResizedCrop chooses the crop's position; drop "
+            + "cropYStart/cropXStart");
+        require(maxCropSize == -1 && minCropSize == -1, "randomResizedCrop and minCropSize/maxCropSize are two "
+            + "random crops; use one");
+      } else {
+        require(minArea == DEFAULT_MIN_AREA && maxArea == 1 && minRatio == DEFAULT_MIN_RATIO
+            && maxRatio == DEFAULT_MAX_RATIO, "randomAreaRange and randomRatioRange shape the random resized "
+            + "crop; set randomResizedCrop(true) too");
+      }
+      return new Augmentation.ResizedCrop(randomResizedCrop, minArea, maxArea, minRatio, maxRatio);
+    }
+
+    /** The colour jitter and random gray settings, checked; they need a colour image. */
+    private Augmentation.Jitter jitter(int channels) {
+      String[] names = {"brightness", "contrast", "saturation"};
+      float[][] factors = {brightness, contrast, saturation};
+      for (int k = 0; k < 3; k++) {
+        float[] f = factors[k];
+        require(f[0] >= 0 && f[0] <= f[1] && Float.isFinite(f[1]), names[k] + " needs a factor range 0 <= min <= "
+            + "max (or one value v >= 0 for [max(0, 1 - v), 1 + v]), got " + f[0] + " and " + f[1]);
+      }
+      require(hue[0] >= -0.5f && hue[0] <= hue[1] && hue[1] <= 0.5f, "hue needs -0.5 <= min <= max <= 0.5 "
+          + "(fractions of the hue circle; one value v in [0, 0.5] for [-v, v]), got " + hue[0] + " and " + hue[1]);
+      require(randomGray >= 0 && randomGray <= 1, "randomGray is a probability in [0, 1], got " + randomGray);
+      Augmentation.Jitter j = new Augmentation.Jitter(brightness[0], brightness[1], contrast[0], contrast[1],
+          saturation[0], saturation[1], hue[0], hue[1], randomGray);
+      require(!(j.any() || randomGray > 0) || channels == 3, "brightness, contrast, saturation, hue and randomGray "
+          + "work on colour images (dataShape channels 3), not " + channels);
+      return j;
     }
   }
 
