@@ -40,7 +40,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>Every parameter of ImageRecordIter is a builder method named in lowerCamelCase, with MXNet's
- * default (docs/images.md lists them with their meaning): the source and format settings on {@link
+ * default, and so are torchvision's random resized crop, colour jitter and random gray
+ * (docs/images.md lists them with their meaning): the source and format settings on {@link
  * Builder}, the augmentations in the {@link Augment} group and the mean, std and scale in the {@link
  * Normalize} group. The sampling settings are the engine's,
  * as for every provider: shuffle and seed, {@code numParts}/{@code partIndex} (or {@code shard}),
