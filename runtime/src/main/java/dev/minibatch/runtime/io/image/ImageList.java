@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
+import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -69,19 +70,13 @@ record ImageList(List<Entry> entries) {
   /**
    * Reads a list.
    *
-   * @throws FileFormatException naming the file and line for a line with fewer than three fields,
-   *     an index that is not an integer, a label that is not a number, or a repeated index
+   * @throws FileFormatException naming the file and line for bytes that are not UTF-8, a line with
+   *     fewer than three fields, an index that is not an integer, a label that is not a number, or a
+   *     repeated index
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   public static ImageList read(Path lst) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(lst, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + lst, e);
-    } catch (RuntimeException e) {
-      throw new FileFormatException(lst.toString(), "is not UTF-8 text", e);
-    }
+    List<String> lines = TextLines.read(lst, "'index<TAB>label...<TAB>path' lines");
     List<Entry> out = new ArrayList<>(lines.size());
     Map<Long, Integer> seen = new HashMap<>();
     for (int i = 0; i < lines.size(); i++) {

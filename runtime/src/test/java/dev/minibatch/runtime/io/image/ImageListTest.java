@@ -53,6 +53,17 @@ class ImageListTest {
         error("0\t1\ta.jpg\n\n0\t1\tb.jpg\n", "4.lst"));
   }
 
+  @Test
+  void bytesThatAreNotUtf8NameTheLineAndOffset() throws IOException {
+    // Line 1 is 11 bytes with its CRLF; line 2 starts "1\t", then 0xC3 without its continuation byte.
+    Path lst = Files.write(dir.resolve("u.lst"), new byte[] {'0', '\t', '1', '\t', 'a', '.', 'p', 'n', 'g', '\r', '\n',
+        '1', '\t', (byte) 0xC3, '(', '\t', 'b', '.', 'p', 'n', 'g', '\n'});
+    FileFormatException e = assertThrows(FileFormatException.class, () -> ImageList.read(lst));
+    assertEquals(lst.toString(), e.file());
+    assertEquals(lst + ": line 2 (byte offset 13): byte 0xC3 is not UTF-8 text; expected "
+        + "'index<TAB>label...<TAB>path' lines", e.getMessage());
+  }
+
   private String error(String content, String name) throws IOException {
     Path p = Files.writeString(dir.resolve(name), content);
     return assertThrows(FileFormatException.class, () -> ImageList.read(p)).getMessage();
