@@ -76,9 +76,23 @@ record ImageList(List<Entry> entries) {
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   public static ImageList read(Path lst) {
+    return read(lst, 0);
+  }
+
+  /**
+   * Reads a list whose every line must hold {@code labelWidth} labels (any number when 0): the
+   * first line's count is checked against the setting, so a mismatch says which setting fits the
+   * file; a later line's against the first.
+   *
+   * @throws FileFormatException as {@link #read(Path)}, and naming the line whose label count
+   *     differs
+   * @throws UncheckedIOException naming the file if it cannot be read
+   */
+  public static ImageList read(Path lst, int labelWidth) {
     List<String> lines = TextLines.read(lst, "'index<TAB>label...<TAB>path' lines");
     List<Entry> out = new ArrayList<>(lines.size());
     Map<Long, Integer> seen = new HashMap<>();
+    int firstLine = 0;
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.isBlank()) {
@@ -98,6 +112,15 @@ record ImageList(List<Entry> entries) {
             + f[0] + "'");
       }
       float[] labels = new float[f.length - 2];
+      if (labelWidth > 0 && labels.length != labelWidth) {
+        throw new FileFormatException(lst.toString(), "line " + (i + 1) + " (image index " + index + "): "
+            + labelCount(labels.length) + (firstLine == 0
+                ? " but labelWidth is " + labelWidth + "; set labelWidth(" + labels.length + ") to read them"
+                : " where line " + firstLine + " and labelWidth have " + labelWidth));
+      }
+      if (firstLine == 0) {
+        firstLine = i + 1;
+      }
       for (int k = 0; k < labels.length; k++) {
         try {
           labels[k] = Float.parseFloat(f[k + 1].strip());
@@ -139,6 +162,11 @@ record ImageList(List<Entry> entries) {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + lst, e);
     }
+  }
+
+  /** "1 label", "9 labels". */
+  private static String labelCount(int n) {
+    return n + (n == 1 ? " label" : " labels");
   }
 
   /** The entry with image index {@code index}, or null. */

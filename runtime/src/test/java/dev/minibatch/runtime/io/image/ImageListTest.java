@@ -64,6 +64,19 @@ class ImageListTest {
         + "'index<TAB>label...<TAB>path' lines", e.getMessage());
   }
 
+  @Test
+  void theLabelWidthIsCheckedAgainstTheFirstLineThenEachLineAgainstIt() throws IOException {
+    Path nine = Files.writeString(dir.resolve("nine.lst"), "\n4\t1\t2\t3\t4\t5\t6\t7\t8\t9\ta.jpg\n");
+    assertEquals(nine + ": line 2 (image index 4): 9 labels but labelWidth is 1; set labelWidth(9) to read them",
+        assertThrows(FileFormatException.class, () -> ImageList.read(nine, 1)).getMessage());
+    assertEquals(9, ImageList.read(nine, 9).entries().get(0).labels().length);
+    Path mixed = Files.writeString(dir.resolve("mixed.lst"), "0\t1\t2\ta.jpg\n1\t3\t4\tb.jpg\n2\t5\tc.jpg\n");
+    assertEquals(mixed + ": line 3 (image index 2): 1 label where line 1 and labelWidth have 2",
+        assertThrows(FileFormatException.class, () -> ImageList.read(mixed, 2)).getMessage());
+    // Width 0: any count, as im2rec reads a list.
+    assertEquals(3, ImageList.read(mixed).entries().size());
+  }
+
   private String error(String content, String name) throws IOException {
     Path p = Files.writeString(dir.resolve(name), content);
     return assertThrows(FileFormatException.class, () -> ImageList.read(p)).getMessage();
