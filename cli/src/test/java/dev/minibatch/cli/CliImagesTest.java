@@ -192,7 +192,7 @@ class CliImagesTest {
     assertEquals(3, r.code(), r.out() + r.err());
     List<String> lines = r.err().lines().toList();
     assertEquals(1, lines.size(), r.err());
-    assertTrue(lines.get(0).startsWith("minibatch im2rec: image folder " + root + ": class folder 'cat' holds no image"),
+    assertTrue(lines.get(0).startsWith("minibatch im2rec: " + root + ": class folder 'cat' holds no image"),
         lines.get(0));
     // A setting out of range is still a usage error, with picocli's usage.
     Run usage = CliTest.run("im2rec", "--quality", "500", dir.resolve("out/train").toString(), root.toString());

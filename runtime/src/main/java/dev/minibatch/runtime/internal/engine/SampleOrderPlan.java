@@ -45,7 +45,8 @@ final class SampleOrderPlan extends CarryingPlan<int[]> {
       // As MXNet's round_batch: the padding must come from one following epoch.
       throw new IllegalArgumentException("lastBatch PAD_CONTINUE needs at least one batch of samples per shard: shard "
           + sampling.partIndex() + " of " + sampling.numParts() + " has " + shardSize + " samples, the batch size is "
-          + batchSize);
+          + batchSize + "; use a batch size of at most " + shardSize + ", or another lastBatch policy (PAD_CONSTANT pads"
+          + " the last batch with constants)");
     }
   }
 

@@ -39,9 +39,7 @@ final class ShardOrder {
     this.sampling = sampling;
     int k = sampling.numParts();
     int p = sampling.partIndex();
-    this.shardSize = sampling.evenShards()
-        ? (int) ((numSamples + (long) k - 1) / k)
-        : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
+    this.shardSize = sampling.shardSize(numSamples);
     if (shardSize == 0) {
       throw new IllegalArgumentException("shard " + p + " of " + k + " would be empty: " + numSamples
           + " samples cannot fill " + k + " shards; use fewer shards or evenShards(true)");

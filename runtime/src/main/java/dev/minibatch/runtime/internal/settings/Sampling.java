@@ -102,6 +102,19 @@ public record Sampling(
     return batchSize == 0 ? shardSize : batchSize;
   }
 
+  /**
+   * The samples part {@code partIndex} of {@code numParts} visits per epoch out of {@code
+   * numSamples}: the contiguous block {@code [floor(p*n/k), floor((p+1)*n/k))}, or {@code ceil(n/k)}
+   * with {@code evenShards}. The one shard rule, for the engine and for providers that check their
+   * source against the settings before building it.
+   */
+  public int shardSize(int numSamples) {
+    int k = numParts;
+    int p = partIndex;
+    return evenShards ? (int) ((numSamples + (long) k - 1) / k)
+        : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
+  }
+
   /** These settings with another batch size and last-batch policy. */
   public Sampling withBatch(int batchSize, LastBatch lastBatch) {
     return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, padding, badSamples);

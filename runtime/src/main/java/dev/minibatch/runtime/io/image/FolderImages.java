@@ -19,7 +19,8 @@ import java.util.stream.Stream;
  * folder mode): classes are the sub-folders' names in sorted order, labelled 0, 1, ...; images are
  * the files with an image extension in each, sorted by name; the label width is 1. Other files are
  * ignored, but a class folder without images is an error (so a typo in a folder's name is not
- * silently an empty class).
+ * silently an empty class), and so is a folder without class folders: {@link FileFormatException}s
+ * naming the folder, since what is wrong is what it holds.
  */
 final class FolderImages extends ImageSource {
   /** The extensions im2rec accepts, and the other formats OpenCV decodes. */
@@ -31,6 +32,12 @@ final class FolderImages extends ImageSource {
   private final List<Path> files;
   private final int[] labels;
 
+  /**
+   * The images under {@code root}, listed once.
+   *
+   * @throws IllegalArgumentException if {@code root} is not a directory (a wrong setting)
+   * @throws FileFormatException naming {@code root} if it has no class folder, or one without images
+   */
   FolderImages(Path root) {
     this.root = root;
     if (!Files.isDirectory(root)) {
@@ -50,8 +57,8 @@ final class FolderImages extends ImageSource {
         }
       }
       if (images.isEmpty()) {
-        throw new IllegalArgumentException("image folder " + root + ": class folder '" + dir.getFileName()
-            + "' holds no image files (" + String.join(", ", new java.util.TreeSet<>(EXTENSIONS)) + ")");
+        throw new FileFormatException(root.toString(), "class folder '" + dir.getFileName() + "' holds no image files ("
+            + String.join(", ", new java.util.TreeSet<>(EXTENSIONS)) + ")");
       }
       for (Path f : images) {
         found.add(f);
@@ -60,7 +67,7 @@ final class FolderImages extends ImageSource {
       names.add(dir.getFileName().toString());
     }
     if (names.isEmpty()) {
-      throw new IllegalArgumentException("image folder " + root + " has no class sub-folders; expected "
+      throw new FileFormatException(root.toString(), "the image folder has no class sub-folders; expected "
           + root + "/<class>/<image files>");
     }
     this.classes = List.copyOf(names);

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
+import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -69,21 +70,29 @@ record ImageList(List<Entry> entries) {
   /**
    * Reads a list.
    *
-   * @throws FileFormatException naming the file and line for a line with fewer than three fields,
-   *     an index that is not an integer, a label that is not a number, or a repeated index
+   * @throws FileFormatException naming the file and line for bytes that are not UTF-8, a line with
+   *     fewer than three fields, an index that is not an integer, a label that is not a number, or a
+   *     repeated index
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   public static ImageList read(Path lst) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(lst, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + lst, e);
-    } catch (RuntimeException e) {
-      throw new FileFormatException(lst.toString(), "is not UTF-8 text", e);
-    }
+    return read(lst, 0);
+  }
+
+  /**
+   * Reads a list whose every line must hold {@code labelWidth} labels (any number when 0): the
+   * first line's count is checked against the setting, so a mismatch says which setting fits the
+   * file; a later line's against the first.
+   *
+   * @throws FileFormatException as {@link #read(Path)}, and naming the line whose label count
+   *     differs
+   * @throws UncheckedIOException naming the file if it cannot be read
+   */
+  public static ImageList read(Path lst, int labelWidth) {
+    List<String> lines = TextLines.read(lst, "'index<TAB>label...<TAB>path' lines");
     List<Entry> out = new ArrayList<>(lines.size());
     Map<Long, Integer> seen = new HashMap<>();
+    int firstLine = 0;
     for (int i = 0; i < lines.size(); i++) {
       String line = lines.get(i);
       if (line.isBlank()) {
@@ -103,6 +112,15 @@ record ImageList(List<Entry> entries) {
             + f[0] + "'");
       }
       float[] labels = new float[f.length - 2];
+      if (labelWidth > 0 && labels.length != labelWidth) {
+        throw new FileFormatException(lst.toString(), "line " + (i + 1) + " (image index " + index + "): "
+            + labelCount(labels.length) + (firstLine == 0
+                ? " but labelWidth is " + labelWidth + "; set labelWidth(" + labels.length + ") to read them"
+                : " where line " + firstLine + " and labelWidth have " + labelWidth));
+      }
+      if (firstLine == 0) {
+        firstLine = i + 1;
+      }
       for (int k = 0; k < labels.length; k++) {
         try {
           labels[k] = Float.parseFloat(f[k + 1].strip());
@@ -144,6 +162,11 @@ record ImageList(List<Entry> entries) {
     } catch (IOException e) {
       throw new UncheckedIOException("cannot write " + lst, e);
     }
+  }
+
+  /** "1 label", "9 labels". */
+  private static String labelCount(int n) {
+    return n + (n == 1 ? " label" : " labels");
   }
 
   /** The entry with image index {@code index}, or null. */

@@ -111,7 +111,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
           .problems(b.problems).open();
       skipped = rec.problems();
       try {
-        source = new RecordImages(rec, b.labelWidth, b.pathImglist);
+        source = new RecordImages(rec, b.pathImgidx, b.labelWidth, b.pathImglist);
       } catch (RuntimeException e) {
         rec.close();
         throw e;
@@ -120,9 +120,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       throw new IllegalStateException("ImageRecordProvider: set pathImgrec(path) or imageFolder(path)");
     }
     try {
-      if (source.size() == 0) {
-        throw new IllegalArgumentException("ImageRecordProvider: " + source.name() + " holds no images");
-      }
+      // Both sources fail on an empty file or folder, naming it; what is left is the settings.
+      b.requireOneBatchPerPart(sampling, source.size());
       Path meanImg = aug.normalization().meanImg();
       float[] meanImage = meanImg == null ? null : MeanImage.loadOrCompute(meanImg, source, aug);
       return new ImageRecordProvider(b, sampling, source, aug, meanImage, skipped);
@@ -347,13 +346,43 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     }
 
     /**
+     * MXNet's round_batch fills the last batch from the next epoch, so this part must hold a batch;
+     * the engine checks it too, but cannot name the file or the settings to change.
+     *
+     * @throws IllegalArgumentException naming the source, its size, the part's and the batch size;
+     *     or when this part would be empty
+     */
+    private void requireOneBatchPerPart(Sampling sampling, int images) {
+      int part = sampling.shardSize(images);
+      int batch = sampling.batchRows(part);
+      if (part > 0 && (sampling.lastBatch() != LastBatch.PAD_CONTINUE || part >= batch)) {
+        return;
+      }
+      String source = "ImageRecordProvider: " + (imageFolder != null ? imageFolder : pathImgrec) + " holds " + images
+          + " " + (imageFolder != null ? "image" : "record") + (images == 1 ? "" : "s");
+      if (part == 0) {
+        throw new IllegalArgumentException(source + ", none of them in part " + sampling.partIndex() + " of "
+            + sampling.numParts() + "; use at most " + images + " parts, or evenShards(true)");
+      }
+      String held = source + (sampling.numParts() == 1 ? ""
+          : ", " + part + " of them in part " + sampling.partIndex() + " of " + sampling.numParts());
+      throw new IllegalArgumentException(held + ", fewer than batchSize " + batch + "; roundBatch(true), the default "
+          + "(LastBatch.PAD_CONTINUE), fills the last batch from the next epoch and needs a full batch per part: set "
+          + "batchSize(" + part + ") or less, or roundBatch(false) to pad the last batch instead (or another lastBatch "
+          + "policy)");
+    }
+
+    /**
      * Checks the settings, opens the source and builds the provider (and the mean image, when
      * {@link Normalize#meanImg(Path)} names a file that does not exist yet).
      *
      * @throws IllegalStateException for missing settings, or OpenCV's natives missing
-     * @throws IllegalArgumentException for settings out of range or contradicting each other
+     * @throws IllegalArgumentException for settings out of range or contradicting each other, or
+     *     a batch size larger than the file's part under {@code roundBatch(true)}
      * @throws dev.minibatch.runtime.io.FileFormatException naming the file (and record or line) for
-     *     a corrupt record file, index or list
+     *     a corrupt record file, index or list, one that holds no records or lines, a record 0 (or
+     *     first list line) whose label count is not {@code labelWidth}, or an image folder without
+     *     images
      */
     public ImageRecordProvider build() {
       return open(this, sampling(), settings(this));

@@ -139,17 +139,16 @@ final class RecordIOFormat implements Format {
     ImageProbe first;
     int labelWidth;
     int records;
-    try (RecordIOFile rec = RecordIOFile.builder(file).index(indexFor(file)).open()) {
+    Path idx = indexFor(file);
+    try (RecordIOFile rec = RecordIOFile.builder(file).index(idx).open()) {
+      RecordImages.requireRecords(rec, idx);
       records = rec.records();
-      if (records == 0) {
-        throw new FileFormatException(file.toString(), "holds no records");
-      }
       ByteBuffer b = rec.read(0, null);
       ImageRecord.check(b, file.toString(), 0, rec.offset(0));
       labelWidth = Math.max(1, ImageRecord.flag(b));
       first = ImageProbe.of(b.duplicate().position(ImageRecord.imageOffset(b)));
     }
-    return first.providerAtThisSize(file.toString(), "record 0: ").pathImgrec(file).pathImgidx(indexFor(file))
+    return first.providerAtThisSize(file.toString(), "record 0: ").pathImgrec(file).pathImgidx(idx)
         .labelWidth(labelWidth).batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle())
         .seed(options.seed()).build();
   }

@@ -3,9 +3,11 @@ package dev.minibatch.runtime.io.image;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
+import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.jspecify.annotations.Nullable;
 
@@ -22,24 +24,86 @@ final class RecordImages extends ImageSource {
   private final @Nullable Path listPath;
   private final @Nullable Map<Long, float[]> list;
 
-  RecordImages(RecordIOFile file, int labelWidth, @Nullable Path listPath) {
+  /**
+   * Images in {@code file}, opened with {@code index} (or null), labelled from {@code listPath} (or
+   * null): checks at once that there is a record (and a list line), and that the label width fits
+   * record 0 (or the list's first line), so a file read with the wrong setting fails at build time
+   * with the setting that fits, not in the first batch.
+   *
+   * @throws FileFormatException naming the file that holds no records or list lines, the list line
+   *     or record 0 whose label count is not {@code labelWidth}, or a malformed record 0
+   */
+  RecordImages(RecordIOFile file, @Nullable Path index, int labelWidth, @Nullable Path listPath) {
     this.file = file;
     this.name = file.path().toString();
     this.labelWidth = labelWidth;
     this.listPath = listPath;
+    requireRecords(file, index);
     if (listPath == null) {
       this.list = null;
     } else {
       Map<Long, float[]> m = new HashMap<>();
-      for (ImageList.Entry e : ImageList.read(listPath).entries()) {
-        float[] labels = e.labels();
-        if (labels.length != labelWidth) {
-          throw new FileFormatException(listPath.toString(), "image index " + e.index() + " has " + labels.length
-              + " label" + (labels.length == 1 ? "" : "s") + " but labelWidth is " + labelWidth);
-        }
-        m.put(e.index(), labels);
+      for (ImageList.Entry e : ImageList.read(listPath, labelWidth).entries()) {
+        m.put(e.index(), e.labels());
+      }
+      if (m.isEmpty()) {
+        throw new FileFormatException(listPath.toString(), "lists no images; expected an 'index<TAB>label...<TAB>path'"
+            + " line for each image id of " + name);
       }
       this.list = m;
+    }
+    checkFirstRecord();
+  }
+
+  /**
+   * Fails unless {@code rec} holds a record, naming the file that yielded none: the index when
+   * there is one, else the record file.
+   *
+   * @throws FileFormatException if there is no record
+   */
+  static void requireRecords(RecordIOFile rec, @Nullable Path index) {
+    if (rec.records() > 0) {
+      return;
+    }
+    String file = rec.path().toString();
+    if (index != null) {
+      throw new FileFormatException(index.toString(), "lists no records: it has no key<TAB>offset line; expected one "
+          + "line per record of " + file + " (" + rec.size() + " bytes)");
+    }
+    if (rec.size() == 0) {
+      throw new FileFormatException(file, "is empty (0 bytes); expected RecordIO image records");
+    }
+    List<RecordProblem> skipped = rec.problems();
+    if (!skipped.isEmpty()) {
+      long bytes = skipped.stream().mapToLong(RecordProblem::skippedBytes).sum();
+      RecordProblem first = skipped.get(0);
+      throw new FileFormatException(file, "holds no intact record: skipCorrupt skipped " + skipped.size() + " corrupt "
+          + "stretch" + (skipped.size() == 1 ? "" : "es") + " (" + bytes + " of " + rec.size() + " bytes); the first, "
+          + "at offset " + first.offset() + ": " + first.message());
+    }
+    throw new FileFormatException(file, "holds no records");
+  }
+
+  /**
+   * Checks record 0 and, when the labels are the records', that its label count is the label
+   * width: what the setting must be.
+   */
+  private void checkFirstRecord() {
+    ByteBuffer p = file.read(0, null);
+    ImageRecord.check(p, name, 0, file.offset(0));
+    if (list != null) {
+      return;
+    }
+    int flag = ImageRecord.flag(p);
+    String at = "record 0 at offset " + file.offset(0) + " (image id " + ImageRecord.id(p) + "): ";
+    if (flag > 0 && flag != labelWidth) {
+      throw new FileFormatException(name, at + "the record packs " + flag + " labels but labelWidth is " + labelWidth
+          + "; set labelWidth(" + flag + ") to read them, or give pathImglist with " + labelWidth + " label"
+          + (labelWidth == 1 ? "" : "s") + " per image");
+    }
+    if (flag == 0 && labelWidth != 1) {
+      throw new FileFormatException(name, at + "the record holds one label in its header but labelWidth is "
+          + labelWidth + "; set labelWidth(1) to read it, or give pathImglist with " + labelWidth + " labels per image");
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.recordio;
 
+import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
@@ -115,8 +116,8 @@ public final class RecordIOFile implements AutoCloseable {
   /**
    * Opens {@code rec} with its index {@code idx}.
    *
-   * @throws FileFormatException naming the index and line for a malformed line, a duplicate key or
-   *     an offset outside the file
+   * @throws FileFormatException naming the index and line for a malformed line (or bytes that are
+   *     not UTF-8), a duplicate key or an offset outside the file
    */
   public static RecordIOFile open(Path rec, Path idx) {
     return builder(rec).index(idx).open();
@@ -385,14 +386,7 @@ public final class RecordIOFile implements AutoCloseable {
 
   /** Reads {@code key\toffset} lines: keys and offsets, in the index's order. */
   private long[][] readIndex(Path idx) {
-    List<String> lines;
-    try {
-      lines = Files.readAllLines(idx, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + idx, e);
-    } catch (RuntimeException e) {
-      throw new FileFormatException(idx.toString(), "is not a text file of key<TAB>offset lines", e);
-    }
+    List<String> lines = TextLines.read(idx, "key<TAB>offset lines");
     LongList keyList = new LongList();
     LongList offsetList = new LongList();
     Map<Long, Integer> seen = new HashMap<>();

@@ -53,6 +53,30 @@ class ImageListTest {
         error("0\t1\ta.jpg\n\n0\t1\tb.jpg\n", "4.lst"));
   }
 
+  @Test
+  void bytesThatAreNotUtf8NameTheLineAndOffset() throws IOException {
+    // Line 1 is 11 bytes with its CRLF; line 2 starts "1\t", then 0xC3 without its continuation byte.
+    Path lst = Files.write(dir.resolve("u.lst"), new byte[] {'0', '\t', '1', '\t', 'a', '.', 'p', 'n', 'g', '\r', '\n',
+        '1', '\t', (byte) 0xC3, '(', '\t', 'b', '.', 'p', 'n', 'g', '\n'});
+    FileFormatException e = assertThrows(FileFormatException.class, () -> ImageList.read(lst));
+    assertEquals(lst.toString(), e.file());
+    assertEquals(lst + ": line 2 (byte offset 13): byte 0xC3 is not UTF-8 text; expected "
+        + "'index<TAB>label...<TAB>path' lines", e.getMessage());
+  }
+
+  @Test
+  void theLabelWidthIsCheckedAgainstTheFirstLineThenEachLineAgainstIt() throws IOException {
+    Path nine = Files.writeString(dir.resolve("nine.lst"), "\n4\t1\t2\t3\t4\t5\t6\t7\t8\t9\ta.jpg\n");
+    assertEquals(nine + ": line 2 (image index 4): 9 labels but labelWidth is 1; set labelWidth(9) to read them",
+        assertThrows(FileFormatException.class, () -> ImageList.read(nine, 1)).getMessage());
+    assertEquals(9, ImageList.read(nine, 9).entries().get(0).labels().length);
+    Path mixed = Files.writeString(dir.resolve("mixed.lst"), "0\t1\t2\ta.jpg\n1\t3\t4\tb.jpg\n2\t5\tc.jpg\n");
+    assertEquals(mixed + ": line 3 (image index 2): 1 label where line 1 and labelWidth have 2",
+        assertThrows(FileFormatException.class, () -> ImageList.read(mixed, 2)).getMessage());
+    // Width 0: any count, as im2rec reads a list.
+    assertEquals(3, ImageList.read(mixed).entries().size());
+  }
+
   private String error(String content, String name) throws IOException {
     Path p = Files.writeString(dir.resolve(name), content);
     return assertThrows(FileFormatException.class, () -> ImageList.read(p)).getMessage();

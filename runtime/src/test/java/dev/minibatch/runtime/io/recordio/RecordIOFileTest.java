@@ -268,6 +268,29 @@ class RecordIOFileTest {
   }
 
   @Test
+  void anIndexThatIsNotUtf8NamesTheIndexLineAndByte() throws IOException {
+    Path p = dir.resolve("u.rec");
+    try (RecordIOWriter w = RecordIOWriter.create(p)) {
+      w.write(new byte[4]);
+      w.write(new byte[4]);
+    }
+    // "0\t0\n" is 4 bytes; line 2 is "1\t" and then 0xFF, a byte UTF-8 never uses, at offset 6.
+    Path bad = file("u.idx", new byte[] {'0', '\t', '0', '\n', '1', '\t', (byte) 0xFF, '\n'});
+    FileFormatException e = assertThrows(FileFormatException.class, () -> RecordIOFile.open(p, bad));
+    assertEquals(bad.toString(), e.file());
+    assertEquals(bad + ": line 2 (byte offset 6): byte 0xFF is not UTF-8 text; expected key<TAB>offset lines",
+        e.getMessage());
+    // CRLF line ends count once; a lead byte cut off by the end of the file is not UTF-8 either.
+    Path cut = file("v.idx", new byte[] {'0', '\t', '0', '\r', '\n', '1', '\t', '1', '2', '\r', '\n', (byte) 0xC3});
+    assertEquals(cut + ": line 3 (byte offset 11): byte 0xC3 is not UTF-8 text; expected key<TAB>offset lines",
+        assertThrows(FileFormatException.class, () -> RecordIOFile.open(p, cut)).getMessage());
+    // A lone CR ends a line too (as in Files.readAllLines).
+    Path cr = file("w.idx", new byte[] {'0', '\t', '0', '\r', '1', '\t', (byte) 0xE2, (byte) 0x82});
+    assertEquals(cr + ": line 2 (byte offset 6): bytes 0xE2 0x82 are not UTF-8 text; expected key<TAB>offset lines",
+        assertThrows(FileFormatException.class, () -> RecordIOFile.open(p, cr)).getMessage());
+  }
+
+  @Test
   void payloadTooLargeForTheLengthField() {
     try (RecordIOWriter w = RecordIOWriter.create(dir.resolve("big.rec"))) {
       ByteBuffer huge = ByteBuffer.allocate(1 << 29);
