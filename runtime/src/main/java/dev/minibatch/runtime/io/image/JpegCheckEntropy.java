@@ -20,9 +20,10 @@ import java.nio.ByteOrder;
 final class JpegCheckEntropy {
   private static final VarHandle BIG_ENDIAN_LONG =
       MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.BIG_ENDIAN);
-  private static final int LOOK_MASK = (1 << LOOK) - 1;
-  private static final int RUN_MASK = (1 << RUN) - 1;
-  /** Scans with fewer blocks use {@link JpegCheckHuffman#NO_RUN} rather than build a run table. */
+  /**
+   * Scans with fewer blocks use {@link JpegCheckHuffman#NO_RUN} rather than build the several-symbol
+   * tables, unless the image's AC table repeats the last image's (the tables are then kept).
+   */
   private static final int RUN_TABLE_BLOCKS = 4096;
   static final int MAX_BLOCKS_IN_MCU = 10;
 
@@ -59,9 +60,11 @@ final class JpegCheckEntropy {
   private final int[][] dcLook = new int[MAX_BLOCKS_IN_MCU][];
   private final int[][] acLook = new int[MAX_BLOCKS_IN_MCU][];
   private final int[][] acRun = new int[MAX_BLOCKS_IN_MCU][];
+  private final int[][] acStart = new int[MAX_BLOCKS_IN_MCU][];
 
-  // The bit reader: the low `bits` bits of `acc` are unread, oldest first; the last `zeroBits` of
-  // them are the zeros read after the data ended.
+  // The bit reader: the top `bits` bits of `acc` are unread, oldest first, and the bits below them
+  // zero or the next byte's first bits (read again later); the last `zeroBits` of the `bits` are the
+  // zeros read after the data ended.
   private long acc;
   private int bits;
   private int zeroBits;
@@ -117,7 +120,8 @@ final class JpegCheckEntropy {
     for (int b = 0; b < blocksInMcu; b++) {
       dcLook[b] = dcTable[b].look;
       acLook[b] = acTable[b].look;
-      acRun[b] = acTable[b].run(buildRun);
+      acRun[b] = acTable[b].run(buildRun || acTable[b].repeated);
+      acStart[b] = acTable[b].start(dcTable[b], buildRun || (acTable[b].repeated && dcTable[b].repeated));
     }
     int restart = 0;
     int m = 0;
@@ -174,10 +178,11 @@ final class JpegCheckEntropy {
         if (bits < 32) {
           long w;
           if (pos + 8 <= stop && noFF(w = (long) BIG_ENDIAN_LONG.get(d, pos))) {
-            int n = (63 - bits) & ~7;
-            acc = acc << n | w >>> (64 - n);
-            pos += n >>> 3;
-            bits += n;
+            // Whole bytes below the unread bits; the part of a byte that does not fit is read again.
+            acc |= w >>> bits;
+            int n = (64 - bits) >>> 3;
+            pos += n;
+            bits += n << 3;
           } else {
             this.acc = acc;
             this.bits = bits;
@@ -189,9 +194,18 @@ final class JpegCheckEntropy {
             stop = this.stop;
           }
         }
-        int e = dcLook[b][(int) (acc >>> (bits - LOOK)) & LOOK_MASK];
-        if (e > 0) {
-          bits -= e & 0xFF;
+        // The DC symbol and the first AC symbols at once, when they fit the block-start table.
+        int e = acStart[b][(int) (acc >>> (64 - RUN))];
+        int k = 1;
+        if (e != 0) {
+          int n = e & 0xFF;
+          acc <<= n;
+          bits -= n;
+          k += (e >>> 8) & 0xFF;
+        } else if ((e = dcLook[b][(int) (acc >>> (64 - LOOK))]) > 0) {
+          int n = e & 0xFF;
+          acc <<= n;
+          bits -= n;
         } else {
           this.acc = acc;
           this.bits = bits;
@@ -200,19 +214,19 @@ final class JpegCheckEntropy {
           if (r < 0) {
             return r;
           }
+          acc = this.acc;
           bits = this.bits;
         }
         final int[] look = acLook[b];
         final int[] run = acRun[b];
-        int k = 1;
         while (k < 64) {
           if (bits < 32) {
             long w;
             if (pos + 8 <= stop && noFF(w = (long) BIG_ENDIAN_LONG.get(d, pos))) {
-              int n = (63 - bits) & ~7;
-              acc = acc << n | w >>> (64 - n);
-              pos += n >>> 3;
-              bits += n;
+              acc |= w >>> bits;
+              int n = (64 - bits) >>> 3;
+              pos += n;
+              bits += n << 3;
             } else {
               this.acc = acc;
               this.bits = bits;
@@ -224,16 +238,20 @@ final class JpegCheckEntropy {
               stop = this.stop;
             }
           }
-          e = run[(int) (acc >>> (bits - RUN)) & RUN_MASK];
+          e = run[(int) (acc >>> (64 - RUN))];
           int t = (e >>> 8) & 0xFF;
           if (e != 0 && k + (t & (EOB - 1)) < 64) {
-            bits -= e & 0xFF;
+            int n = e & 0xFF;
+            acc <<= n;
+            bits -= n;
             k += t;
             continue;
           }
-          e = look[(int) (acc >>> (bits - LOOK)) & LOOK_MASK];
+          e = look[(int) (acc >>> (64 - LOOK))];
           if (e > 0) {
-            bits -= e & 0xFF;
+            int n = e & 0xFF;
+            acc <<= n;
+            bits -= n;
             k += (e >>> 8) & 0xFF;
           } else {
             this.acc = acc;
@@ -243,6 +261,7 @@ final class JpegCheckEntropy {
             if (advance < 0) {
               return advance;
             }
+            acc = this.acc;
             bits = this.bits;
             k += advance;
           }
@@ -283,7 +302,7 @@ final class JpegCheckEntropy {
       }
     } else {
       sym = (e >>> 16) & 0xFF;
-      bits -= e & 0xFF;
+      consume(e & 0xFF);
     }
     return sym > maxDcCategory ? impossible(m, b, DC_CATEGORY, sym) : 0;
   }
@@ -301,7 +320,7 @@ final class JpegCheckEntropy {
       }
     } else {
       sym = (e >>> 16) & 0xFF;
-      bits -= e & 0xFF;
+      consume(e & 0xFF);
     }
     int s = sym & 15;
     if (s != 0) {
@@ -312,7 +331,7 @@ final class JpegCheckEntropy {
 
   /** A code longer than the lookahead: consumes it and its magnitude bits; its symbol or a negative code. */
   private int longCode(JpegCheckHuffman t, int m, int b) {
-    int c = t.longCode((int) (acc >>> (bits - 16)) & 0xFFFF);
+    int c = t.longCode((int) (acc >>> 48));
     if (c < 0) {
       mcu = m;
       block = b;
@@ -322,8 +341,13 @@ final class JpegCheckEntropy {
       return bits - 17 < zeroBits ? PREMATURE_END : BAD_CODE;
     }
     int sym = c & 0xFF;
-    bits -= (c >>> 8) + (sym & 15);
+    consume((c >>> 8) + (sym & 15));
     return sym;
+  }
+
+  private void consume(int n) {
+    acc <<= n;
+    bits -= n;
   }
 
   private int impossible(int m, int b, int what, int sym) {
@@ -452,7 +476,7 @@ final class JpegCheckEntropy {
         }
         zeroBits += 8;
       }
-      acc = acc << 8 | c;
+      acc |= (long) c << (56 - bits);
       bits += 8;
     }
   }

@@ -12,7 +12,7 @@ final class JpegCheckHuffman {
   /** Bits of the one-symbol lookahead table. */
   static final int LOOK = 10;
   /** Bits of the AC tables' several-symbol lookahead table. */
-  static final int RUN = 12;
+  static final int RUN = 11;
   /** What an end-of-block symbol adds to the position in the block: ends it, and tells it apart. */
   static final int EOB = 128;
   /** Where entries need a closer look ({@link #look}): a category beyond 8-bit samples, an undefined symbol. */
@@ -40,6 +40,17 @@ final class JpegCheckHuffman {
    */
   private final int[] run = new int[1 << RUN];
   private boolean runBuilt;
+  /**
+   * AC tables: as {@link #run}, but for a block's start: a DC symbol of {@link #startDc} first
+   * (which does not move the position), then AC symbols of this table. Built when first wanted.
+   */
+  private final int[] start = new int[1 << RUN];
+  private @Nullable JpegCheckHuffman startDc;
+  private int startDcVersion = -1;
+  /** Counts the rebuilds, so that a table built from another table can tell when that one changed. */
+  private int version;
+  /** Whether the last definition repeated the one before: the tables then pay for themselves. */
+  boolean repeated;
 
   /** Whether the image being checked defines this table. */
   boolean defined;
@@ -60,13 +71,17 @@ final class JpegCheckHuffman {
     defined = true;
     // Images from one encoder repeat its tables: keep what was built for the same bytes.
     if (isDc == dc && length == specLength && Arrays.equals(spec, 0, length, data, p, p + length)) {
+      repeated = true;
       return;
     }
+    repeated = false;
     System.arraycopy(data, p, spec, 0, length);
     specLength = length;
     dc = isDc;
     problem = null;
     runBuilt = false;
+    startDc = null;
+    version++;
     Arrays.fill(look, 0);
     int code = 0;
     int k = 0;
@@ -131,28 +146,56 @@ final class JpegCheckHuffman {
     return run;
   }
 
+  /**
+   * The block-start table after DC table {@code dcTable}, built now if it is not, or {@link
+   * #NO_RUN} when {@code build} is false.
+   */
+  int[] start(JpegCheckHuffman dcTable, boolean build) {
+    if (startDc != dcTable || startDcVersion != dcTable.version) {
+      if (!build) {
+        return NO_RUN;
+      }
+      for (int w = 0; w < 1 << RUN; w++) {
+        int e = dcTable.look[w >>> (RUN - LOOK)];
+        start[w] = e <= 0 || (e & 0xFF) > RUN ? 0 : symbols(w, e & 0xFF);
+      }
+      startDc = dcTable;
+      startDcVersion = dcTable.version;
+    }
+    return start;
+  }
+
   private void buildRun() {
     for (int w = 0; w < 1 << RUN; w++) {
-      int len = 0;
-      int moved = 0;
-      int eob = 0;
-      while (eob == 0 && len < RUN) {
-        int e = look[((w << len) & ((1 << RUN) - 1)) >>> (RUN - LOOK)];
-        if (e <= 0 || (e & 0xFF) > RUN - len) {
-          break; // a longer code, a flagged symbol, or not whole in the window
-        }
-        int t = (e >>> 8) & 0xFF;
-        if (t == EOB) {
-          eob = EOB;
-        } else if (moved + t >= 64) {
-          break; // could reach the block's end: leave it to the one-symbol path
-        } else {
-          moved += t;
-        }
-        len += e & 0xFF;
-      }
-      run[w] = len == 0 ? 0 : (moved + eob) << 8 | len;
+      run[w] = symbols(w, 0);
     }
     runBuilt = true;
+  }
+
+  /**
+   * As many whole AC symbols as fit in the {@value #RUN} bits {@code w} after its first {@code
+   * skip}, stopping after end-of-block: the entry of {@link #run}, with {@code skip} in its length;
+   * 0 when there is not one symbol and nothing skipped.
+   */
+  private int symbols(int w, int skip) {
+    int len = skip;
+    int moved = 0;
+    int eob = 0;
+    while (eob == 0 && len < RUN) {
+      int e = look[((w << len) & ((1 << RUN) - 1)) >>> (RUN - LOOK)];
+      if (e <= 0 || (e & 0xFF) > RUN - len) {
+        break; // a longer code, a flagged symbol, or not whole in the window
+      }
+      int t = (e >>> 8) & 0xFF;
+      if (t == EOB) {
+        eob = EOB;
+      } else if (moved + t >= 64) {
+        break; // could reach the block's end: leave it to the one-symbol path
+      } else {
+        moved += t;
+      }
+      len += e & 0xFF;
+    }
+    return len == 0 ? 0 : (moved + eob) << 8 | len;
   }
 }
