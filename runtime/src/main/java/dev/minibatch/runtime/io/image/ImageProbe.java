@@ -11,15 +11,19 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decodes one encoded image to learn what it is, for tools that inspect or validate image files
  * (the command line's {@code inspect} and {@code validate}): its format, size and channels, or
- * why OpenCV cannot decode it. Not for the hot path (it allocates per call).
+ * what is wrong with it: OpenCV cannot decode it, or it is a corrupt JPEG that OpenCV decodes
+ * without a word ({@link JpegCheck}). Not for the hot path (it allocates per call).
  *
  * @param format the format named by the image's first bytes ("JPEG", "PNG", …, or "unknown")
  * @param height rows, or 0 when it cannot be decoded
  * @param width columns, or 0
  * @param channels channels as stored (1 gray, 3 colour, 4 with alpha), or 0
- * @param problem why it cannot be decoded, or null
+ * @param problem why it cannot be decoded or is corrupt, or null
  */
 record ImageProbe(String format, int height, int width, int channels, @Nullable String problem) {
+  /** One checker per thread: the command line's tools probe images one after another. */
+  private static final ThreadLocal<JpegCheck> JPEG = ThreadLocal.withInitial(JpegCheck::new);
+
   /**
    * Probes the bytes between {@code encoded}'s position and limit.
    *
@@ -33,6 +37,7 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     if (n == 0) {
       return new ImageProbe(format, 0, 0, 0, "no image bytes");
     }
+    String corrupt = JPEG.get().check(b, 0, n);
     ByteBuffer direct = b;
     if (!b.isDirect()) {
       direct = ByteBuffer.allocateDirect(n).put(b.duplicate());
@@ -40,10 +45,10 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     }
     try (BytePointer p = new BytePointer(direct); Mat image = OpenCv.decode(p, 0, n, IMREAD_UNCHANGED)) {
       if (image.empty()) {
-        return new ImageProbe(format, 0, 0, 0, "OpenCV cannot decode the " + n + " image bytes; expected a JPEG, PNG "
-            + "or another format OpenCV reads");
+        return new ImageProbe(format, 0, 0, 0, corrupt != null ? corrupt : "OpenCV cannot decode the " + n
+            + " image bytes; expected a JPEG, PNG or another format OpenCV reads");
       }
-      return new ImageProbe(format, image.rows(), image.cols(), image.channels(), null);
+      return new ImageProbe(format, image.rows(), image.cols(), image.channels(), corrupt);
     }
   }
 
@@ -72,10 +77,11 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     return "unknown";
   }
 
-  /** "PNG 28x28x1", or "JPEG (undecodable)". */
+  /** "PNG 28x28x1", "JPEG 64x48x3 (corrupt)" (decoded, but not as written), or "JPEG (undecodable)". */
   @Override
   public String toString() {
-    return problem == null ? format + " " + width + "x" + height + "x" + channels : format + " (undecodable)";
+    String size = format + " " + width + "x" + height + "x" + channels;
+    return problem == null ? size : height > 0 ? size + " (corrupt)" : format + " (undecodable)";
   }
 
   /**
@@ -83,7 +89,7 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
    * 1, alpha kept as 4, anything else as 3), height and width.
    *
    * @throws FileFormatException naming {@code file} and, before the problem, {@code which} (e.g.
-   *     {@code "record 0: "}) if this image does not decode
+   *     {@code "record 0: "}) if this image does not decode or is corrupt
    */
   ImageRecordProvider.Builder providerAtThisSize(String file, String which) {
     if (problem != null) {

@@ -15,6 +15,8 @@ import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
+import java.util.concurrent.atomic.AtomicLongArray;
+import java.util.function.LongBinaryOperator;
 import java.util.function.LongSupplier;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.opencv_core.Mat;
@@ -29,6 +31,10 @@ import org.jspecify.annotations.Nullable;
  * <p>Each thread keeps its buffers (encoded bytes, the augmenter's images, the pixel scratch) from
  * image to image; only OpenCV's decoder allocates the decoded image, which is freed as soon as it
  * has been used.
+ *
+ * <p>A JPEG is checked ({@link JpegCheck}) before OpenCV decodes it, because OpenCV decodes a
+ * corrupt one without an error; the check runs once per image, the first time it is read, and later
+ * epochs skip it.
  */
 final class ImageRowWriter implements RowWriter {
   private final ImageSource source;
@@ -38,6 +44,9 @@ final class ImageRowWriter implements RowWriter {
   private final float @Nullable [] meanImage;
   private final LongSupplier seed;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
+  /** One bit per image: its bytes passed {@link JpegCheck} and decoded (reader threads set bits at once). */
+  private final AtomicLongArray checked;
+  private static final LongBinaryOperator OR = (x, y) -> x | y;
 
   ImageRowWriter(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
       LongSupplier seed) {
@@ -47,6 +56,7 @@ final class ImageRowWriter implements RowWriter {
     this.uint8 = uint8;
     this.meanImage = meanImage;
     this.seed = seed;
+    this.checked = new AtomicLongArray((source.size() + 63) >>> 6);
   }
 
   @Override
@@ -84,6 +94,7 @@ final class ImageRowWriter implements RowWriter {
     final Augmenter augmenter = new Augmenter(a);
     final PixelWriter pixels = new PixelWriter(a, channelsLast, meanImage, uint8);
     final SeededRandom random = new SeededRandom();
+    private final JpegCheck jpeg = new JpegCheck();
     private final Mat rgba = new Mat();
     private @Nullable ByteBuffer wrapped;
     private @Nullable BytePointer pointer;
@@ -104,6 +115,14 @@ final class ImageRowWriter implements RowWriter {
       if (encoded.length <= 0) {
         throw source.error(i, encoded, "the record holds no image bytes after its header and labels", null);
       }
+      long bit = 1L << i;
+      boolean check = (checked.get(i >>> 6) & bit) == 0;
+      if (check) {
+        String corrupt = jpeg.check(b, encoded.offset, encoded.length);
+        if (corrupt != null) {
+          throw source.error(i, encoded, corrupt, null);
+        }
+      }
       int flags = a.channels() == 1 ? IMREAD_GRAYSCALE : a.channels() == 3 ? IMREAD_COLOR : IMREAD_UNCHANGED;
       Mat decoded = OpenCv.decode(p, encoded.offset, encoded.length, flags);
       if (decoded.empty()) {
@@ -115,6 +134,9 @@ final class ImageRowWriter implements RowWriter {
         decoded.close();
         throw source.error(i, encoded, "the image has " + depthName(decoded.depth()) + " samples; minibatch reads "
             + "8-bit images", null);
+      }
+      if (check) {
+        checked.getAndAccumulate(i >>> 6, bit, OR);
       }
       if (a.channels() == 4 && decoded.channels() != 4) {
         cvtColor(decoded, rgba, decoded.channels() == 1 ? COLOR_GRAY2BGRA : COLOR_BGR2BGRA);
