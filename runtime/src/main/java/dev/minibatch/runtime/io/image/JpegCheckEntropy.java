@@ -24,7 +24,7 @@ final class JpegCheckEntropy {
    * Scans with fewer blocks use {@link JpegCheckHuffman#NO_RUN} rather than build the several-symbol
    * tables, unless the image's AC table repeats the last image's (the tables are then kept).
    */
-  private static final int RUN_TABLE_BLOCKS = 4096;
+  private static final int RUN_TABLE_BLOCKS = 1024;
   static final int MAX_BLOCKS_IN_MCU = 10;
 
   /** What {@link #scan} found, when it returns a negative number. */

@@ -33,10 +33,11 @@ final class JpegCheckHuffman {
   private final int[] valueOffset = new int[17];
   private final byte[] symbols = new byte[256];
   /**
-   * AC tables, by the next {@value #RUN} bits: as many whole symbols as fit, stopping after
-   * end-of-block, as one entry: the bits they take (bits 0-7) and how far they move the position
-   * (8-14, less than 64), plus {@link #EOB} when they end the block; 0 where the first symbol does
-   * not fit or needs a closer look. Built when first wanted.
+   * AC tables, by the next {@value #RUN} bits: the symbols whose codes they hold, stopping after
+   * end-of-block, as one entry: the bits they take with their magnitude bits (bits 0-7, at most 26),
+   * and how far they move the position (8-14, less than 64), plus {@link #EOB} when they end the
+   * block; 0 where the first code is longer or its symbol needs a closer look. Built when first
+   * wanted.
    */
   private final int[] run = new int[1 << RUN];
   private boolean runBuilt;
@@ -157,7 +158,7 @@ final class JpegCheckHuffman {
       }
       for (int w = 0; w < 1 << RUN; w++) {
         int e = dcTable.look[w >>> (RUN - LOOK)];
-        start[w] = e <= 0 || (e & 0xFF) > RUN ? 0 : symbols(w, e & 0xFF);
+        start[w] = e <= 0 ? 0 : symbols(w, e & 0xFF);
       }
       startDc = dcTable;
       startDcVersion = dcTable.version;
@@ -173,9 +174,10 @@ final class JpegCheckHuffman {
   }
 
   /**
-   * As many whole AC symbols as fit in the {@value #RUN} bits {@code w} after its first {@code
-   * skip}, stopping after end-of-block: the entry of {@link #run}, with {@code skip} in its length;
-   * 0 when there is not one symbol and nothing skipped.
+   * The AC symbols whose codes lie whole in the {@value #RUN} bits {@code w} after its first
+   * {@code skip}, stopping after end-of-block and after a symbol whose magnitude bits pass the
+   * window's end (reading on needs no more than the code): the entry of {@link #run}, with {@code
+   * skip} in its length; 0 when there is not one symbol and nothing skipped.
    */
   private int symbols(int w, int skip) {
     int len = skip;
@@ -183,8 +185,8 @@ final class JpegCheckHuffman {
     int eob = 0;
     while (eob == 0 && len < RUN) {
       int e = look[((w << len) & ((1 << RUN) - 1)) >>> (RUN - LOOK)];
-      if (e <= 0 || (e & 0xFF) > RUN - len) {
-        break; // a longer code, a flagged symbol, or not whole in the window
+      if (e <= 0 || (e & 0xFF) - ((e >>> 16) & 15) > RUN - len) {
+        break; // a longer code, a flagged symbol, or a code not whole in the window
       }
       int t = (e >>> 8) & 0xFF;
       if (t == EOB) {
