@@ -89,7 +89,7 @@ final class ImageFolderFormat implements Format {
     return r;
   }
 
-  /** Decodes every image, reporting each one OpenCV cannot decode, by its path. */
+  /** Decodes every image, reporting each one OpenCV cannot decode or that is a corrupt JPEG, by its path. */
   @Override
   public void validate(Path file, Options options, Problems problems) {
     FolderImages images;

@@ -141,7 +141,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   /**
    * The {@link Format} of image folders (one sub-folder of images per class, what {@link
    * Builder#imageFolder(Path)} and im2rec read): {@code minibatch inspect photos/} shows the classes
-   * and image counts, {@code validate} decodes every image and names each one that does not decode,
+   * and image counts, {@code validate} decodes every image and names each one that does not decode or is a corrupt JPEG,
    * {@code bench} reads it at the first image's size.
    */
   public static Format folderFormat() {
