@@ -6,10 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.contract.EngineThreads;
 import dev.minibatch.runtime.example.ComputedProvider;
-import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.StageFailedException;

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
 import dev.minibatch.runtime.internal.settings.BadSamplePolicy;
-import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import java.util.ArrayList;
 import java.util.List;

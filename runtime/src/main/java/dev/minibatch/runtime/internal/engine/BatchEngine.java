@@ -7,7 +7,7 @@ import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.NoSuchElementException;
 import java.util.Objects;

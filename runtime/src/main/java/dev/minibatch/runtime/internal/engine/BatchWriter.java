@@ -2,7 +2,7 @@ package dev.minibatch.runtime.internal.engine;
 
 import dev.minibatch.runtime.internal.settings.BadSamplePolicy;
 import dev.minibatch.runtime.internal.settings.BadSamplePolicy.Action;
-import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import java.util.ArrayList;

@@ -5,7 +5,7 @@ import dev.minibatch.runtime.internal.pipeline.HandOff;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.internal.pipeline.Workers;
-import dev.minibatch.runtime.pipeline.BadSampleBudgetException;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.StageFailedException;

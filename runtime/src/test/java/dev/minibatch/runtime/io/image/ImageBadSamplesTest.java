@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.BadSamples;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
