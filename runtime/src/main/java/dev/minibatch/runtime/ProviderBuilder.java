@@ -26,6 +26,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   private int numParts = 1;
   private int partIndex;
   private boolean evenShards;
+  private boolean elasticShards;
   private final Map<String, Double> padding = new LinkedHashMap<>();
   private double dataPadding;
   private double labelPadding;
@@ -88,6 +89,21 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
     return self();
   }
 
+  /**
+   * Let the parts take turns at the batches of one global order instead of each reading a block of
+   * it: the epoch's order (shuffled or not) is cut into batches once, and batch {@code j} goes to
+   * part {@code j mod numParts}. An {@link IterationState} saved by every part at the same step then
+   * counts the global batches consumed, and restores into a provider with another {@code numParts}:
+   * the rest of the epoch is dealt to the new parts, no sample repeated or skipped (docs/engine.md,
+   * "Elastic shards"). With {@link #evenShards(boolean)}, every part gets the same number of batches
+   * (the last round is topped up with the epoch's first batches). Default false. Needs a batch size
+   * {@code >= 1}; not with {@code buckets}.
+   */
+  public S elasticShards(boolean elasticShards) {
+    this.elasticShards = elasticShards;
+    return self();
+  }
+
   /** The constant that pads {@code name} under {@link LastBatch#PAD_CONSTANT}. */
   public S padding(String name, double value) {
     padding.put(name, value);
@@ -135,7 +151,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
           + "as one batch), or declare one with @DataProvider(batchSize = n)");
     }
     return new Sampling(batchSize, lastBatch, shuffle, seed != null ? seed : Seeds.unseeded(), seed != null, numParts,
-        partIndex, evenShards, new Sampling.Padding(padding, dataPadding, labelPadding), badSamples.policy());
+        partIndex, evenShards, elasticShards, new Sampling.Padding(padding, dataPadding, labelPadding), badSamples.policy());
   }
 
   /**

@@ -57,7 +57,7 @@ class SamplingTest {
   void oneCheckAndOneMessageForABadBatchSize() {
     IllegalArgumentException fromBuilder = assertThrows(IllegalArgumentException.class, () -> new Probe().batchSize(-2));
     IllegalArgumentException fromSettings = assertThrows(IllegalArgumentException.class,
-        () -> new Sampling(-2, LastBatch.PARTIAL, false, 1, true, 1, 0, false, Sampling.Padding.ZERO,
+        () -> new Sampling(-2, LastBatch.PARTIAL, false, 1, true, 1, 0, false, false, Sampling.Padding.ZERO,
         dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL));
     assertEquals("batch size must be >= 1 (or 0 for the whole shard as one batch), got -2", fromBuilder.getMessage());
     assertEquals(fromBuilder.getMessage(), fromSettings.getMessage());

@@ -50,10 +50,16 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
     EpochDraws d = b.draws;
     Sequences sequences = b.sequences;
     Buckets buckets = b.buckets;
+    Sampling sampling = b.sampling;
+    boolean elastic = sampling.elasticShards();
     if (d != null) {
-      this.drawn = new DrawnOrder(d, b.sampling, b.numSamples);
-      this.order = drawn;
+      this.drawn = new DrawnOrder(d, elastic ? sampling.global() : sampling, b.numSamples);
+      this.order = elastic ? new DealtOrder(drawn, sampling) : drawn;
     } else if (buckets != null) {
+      if (elastic) {
+        throw new IllegalArgumentException(name + ": elasticShards does not combine with buckets (a bucketed epoch has"
+            + " no one global order of batches to deal); use shard(numParts, partIndex) without elasticShards");
+      }
       if (sequences == null) {
         throw new IllegalArgumentException(name + ": buckets need a member with a VARIABLE axis to group samples by");
       }
@@ -65,7 +71,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
       sequences = sequences.bucketed(bounds[bounds.length - 1]);
     } else {
       this.drawn = null;
-      this.order = new SampleOrderPlan(b.numSamples, b.sampling);
+      this.order = OrderPlan.of(b.numSamples, sampling);
     }
     IntFunction<BatchLayout> layouts = Objects.requireNonNull(b.layouts, "layout");
     this.output = new BatchOutput<>(name, layouts.apply(order.batchSize()), Objects.requireNonNull(b.batches, "batches"),

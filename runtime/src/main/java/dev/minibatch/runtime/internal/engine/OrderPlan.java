@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
 import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.internal.settings.Sampling;
 
 /**
  * The order plans of the engine: which sample each row of each batch of an epoch holds.
@@ -10,6 +11,16 @@ import dev.minibatch.runtime.IterationState;
  * lock.
  */
 interface OrderPlan {
+  /**
+   * The plan of a random-access provider over {@code numSamples} samples addressed by index: a
+   * {@link SampleOrderPlan}, dealt to elastic parts by a {@link DealtOrder} when the settings ask.
+   */
+  static OrderPlan of(int numSamples, Sampling sampling) {
+    return sampling.elasticShards()
+        ? new DealtOrder(new SampleOrderPlan(numSamples, sampling.global()), sampling)
+        : new SampleOrderPlan(numSamples, sampling);
+  }
+
   /** Rows per full batch. */
   int batchSize();
 

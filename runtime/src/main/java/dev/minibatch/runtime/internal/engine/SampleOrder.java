@@ -18,7 +18,7 @@ public final class SampleOrder {
   /** The index of a row padded with a constant. */
   public static final int CONSTANT_PAD = EpochPlan.CONSTANT_PAD;
 
-  private final SampleOrderPlan scheduler;
+  private final OrderPlan scheduler;
 
   /**
    * The order of {@code numSamples} samples under {@code sampling}.
@@ -26,7 +26,7 @@ public final class SampleOrder {
    * @throws IllegalArgumentException if there are no samples or the shard would be empty
    */
   public SampleOrder(int numSamples, Sampling sampling) {
-    this.scheduler = new SampleOrderPlan(numSamples, sampling);
+    this.scheduler = OrderPlan.of(numSamples, sampling);
   }
 
   /** The seed in use (drawn when the settings gave none). */

@@ -74,6 +74,10 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     if (sampling.evenShards()) {
       throw new IllegalArgumentException(name + ": evenShards needs a random-access source of known size; pass a List");
     }
+    if (sampling.elasticShards()) {
+      throw new IllegalArgumentException(name + ": elasticShards needs a random-access source (the parts take turns at"
+          + " one planned order of batches); pass a List");
+    }
     if (sampling.lastBatch() == LastBatch.PAD_CONTINUE) {
       throw new IllegalArgumentException(name + ": lastBatch PAD_CONTINUE needs a random-access source (it pads with "
           + "the next epoch's first samples); pass a List, or use PAD_WRAP");

@@ -23,7 +23,11 @@ import java.util.Map;
  * @param numParts the number of parts (shards) the samples are divided into
  * @param partIndex the part this provider reads
  * @param evenShards every part gets the same number of samples, {@code ceil(n / numParts)},
- *     topped up by repeating the epoch's first samples (PyTorch's DistributedSampler)
+ *     topped up by repeating the epoch's first samples (PyTorch's DistributedSampler); with {@code
+ *     elasticShards}, the same number of batches
+ * @param elasticShards the parts take turns at the batches of one global order (batch {@code j} of
+ *     the epoch goes to part {@code j mod numParts}), so a state saved under one part count resumes
+ *     under another
  * @param padding the constants for {@link LastBatch#PAD_CONSTANT}
  * @param badSamples what to do with a sample that cannot be read
  */
@@ -36,6 +40,7 @@ public record Sampling(
     int numParts,
     int partIndex,
     boolean evenShards,
+    boolean elasticShards,
     Padding padding,
     BadSamplePolicy badSamples) {
 
@@ -75,6 +80,10 @@ public record Sampling(
       throw new IllegalArgumentException("shuffle with numParts = " + numParts
           + " needs an explicit seed: every part must draw the same permutation for the parts to be disjoint");
     }
+    if (elasticShards && batchSize == 0) {
+      throw new IllegalArgumentException("elasticShards deals batches to the parts and needs a batch size >= 1, got 0"
+          + " (the whole data as one batch)");
+    }
   }
 
   /**
@@ -94,7 +103,7 @@ public record Sampling(
    * padding 0, failing at a bad sample.
    */
   public static Sampling defaults() {
-    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, Padding.ZERO, BadSamplePolicy.FAIL);
+    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, false, Padding.ZERO, BadSamplePolicy.FAIL);
   }
 
   /** Rows of a full batch for a shard of {@code shardSize} samples: the batch size, or the shard size for 0. */
@@ -117,12 +126,20 @@ public record Sampling(
 
   /** These settings with another batch size and last-batch policy. */
   public Sampling withBatch(int batchSize, LastBatch lastBatch) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, padding, badSamples);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, elasticShards, padding, badSamples);
+  }
+
+  /**
+   * The settings of the whole data set that elastic parts take turns at: one part, the same
+   * order, batch size, last-batch policy and padding.
+   */
+  public Sampling global() {
+    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, 1, 0, false, false, padding, badSamples);
   }
 
   /** These settings with another order: shuffled or not, with the user's seed {@code seed}. */
   public Sampling withOrder(boolean shuffle, long seed) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, padding, badSamples);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, elasticShards, padding, badSamples);
   }
 
   /** The padding constant for a provided name ({@link Padding#valueFor}). */

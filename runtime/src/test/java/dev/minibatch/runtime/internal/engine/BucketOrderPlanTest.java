@@ -53,7 +53,7 @@ class BucketOrderPlanTest {
   }
 
   static Sampling sampling(int batchSize, LastBatch policy, boolean shuffle, int parts, int part, boolean even) {
-    return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, Sampling.Padding.ZERO,
+    return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, false, Sampling.Padding.ZERO,
         dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
   }
 
@@ -314,7 +314,7 @@ class BucketOrderPlanTest {
     assertNotEquals(a.get(0), a.get(1));
     assertNotEquals(a.get(1), a.get(2));
     // Another seed, another order.
-    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, Sampling.Padding.ZERO,
+    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, false, Sampling.Padding.ZERO,
         dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
     assertNotEquals(a.get(0), epoch(new BucketOrderPlan(lengths, MANY_BOUNDS, other)));
   }

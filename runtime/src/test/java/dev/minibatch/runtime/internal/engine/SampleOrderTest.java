@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 /** SampleOrder is the scheduler's plan: hand-computed cuts, shards, padding, carry and resume. */
 class SampleOrderTest {
   private static Sampling sampling(int batch, LastBatch policy, int parts, int part) {
-    return new Sampling(batch, policy, false, 1L, true, parts, part, false, Sampling.Padding.ZERO,
+    return new Sampling(batch, policy, false, 1L, true, parts, part, false, false, Sampling.Padding.ZERO,
         dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
   }
 

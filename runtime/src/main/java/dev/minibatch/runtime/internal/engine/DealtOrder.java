@@ -1,0 +1,164 @@
+package dev.minibatch.runtime.internal.engine;
+
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The order plan of elastic parts ({@link Sampling#elasticShards()}): one global plan — the plan
+ * a single provider over all samples would follow, with the same order, batch size and last-batch
+ * policy — whose batches are dealt to the parts in turn. Part {@code p} of {@code k} gets global
+ * batches {@code s + p}, {@code s + p + k}, {@code s + p + 2k}, … of each epoch, where {@code s} is
+ * the number of global batches consumed before this epoch's dealing began (0, or a restored
+ * state's); with {@code evenShards}, every part gets {@code ceil((M - s) / k)} batches of the
+ * epoch's {@code M}, the last round topped up with global batches {@code 0, 1, …}.
+ *
+ * <p>The state it saves counts global batches: after {@code q} batches delivered here, {@code s +
+ * q * k} (the epoch is over once that reaches {@code M}), which every part saved at the same step
+ * agrees on, including a part that has no batch left in the last, short round. Its fingerprint is the global plan's,
+ * which does not hold the part count, so it restores under any {@code k}: the epoch's remaining
+ * global batches are dealt to the new parts.
+ */
+final class DealtOrder implements OrderPlan {
+  private static final String MARK = "dealt,";
+
+  private final OrderPlan global;
+  private final int parts;
+  private final int part;
+  private final boolean even;
+  private final int shardSize;
+  // The epoch being dealt: where it started (its state at the start) and its dealt plan.
+  private @Nullable IterationState epochStart;
+  private int start;
+  private int globalBatches;
+  private @Nullable EpochPlan current;
+
+  /**
+   * Deals {@code global}'s batches under {@code sampling}'s part count and index.
+   *
+   * @param global a plan over the whole data set ({@link Sampling#global()})
+   */
+  DealtOrder(OrderPlan global, Sampling sampling) {
+    this.global = global;
+    this.parts = sampling.numParts();
+    this.part = sampling.partIndex();
+    this.even = sampling.evenShards();
+    int batches = LastBatchPolicy.cut(sampling.lastBatch(), global.shardSize(), global.batchSize()).batches();
+    this.shardSize = samplesDealt(global.shardSize(), batches, global.batchSize());
+  }
+
+  /**
+   * The samples (not padding) this part gets in a fresh epoch over {@code total} samples cut into
+   * {@code batches} global batches of {@code batchSize}: every global batch but the last holds
+   * {@code batchSize}, the last what is left.
+   */
+  private int samplesDealt(int total, int batches, int batchSize) {
+    long samples = 0;
+    int rounds = (batches + parts - 1) / parts;
+    for (int r = 0; r < rounds; r++) {
+      long j = part + (long) r * parts;
+      if (j >= batches && !even) {
+        break;
+      }
+      int g = (int) (j < batches ? j : (j - batches) % batches);
+      samples += g < batches - 1 ? batchSize : Math.min(batchSize, total - (long) (batches - 1) * batchSize);
+    }
+    return (int) Math.min(Integer.MAX_VALUE, samples);
+  }
+
+  @Override
+  public int batchSize() {
+    return global.batchSize();
+  }
+
+  @Override
+  public int shardSize() {
+    return shardSize;
+  }
+
+  @Override
+  public long seed() {
+    return global.seed();
+  }
+
+  @Override
+  public EpochPlan beginEpoch() {
+    IterationState at = global.saveState();
+    EpochPlan g = global.beginEpoch();
+    int m = g.batchCount();
+    int s = g.position();
+    // The global plan counts as handed out: its saved state is then the next epoch's start.
+    for (int j = s; j < m; j++) {
+      g.delivered();
+    }
+    int rounds = (m - s + parts - 1) / parts;
+    int count = 0;
+    for (int r = 0; r < rounds; r++) {
+      long j = s + part + (long) r * parts;
+      if (j < m || even) {
+        count++;
+      }
+    }
+    int[] starts = new int[count + 1];
+    int[] pads = new int[count];
+    int[] keys = new int[count];
+    int rows = 0;
+    for (int b = 0; b < count; b++) {
+      int j = globalBatch(s, b, m);
+      rows += g.rows(j);
+      starts[b + 1] = rows;
+      pads[b] = g.pad(j);
+      keys[b] = EpochPlan.NO_BUCKET;
+    }
+    int[] stream = new int[rows];
+    int[] buffer = new int[g.batchSize()];
+    for (int b = 0; b < count; b++) {
+      int j = globalBatch(s, b, m);
+      g.indices(j, buffer);
+      System.arraycopy(buffer, 0, stream, starts[b], g.rows(j));
+    }
+    this.epochStart = new IterationState(at.seed(), g.epoch(), 0, g.carriedIn(), at.settings());
+    this.start = s;
+    this.globalBatches = m;
+    this.current = EpochPlan.bucketed(g.epoch(), stream, g.carriedIn(), g.batchSize(), starts, pads, keys, 0);
+    return current;
+  }
+
+  /** The global batch of this part's batch {@code b} when dealing starts at {@code s} of {@code m}. */
+  private int globalBatch(int s, int b, int m) {
+    long j = s + part + (long) b * parts;
+    return (int) (j < m ? j : (j - m) % m);
+  }
+
+  @Override
+  public IterationState saveState() {
+    EpochPlan c = current;
+    IterationState e = epochStart;
+    // A part that has run out of batches while the others have one more to go (no evenShards) still
+    // reports the epoch in progress: the state must be the same on every part at the same step.
+    long consumed = c == null ? 0 : start + (long) c.position() * parts;
+    if (c != null && e != null && consumed < globalBatches) {
+      return new IterationState(e.seed(), c.epoch(), (int) consumed, e.carried(), MARK + e.settings());
+    }
+    IterationState s = global.saveState();
+    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), MARK + s.settings());
+  }
+
+  @Override
+  public void restoreState(IterationState state) {
+    if (!state.settings().startsWith(MARK)) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved without elasticShards into a provider"
+          + " with elasticShards (the state counts this part's batches, not the global ones):\n  saved:    "
+          + state.settings() + "\n  this one: " + MARK + global.saveState().settings());
+    }
+    global.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
+        state.settings().substring(MARK.length())));
+    current = null;
+  }
+
+  @Override
+  public void reset() {
+    global.reset();
+    current = null;
+  }
+}
