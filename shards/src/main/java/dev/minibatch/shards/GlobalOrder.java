@@ -1,0 +1,89 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.internal.settings.Seeds;
+import java.util.SplittableRandom;
+
+/**
+ * The global order of a shard set's samples in an epoch, a pure function of (seed, epoch):
+ * without shuffle, the samples in index order; with shuffle, the files in a permutation drawn from
+ * {@code Seeds.derive(seed, epoch, 0)}, their samples in file order, then every window of {@code
+ * window} consecutive positions permuted by a draw from {@code Seeds.derive(seed, epoch, 1, w)}
+ * (Fisher–Yates over {@link SplittableRandom}, the engine's shuffle). A window spans about {@code
+ * window / samplesPerFile} files, which is what the cache must hold.
+ */
+final class GlobalOrder implements EpochDraws {
+  private final long[] firsts;
+  private final int[] counts;
+  private final int samples;
+  private final boolean shuffle;
+  private final long seed;
+  private final int window;
+
+  GlobalOrder(ShardIndex index, boolean shuffle, long seed, int window) {
+    int f = index.files().size();
+    this.firsts = new long[f];
+    this.counts = new int[f];
+    for (int i = 0; i < f; i++) {
+      firsts[i] = index.files().get(i).first();
+      counts[i] = index.files().get(i).samples();
+    }
+    long n = index.samples();
+    if (n > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("a shard set of " + n + " samples; a provider reads at most "
+          + (Integer.MAX_VALUE - 8));
+    }
+    this.samples = (int) n;
+    this.shuffle = shuffle;
+    this.seed = seed;
+    this.window = window;
+  }
+
+  @Override
+  public int length() {
+    return samples;
+  }
+
+  @Override
+  public long seed() {
+    return seed;
+  }
+
+  /** The files in the order epoch {@code epoch} reads them. */
+  int[] files(int epoch) {
+    int[] order = new int[counts.length];
+    for (int i = 0; i < order.length; i++) {
+      order[i] = i;
+    }
+    if (shuffle) {
+      permute(order, 0, order.length, new SplittableRandom(Seeds.derive(seed, epoch, 0)));
+    }
+    return order;
+  }
+
+  @Override
+  public void fill(int epoch, int[] out) {
+    int at = 0;
+    for (int f : files(epoch)) {
+      int first = (int) firsts[f];
+      for (int i = 0; i < counts[f]; i++) {
+        out[at++] = first + i;
+      }
+    }
+    if (shuffle) {
+      for (int w = 0; (long) w * window < samples; w++) {
+        int from = w * window;
+        permute(out, from, Math.min(samples, from + window), new SplittableRandom(Seeds.derive(seed, epoch, 1, w)));
+      }
+    }
+  }
+
+  private static void permute(int[] a, int from, int to, SplittableRandom rng) {
+    for (int i = to - 1; i > from; i--) {
+      int j = from + rng.nextInt(i - from + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+  }
+}

@@ -1,0 +1,155 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.internal.pipeline.Workers;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The decoded shard files a provider holds: at most {@code capacity} files (plus those being
+ * loaded), the least recently used dropped first. A file is loaded by the first thread that needs
+ * it, or ahead of need by one read-ahead thread ({@code minibatch-shard-read-ahead-0}, started on
+ * the first {@link #prefetch}, stopped by {@link #close()}); threads that need a file being loaded
+ * wait for that one load. A dropped file stays valid for a thread still copying from it (the
+ * garbage collector frees it after), so no reader ever sees a file change under it.
+ */
+final class ShardCache implements AutoCloseable {
+  private final ShardStore store;
+  private final ShardIndex index;
+  private final List<Column> columns;
+  private final int capacity;
+  private final Map<Integer, CompletableFuture<byte[][]>> files = new LinkedHashMap<>(16, 0.75f, true);
+  private final BlockingQueue<Integer> ahead = new LinkedBlockingQueue<>();
+  private final AtomicInteger loads = new AtomicInteger();
+  private @Nullable Workers reader;
+  private boolean closed;
+
+  ShardCache(ShardStore store, ShardIndex index, int capacity) {
+    this.store = store;
+    this.index = index;
+    this.columns = index.columns();
+    this.capacity = capacity;
+  }
+
+  /**
+   * The columns of file {@code file}, loaded now if no one has.
+   *
+   * @throws dev.minibatch.runtime.io.FileFormatException if the file is missing, cut or corrupt
+   */
+  byte[][] get(int file) {
+    CompletableFuture<byte[][]> f;
+    boolean mine = false;
+    synchronized (this) {
+      f = files.get(file);
+      if (f == null) {
+        f = new CompletableFuture<>();
+        files.put(file, f);
+        mine = true;
+        trim();
+      }
+    }
+    if (mine) {
+      load(file, f);
+    }
+    try {
+      return f.join();
+    } catch (CompletionException e) {
+      Throwable cause = e.getCause();
+      if (cause instanceof RuntimeException r) {
+        throw r;
+      }
+      if (cause instanceof Error err) {
+        throw err;
+      }
+      throw e;
+    }
+  }
+
+  /** Loads {@code file} on the read-ahead thread unless it is held or loading. */
+  void prefetch(int file) {
+    synchronized (this) {
+      if (closed || files.containsKey(file) || ahead.contains(file)) {
+        return;
+      }
+      if (reader == null) {
+        Workers w = new Workers("shard-read-ahead");
+        w.start(this::readAhead);
+        reader = w;
+      }
+    }
+    ahead.add(file);
+  }
+
+  /** The files loaded so far (each load reads and decodes a whole file). */
+  int loads() {
+    return loads.get();
+  }
+
+  private void readAhead() {
+    try {
+      while (!Thread.currentThread().isInterrupted()) {
+        int file = ahead.take();
+        CompletableFuture<byte[][]> f;
+        synchronized (this) {
+          if (closed || files.containsKey(file)) {
+            continue;
+          }
+          f = new CompletableFuture<>();
+          files.put(file, f);
+          trim();
+        }
+        load(file, f);
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  private void load(int file, CompletableFuture<byte[][]> f) {
+    try {
+      ShardIndex.Entry e = index.files().get(file);
+      String where = store.where(e.name());
+      f.complete(ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where));
+      loads.incrementAndGet();
+    } catch (RuntimeException | Error t) {
+      f.completeExceptionally(t);
+      synchronized (this) {
+        files.remove(file, f);
+      }
+    }
+  }
+
+  /** Drops the least recently used loaded files beyond the capacity. */
+  private void trim() {
+    int excess = files.size() - capacity;
+    for (Iterator<CompletableFuture<byte[][]>> it = files.values().iterator(); excess > 0 && it.hasNext(); ) {
+      if (it.next().isDone()) {
+        it.remove();
+        excess--;
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    Workers w;
+    synchronized (this) {
+      closed = true;
+      w = reader;
+      reader = null;
+      files.clear();
+    }
+    ahead.clear();
+    if (w != null) {
+      w.stop();
+    }
+  }
+}

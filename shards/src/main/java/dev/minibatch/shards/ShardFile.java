@@ -1,0 +1,214 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Set;
+import java.util.zip.CRC32C;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.EncodingStats;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ColumnReader;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.impl.ColumnReadStoreImpl;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
+import org.apache.parquet.io.api.Binary;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Type;
+
+/**
+ * One shard file decoded: each column's samples as one array of bytes, row after row, ready to be
+ * copied into batches. A file as {@link ShardWriter} writes it (required fixed-size binary columns,
+ * plain encoding, no dictionary) decodes with one copy per page; any other Parquet file with the
+ * index's columns as fixed-size or variable binary of the right length (one Spark wrote, say)
+ * decodes through Parquet's column reader, value by value.
+ */
+final class ShardFile {
+  private ShardFile() {}
+
+  /**
+   * The columns of {@code file}, the whole bytes of {@code entry}.
+   *
+   * @param where the file's location, for messages
+   * @throws FileFormatException if the bytes do not match the index's checksum, or are not a
+   *     Parquet file with the index's columns and sample count; the message names the file, and
+   *     for a failure inside the data the rows it was decoding
+   */
+  static byte[][] decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
+    CRC32C crc = new CRC32C();
+    crc.update(file, 0, file.length);
+    boolean intact = (int) crc.getValue() == entry.crc32c();
+    byte[][] out;
+    try {
+      out = columns(file, entry, columns, where);
+    } catch (FileFormatException e) {
+      if (intact) {
+        throw e;
+      }
+      String detail = e.getMessage().startsWith(where + ": ") ? e.getMessage().substring(where.length() + 2) : e.getMessage();
+      throw new FileFormatException(where, "its CRC-32C is " + String.format("%08x", (int) crc.getValue())
+          + ", the index says " + String.format("%08x", entry.crc32c()) + ": the file is corrupt; " + detail, e);
+    }
+    if (!intact) {
+      throw new FileFormatException(where, "its CRC-32C is " + String.format("%08x", (int) crc.getValue())
+          + ", the index says " + String.format("%08x", entry.crc32c()) + ": the file was changed or corrupted after the"
+          + " index was written");
+    }
+    return out;
+  }
+
+  private static byte[][] columns(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
+    ParquetReadOptions options = ParquetReadOptions.builder().usePageChecksumVerification(true).build();
+    long row = 0;
+    long rowsInGroup = 0;
+    try (ParquetFileReader reader = ParquetFileReader.open(new BytesInputFile(file), options)) {
+      MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      long count = reader.getRecordCount();
+      if (count != entry.samples()) {
+        throw new FileFormatException(where, "holds " + count + " rows, the index says " + entry.samples());
+      }
+      ColumnDescriptor[] descriptors = new ColumnDescriptor[columns.size()];
+      byte[][] out = new byte[columns.size()][];
+      for (int i = 0; i < descriptors.length; i++) {
+        Column c = columns.get(i);
+        descriptors[i] = descriptor(schema, c, where);
+        out[i] = new byte[Math.multiplyExact(entry.samples(), c.rowBytes())];
+      }
+      List<BlockMetaData> blocks = reader.getFooter().getBlocks();
+      int block = 0;
+      PageReadStore group;
+      while (block < blocks.size()) {
+        // Known before the read, so a page that fails its checksum is named by its rows.
+        rowsInGroup = blocks.get(block).getRowCount();
+        group = reader.readNextRowGroup();
+        if (group == null) {
+          break;
+        }
+        ColumnReadStoreImpl values = null;
+        for (int i = 0; i < descriptors.length; i++) {
+          ColumnDescriptor d = descriptors[i];
+          int rowBytes = columns.get(i).rowBytes();
+          if (plain(blocks.get(block), d)) {
+            copyPages(group.getPageReader(d), out[i], (int) row, (int) rowsInGroup, rowBytes, columns.get(i), where, row);
+          } else {
+            if (values == null) {
+              values = new ColumnReadStoreImpl(group, new GroupRecordConverter(schema).getRootConverter(), schema,
+                  reader.getFooter().getFileMetaData().getCreatedBy());
+            }
+            copyValues(values.getColumnReader(d), d, out[i], (int) row, (int) rowsInGroup, rowBytes, columns.get(i), where,
+                row);
+          }
+        }
+        row += rowsInGroup;
+        block++;
+      }
+      return out;
+    } catch (FileFormatException e) {
+      throw e;
+    } catch (IOException | RuntimeException e) {
+      String rows = rowsInGroup == 0 ? "" : " (rows " + (entry.first() + row) + " to " + (entry.first() + row
+          + rowsInGroup - 1) + " of the shard set)";
+      throw new FileFormatException(where, "not a readable Parquet shard file" + rows + ": " + e, e);
+    }
+  }
+
+  /** The column of {@code schema} that holds {@code c}, checked. */
+  private static ColumnDescriptor descriptor(MessageType schema, Column c, String where) {
+    if (!schema.containsField(c.name())) {
+      throw new FileFormatException(where, "has no column '" + c.name() + "' (the index lists it); its columns: "
+          + schema.getFields().stream().map(Type::getName).toList());
+    }
+    Type t = schema.getType(c.name());
+    if (!t.isPrimitive() || t.isRepetition(Type.Repetition.REPEATED)) {
+      throw new FileFormatException(where, "column '" + c.name() + "' is " + t + "; expected a binary column of "
+          + c.rowBytes() + " bytes per sample");
+    }
+    PrimitiveType p = t.asPrimitiveType();
+    boolean fixed = p.getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+    if (fixed ? p.getTypeLength() != c.rowBytes() : p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
+      throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected fixed_len_byte_array("
+          + c.rowBytes() + ") or binary (" + c.shape() + " " + c.dtype() + " per sample)");
+    }
+    return schema.getColumnDescription(new String[] {c.name()});
+  }
+
+  /**
+   * Whether a column chunk holds plain fixed-size values without levels or a dictionary, which
+   * decode with one copy per page (what {@link ShardWriter} writes).
+   */
+  static boolean plain(BlockMetaData block, ColumnDescriptor d) {
+    if (d.getMaxDefinitionLevel() != 0 || d.getMaxRepetitionLevel() != 0
+        || d.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+      return false;
+    }
+    ColumnPath path = ColumnPath.get(d.getPath());
+    for (ColumnChunkMetaData m : block.getColumns()) {
+      if (m.getPath().equals(path)) {
+        EncodingStats stats = m.getEncodingStats();
+        return stats != null && !m.hasDictionaryPage() && !stats.hasDictionaryPages()
+            && stats.getDataEncodings().equals(Set.of(Encoding.PLAIN));
+      }
+    }
+    return false;
+  }
+
+  private static void copyPages(PageReader pages, byte[] out, int row, int rows, int rowBytes, Column c, String where,
+      long firstRow) {
+    int at = row * rowBytes;
+    int end = (row + rows) * rowBytes;
+    DataPage page;
+    while ((page = pages.readPage()) != null) {
+      BytesInput values = page instanceof DataPageV1 v1 ? v1.getBytes() : ((DataPageV2) page).getData();
+      int n = page.getValueCount() * rowBytes;
+      if (values.size() < n || at + n > end) {
+        throw new FileFormatException(where, "column '" + c.name() + "': a page of " + page.getValueCount() + " values"
+            + " holds " + values.size() + " bytes, expected " + n + " (" + rowBytes + " per sample)");
+      }
+      try (InputStream in = values.toInputStream()) {
+        // Straight from the page into the column: one copy.
+        if (in.readNBytes(out, at, n) != n) {
+          throw new FileFormatException(where, "column '" + c.name() + "': a page ends before its " + n + " bytes");
+        }
+      } catch (IOException e) {
+        throw new FileFormatException(where, "column '" + c.name() + "': cannot read a page: " + e.getMessage(), e);
+      }
+      at += n;
+    }
+    if (at != end) {
+      throw new FileFormatException(where, "column '" + c.name() + "' holds " + (at / rowBytes - row) + " values in the"
+          + " row group of rows " + firstRow + " to " + (firstRow + rows - 1) + ", expected " + rows);
+    }
+  }
+
+  private static void copyValues(ColumnReader values, ColumnDescriptor d, byte[] out, int row, int rows, int rowBytes,
+      Column c, String where, long firstRow) {
+    int max = d.getMaxDefinitionLevel();
+    for (int r = 0; r < rows; r++) {
+      if (values.getCurrentDefinitionLevel() < max) {
+        throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name()
+            + "': null; every sample needs a value");
+      }
+      Binary b = values.getBinary();
+      if (b.length() != rowBytes) {
+        throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name() + "': "
+            + b.length() + " bytes, expected " + rowBytes + " (" + c.shape() + " " + c.dtype() + ")");
+      }
+      System.arraycopy(b.getBytesUnsafe(), 0, out, (row + r) * rowBytes, rowBytes);
+      values.consume();
+    }
+  }
+}

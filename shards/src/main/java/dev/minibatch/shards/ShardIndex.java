@@ -1,0 +1,148 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The index of a shard set, the text file {@value #NAME} beside its Parquet files: the columns,
+ * then one line per shard file with its global sample range, its length in bytes and its CRC-32C,
+ * in global order. Shard file {@code f} holds the samples {@code [first, first + samples)}; the
+ * ranges follow each other from 0 without a gap.
+ *
+ * <pre>
+ * minibatch-shards/1
+ * column	image	DATA	FLOAT32	28,28
+ * column	label	LABEL	INT32
+ * file	part-00000.parquet	0	10000	31462001	7a3b12c4
+ * </pre>
+ */
+record ShardIndex(List<Column> columns, List<Entry> files) {
+  /** The index's file name in the shard set's directory. */
+  static final String NAME = "shards.index";
+  private static final String MAGIC = "minibatch-shards/1";
+
+  /**
+   * One shard file.
+   *
+   * @param name the file name, relative to the shard set's directory
+   * @param first the global index of its first sample
+   * @param samples its samples
+   * @param bytes its length
+   * @param crc32c the CRC-32C of its bytes
+   */
+  record Entry(String name, long first, int samples, long bytes, int crc32c) {}
+
+  ShardIndex {
+    columns = List.copyOf(columns);
+    files = List.copyOf(files);
+  }
+
+  /** The samples of all files. */
+  long samples() {
+    return files.isEmpty() ? 0 : files.get(files.size() - 1).first() + files.get(files.size() - 1).samples();
+  }
+
+  /** The index as text. */
+  String text() {
+    StringBuilder sb = new StringBuilder(MAGIC).append('\n');
+    for (Column c : columns) {
+      sb.append("column\t").append(c.line()).append('\n');
+    }
+    for (Entry e : files) {
+      sb.append("file\t").append(e.name()).append('\t').append(e.first()).append('\t').append(e.samples()).append('\t')
+          .append(e.bytes()).append('\t').append(String.format("%08x", e.crc32c())).append('\n');
+    }
+    return sb.toString();
+  }
+
+  /**
+   * Reads an index's text.
+   *
+   * @param source the index's location, for messages
+   * @throws FileFormatException naming the line and what was expected
+   */
+  static ShardIndex parse(String text, String source) {
+    String[] lines = text.split("\n", -1);
+    if (lines.length == 0 || !lines[0].equals(MAGIC)) {
+      throw new FileFormatException(source, "line 1: expected '" + MAGIC + "', found '" + (lines.length == 0 ? ""
+          : shorten(lines[0])) + "': not a minibatch shard index");
+    }
+    List<Column> columns = new ArrayList<>();
+    List<Entry> files = new ArrayList<>();
+    long next = 0;
+    for (int i = 1; i < lines.length; i++) {
+      String line = lines[i];
+      if (line.isEmpty()) {
+        continue;
+      }
+      String where = "line " + (i + 1) + ": ";
+      try {
+        if (line.startsWith("column\t")) {
+          if (!files.isEmpty()) {
+            throw new IllegalArgumentException("a column after the first file");
+          }
+          Column c = Column.parse(line.substring("column\t".length()));
+          c.rowBytes();
+          for (Column other : columns) {
+            if (other.name().equals(c.name())) {
+              throw new IllegalArgumentException("column '" + c.name() + "' appears twice");
+            }
+          }
+          columns.add(c);
+        } else if (line.startsWith("file\t")) {
+          String[] f = line.split("\t", -1);
+          if (f.length != 6 || f[1].isEmpty() || f[1].contains("/")) {
+            throw new IllegalArgumentException("expected 'file<TAB>name<TAB>first<TAB>samples<TAB>bytes<TAB>crc32c' with a"
+                + " plain file name, found '" + shorten(line) + "'");
+          }
+          long first = number(f[2], "first");
+          long samples = number(f[3], "samples");
+          long bytes = number(f[4], "bytes");
+          if (first != next) {
+            throw new IllegalArgumentException("shard file " + f[1] + " starts at sample " + first + ", expected " + next
+                + " (the files' ranges follow each other from 0)");
+          }
+          if (samples < 1 || samples > Integer.MAX_VALUE) {
+            throw new IllegalArgumentException("shard file " + f[1] + " must hold 1 to " + Integer.MAX_VALUE
+                + " samples, found " + samples);
+          }
+          if (f[5].length() != 8) {
+            throw new IllegalArgumentException("crc32c of " + f[1] + " must be 8 hex digits, found '" + f[5] + "'");
+          }
+          int crc = (int) Long.parseLong(f[5], 16);
+          files.add(new Entry(f[1], first, (int) samples, bytes, crc));
+          next = first + samples;
+        } else {
+          throw new IllegalArgumentException("expected a 'column' or 'file' line, found '" + shorten(line) + "'");
+        }
+      } catch (IllegalArgumentException e) {
+        throw new FileFormatException(source, where + e.getMessage(), e);
+      }
+    }
+    if (columns.isEmpty()) {
+      throw new FileFormatException(source, "no 'column' line: the index names no column");
+    }
+    if (files.isEmpty()) {
+      throw new FileFormatException(source, "no 'file' line: the shard set holds no sample");
+    }
+    return new ShardIndex(columns, files);
+  }
+
+  private static long number(String text, String field) {
+    try {
+      long v = Long.parseLong(text);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException(field + " must be an integer >= 0, found '" + text + "'");
+  }
+
+  private static String shorten(String s) {
+    return s.length() <= 80 ? s : s.substring(0, 77) + "...";
+  }
+}

@@ -1,0 +1,258 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.BatchLayout;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
+import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
+import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Batches streamed from a shard set in its global order (docs/shards.md): the files are read whole,
+ * checked against the index's checksums, decoded and cached (at most {@link
+ * Builder#cacheFiles(int)} files), and the next files of the epoch are read ahead on a thread of
+ * their own while batches are made from the current ones. With {@code shuffle(true)}, the files
+ * are permuted per epoch and the samples shuffled within windows of {@link
+ * Builder#shuffleWindow(int)} positions, all from (seed, epoch). Shards are elastic by default
+ * ({@link ProviderBuilder#elasticShards(boolean)}): trainer {@code p} of {@code k} gets batches
+ * {@code p, p + k, …} of the global order, and a state saved by {@code k} trainers restores under
+ * any other count. Every other shared setting (batch size, last-batch policy, padding, bad-sample
+ * policy, reader threads) works as on every provider.
+ */
+public final class ShardProvider extends EngineProvider<NamedBatch> {
+  private final BatchEngine<NamedBatch> engine;
+  private final ShardStore store;
+  private final ShardCache cache;
+  private final GlobalOrder order;
+
+  private ShardProvider(Builder b, Sampling sampling) {
+    ShardStore s = ShardStore.open(b.location, b.conf != null ? new Configuration(b.conf) : new Configuration());
+    try {
+      ShardIndex index = ShardIndex.parse(s.readText(ShardIndex.NAME), s.where(ShardIndex.NAME));
+      int window = b.shuffleWindow;
+      this.order = new GlobalOrder(index, sampling.shuffle(), sampling.seed(), window);
+      int minFile = index.files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
+      // A window spans ceil(window / minFile) + 1 files; the next ones are read ahead.
+      int need = (int) Math.min(index.files().size(), (long) (window + minFile - 1) / minFile + 1 + b.readAhead);
+      int capacity = b.cacheFiles > 0 ? b.cacheFiles : need;
+      this.cache = new ShardCache(s, index, capacity);
+      this.store = s;
+      List<Column> columns = index.columns();
+      BatchEngine.Builder<NamedBatch> e = BatchEngine.<NamedBatch>builder("ShardProvider", order.length(), sampling)
+          .layout(rows -> layout(columns, rows))
+          .batches(NamedBatch::new)
+          .draws(order)
+          .rows(new Rows(index, cache, order, b.readAhead));
+      if (b.readers > 0) {
+        e.readers(new ReaderThreads("shard-reader", b.readers, b.readers + 2));
+      }
+      this.engine = e.build();
+    } catch (RuntimeException | Error t) {
+      s.close();
+      throw t;
+    }
+  }
+
+  private static BatchLayout layout(List<Column> columns, int rows) {
+    List<dev.minibatch.DataDesc> data = new ArrayList<>();
+    List<dev.minibatch.DataDesc> label = new ArrayList<>();
+    for (Column c : columns) {
+      (c.role() == dev.minibatch.Role.LABEL ? label : data).add(c.toDataDesc(rows));
+    }
+    return BatchLayout.of(data, label);
+  }
+
+  /** A builder for the shard set in {@code location}: a local path or a Hadoop URI. */
+  public static Builder builder(String location) {
+    return new Builder(location);
+  }
+
+  @Override
+  protected BatchEngine<NamedBatch> engine() {
+    return engine;
+  }
+
+  /** The shard files read and decoded so far (a file dropped from the cache and needed again counts twice). */
+  public int fileLoads() {
+    return cache.loads();
+  }
+
+  @Override
+  public void close() {
+    try {
+      super.close();
+    } finally {
+      cache.close();
+      store.close();
+    }
+  }
+
+  /**
+   * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
+   * (little-endian, the batch buffers' order on the machines ND4J runs on).
+   */
+  private static final class Rows implements RowWriter {
+    private final long[] firsts;
+    private final int[] rowBytes;
+    private final ShardCache cache;
+    private final GlobalOrder order;
+    private final int readAhead;
+    // The epoch whose file order is below, and each file's place in it (for read-ahead).
+    private volatile int @Nullable [] epochFiles;
+    private volatile int @Nullable [] placeOf;
+    private volatile int epoch = -1;
+
+    Rows(ShardIndex index, ShardCache cache, GlobalOrder order, int readAhead) {
+      int f = index.files().size();
+      this.firsts = new long[f];
+      for (int i = 0; i < f; i++) {
+        firsts[i] = index.files().get(i).first();
+      }
+      this.rowBytes = index.columns().stream().mapToInt(Column::rowBytes).toArray();
+      this.cache = cache;
+      this.order = order;
+      this.readAhead = readAhead;
+    }
+
+    @Override
+    public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
+      CollateTarget out = CollateTarget.of(slot);
+      int lastFile = -1;
+      byte[][] columns = null;
+      for (int r = from; r < to; r++) {
+        int sample = indices[r];
+        int file = fileOf(sample);
+        if (file != lastFile) {
+          columns = cache.get(file);
+          if (readAhead > 0) {
+            readAhead(slot.epoch(), file);
+          }
+          lastFile = file;
+        }
+        int row = (int) (sample - firsts[file]);
+        for (int a = 0; a < rowBytes.length; a++) {
+          int n = rowBytes[a];
+          ByteBuffer dst = out.bytes(a);
+          dst.put(r * n, columns[a], row * n, n);
+        }
+      }
+    }
+
+    private int fileOf(int sample) {
+      int i = Arrays.binarySearch(firsts, sample);
+      return i >= 0 ? i : -i - 2;
+    }
+
+    /** Asks for the files after {@code file} in epoch {@code e}'s order. */
+    private void readAhead(int e, int file) {
+      int[] files = epochFiles;
+      int[] place = placeOf;
+      if (e != epoch || files == null || place == null) {
+        synchronized (this) {
+          if (e != epoch) {
+            files = order.files(e);
+            place = new int[files.length];
+            for (int i = 0; i < files.length; i++) {
+              place[files[i]] = i;
+            }
+            epochFiles = files;
+            placeOf = place;
+            epoch = e;
+          } else {
+            files = epochFiles;
+            place = placeOf;
+          }
+        }
+      }
+      int at = place[file];
+      for (int k = 1; k <= readAhead && at + k < files.length; k++) {
+        cache.prefetch(files[at + k]);
+      }
+    }
+  }
+
+  /** Settings: where the shard set is and how to read it, plus everything {@link ProviderBuilder} shares. */
+  public static final class Builder extends ProviderBuilder<Builder> {
+    private final String location;
+    private @Nullable Configuration conf;
+    private int shuffleWindow = 65_536;
+    private int cacheFiles;
+    private int readAhead = 2;
+    private int readers;
+
+    private Builder(String location) {
+      this.location = Objects.requireNonNull(location, "location");
+      elasticShards(true);
+    }
+
+    /** The Hadoop configuration of the file system (credentials, endpoints); default a new one. */
+    public Builder configuration(Configuration conf) {
+      this.conf = Objects.requireNonNull(conf, "conf");
+      return this;
+    }
+
+    /**
+     * With shuffle, the samples are permuted within windows of this many consecutive positions of
+     * the epoch's file order, {@code >= 1}; default 65 536. A larger window mixes more files and
+     * holds more of them in the cache.
+     */
+    public Builder shuffleWindow(int samples) {
+      if (samples < 1) {
+        throw new IllegalArgumentException("shuffleWindow must be >= 1 sample, got " + samples);
+      }
+      this.shuffleWindow = samples;
+      return this;
+    }
+
+    /**
+     * The decoded files held at most, {@code >= 1}; default what a shuffle window spans plus the
+     * read-ahead. Fewer than a window spans makes files load more than once per epoch.
+     */
+    public Builder cacheFiles(int files) {
+      if (files < 1) {
+        throw new IllegalArgumentException("cacheFiles must be >= 1, got " + files);
+      }
+      this.cacheFiles = files;
+      return this;
+    }
+
+    /** Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. */
+    public Builder readAhead(int files) {
+      if (files < 0) {
+        throw new IllegalArgumentException("readAhead must be >= 0, got " + files);
+      }
+      this.readAhead = files;
+      return this;
+    }
+
+    /** Reader threads that write batches ahead of the consumer; default 0, none. */
+    public Builder readers(int threads) {
+      if (threads < 0) {
+        throw new IllegalArgumentException("readers must be >= 0, got " + threads);
+      }
+      this.readers = threads;
+      return this;
+    }
+
+    /**
+     * The provider; reads the index now.
+     *
+     * @throws dev.minibatch.runtime.io.FileFormatException if the index is missing or malformed
+     */
+    public ShardProvider build() {
+      return new ShardProvider(this, sampling());
+    }
+  }
+}

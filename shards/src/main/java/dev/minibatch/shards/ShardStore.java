@@ -1,0 +1,168 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.io.FileFormatException;
+import java.io.FileNotFoundException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Paths;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.LocalFileSystem;
+import org.apache.hadoop.fs.Path;
+
+/**
+ * The directory of a shard set on a Hadoop file system: a local path or a {@code file://}, {@code
+ * hdfs://}, {@code s3a://} (any scheme the class path has a FileSystem for) URI. It owns its own
+ * FileSystem instance (not Hadoop's shared cache, which would outlive the provider) and closes it.
+ */
+final class ShardStore implements AutoCloseable {
+  private final URI directory;
+  private final FileSystem fs;
+  private final Path root;
+
+  private ShardStore(URI directory, FileSystem fs) {
+    this.directory = directory;
+    this.fs = fs;
+    this.root = new Path(directory);
+  }
+
+  /**
+   * The directory {@code location}: a URI with a scheme, or a local path.
+   *
+   * @throws IllegalArgumentException if no file system serves the URI's scheme
+   * @throws UncheckedIOException if the file system cannot be reached
+   */
+  static ShardStore open(String location, Configuration conf) {
+    URI uri = uri(location);
+    try {
+      FileSystem fs = FileSystem.newInstance(uri, conf);
+      if (fs instanceof LocalFileSystem) {
+        // Hadoop's local file system writes a .crc file beside every file; the index has the checksums.
+        fs.setWriteChecksum(false);
+        fs.setVerifyChecksum(false);
+      }
+      return new ShardStore(uri, fs);
+    } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
+      throw new IllegalArgumentException("no Hadoop FileSystem for '" + uri.getScheme() + "' on the class path (" + location
+          + "): s3a needs org.apache.hadoop:hadoop-aws, see docs/shards.md", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot reach " + location + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** {@code location} as a URI: one with a scheme as given, else a local path made absolute. */
+  static URI uri(String location) {
+    try {
+      URI u = new URI(location);
+      if (u.getScheme() != null && u.getScheme().length() > 1) {
+        String s = u.toString();
+        return s.endsWith("/") ? u : new URI(s + "/");
+      }
+    } catch (URISyntaxException e) {
+      // a local path with characters a URI does not allow
+    }
+    URI u = Paths.get(location).toAbsolutePath().normalize().toUri();
+    String s = u.toString();
+    return s.endsWith("/") ? u : URI.create(s + "/");
+  }
+
+  /** The directory, for messages. */
+  URI directory() {
+    return directory;
+  }
+
+  /** The file {@code name} of the directory. */
+  Path path(String name) {
+    return new Path(root, name);
+  }
+
+  /** {@code name}'s location, for messages. */
+  String where(String name) {
+    return directory + name;
+  }
+
+  boolean exists(String name) {
+    try {
+      return fs.exists(path(name));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Whether the directory holds any file. */
+  boolean hasFiles() {
+    try {
+      return fs.exists(root) && fs.listStatus(root).length > 0;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + directory + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * The whole file {@code name}, which must be {@code length} bytes long.
+   *
+   * @throws FileFormatException if it is missing or its length is not {@code length}
+   * @throws UncheckedIOException if it cannot be read
+   */
+  byte[] readFully(String name, long length) {
+    if (length > Integer.MAX_VALUE - 16) {
+      throw new FileFormatException(where(name), "the index says it is " + length + " bytes; a shard file holds at most"
+          + " 2 GiB");
+    }
+    try (FSDataInputStream in = fs.open(path(name))) {
+      byte[] out = new byte[(int) length];
+      int n = in.readNBytes(out, 0, out.length);
+      if (n < length || in.read() >= 0) {
+        long actual = fs.getFileStatus(path(name)).getLen();
+        throw new FileFormatException(where(name), "the file is " + actual + " bytes, the index says " + length
+            + ": the file was changed or cut after the index was written");
+      }
+      return out;
+    } catch (FileNotFoundException e) {
+      throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
+          + " lists it)", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** The text file {@code name}. */
+  String readText(String name) {
+    try (InputStream in = fs.open(path(name))) {
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (FileNotFoundException e) {
+      throw new FileFormatException(where(name), "no shard index: " + directory + " is not a shard set (a directory"
+          + " written by ShardWriter holds " + ShardIndex.NAME + ")", e);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes the text file {@code name}, replacing it. */
+  void writeText(String name, String text) {
+    try (OutputStream out = fs.create(path(name), true)) {
+      out.write(text.getBytes(StandardCharsets.UTF_8));
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot write " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  FileSystem fileSystem() {
+    return fs;
+  }
+
+  @Override
+  public void close() {
+    try {
+      fs.close();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot close the file system of " + directory + ": " + e.getMessage(), e);
+    }
+  }
+}
