@@ -11,11 +11,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
  * The decoded shard files a provider holds: at most {@code capacity} files (plus those being
- * loaded), the least recently used dropped first. A file is loaded by the first thread that needs
+ * loaded), the first loaded dropped first (an epoch walks its files in order, so the oldest is the
+ * one done with). A file is loaded by the first thread that needs
  * it, or ahead of need by one read-ahead thread ({@code minibatch-shard-read-ahead-0}, started on
  * the first {@link #prefetch}, stopped by {@link #close()}); threads that need a file being loaded
  * wait for that one load. A dropped file stays valid for a thread still copying from it (the
@@ -26,9 +28,12 @@ final class ShardCache implements AutoCloseable {
   private final ShardIndex index;
   private final List<Column> columns;
   private final int capacity;
-  private final Map<Integer, CompletableFuture<byte[][]>> files = new LinkedHashMap<>(16, 0.75f, true);
+  private final Map<Integer, CompletableFuture<byte[][]>> files = new LinkedHashMap<>();
   private final BlockingQueue<Integer> ahead = new LinkedBlockingQueue<>();
   private final AtomicInteger loads = new AtomicInteger();
+  // The loaded files, for a lookup without the lock (every row of a shuffled batch may be in another
+  // file); set when a load completes, cleared when the file is dropped.
+  private final AtomicReferenceArray<byte @Nullable [][]> ready;
   private @Nullable Workers reader;
   private boolean closed;
 
@@ -37,6 +42,7 @@ final class ShardCache implements AutoCloseable {
     this.index = index;
     this.columns = index.columns();
     this.capacity = capacity;
+    this.ready = new AtomicReferenceArray<>(index.files().size());
   }
 
   /**
@@ -45,6 +51,10 @@ final class ShardCache implements AutoCloseable {
    * @throws dev.minibatch.runtime.io.FileFormatException if the file is missing, cut or corrupt
    */
   byte[][] get(int file) {
+    byte[][] loaded = ready.get(file);
+    if (loaded != null) {
+      return loaded;
+    }
     CompletableFuture<byte[][]> f;
     boolean mine = false;
     synchronized (this) {
@@ -117,7 +127,13 @@ final class ShardCache implements AutoCloseable {
     try {
       ShardIndex.Entry e = index.files().get(file);
       String where = store.where(e.name());
-      f.complete(ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where));
+      byte[][] decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
+      synchronized (this) {
+        if (files.get(file) == f) {
+          ready.set(file, decoded);
+        }
+      }
+      f.complete(decoded);
       loads.incrementAndGet();
     } catch (RuntimeException | Error t) {
       f.completeExceptionally(t);
@@ -127,12 +143,15 @@ final class ShardCache implements AutoCloseable {
     }
   }
 
-  /** Drops the least recently used loaded files beyond the capacity. */
+  /** Drops the earliest loaded files beyond the capacity. */
   private void trim() {
     int excess = files.size() - capacity;
-    for (Iterator<CompletableFuture<byte[][]>> it = files.values().iterator(); excess > 0 && it.hasNext(); ) {
-      if (it.next().isDone()) {
+    for (Iterator<Map.Entry<Integer, CompletableFuture<byte[][]>>> it = files.entrySet().iterator();
+        excess > 0 && it.hasNext(); ) {
+      Map.Entry<Integer, CompletableFuture<byte[][]>> e = it.next();
+      if (e.getValue().isDone()) {
         it.remove();
+        ready.set(e.getKey(), null);
         excess--;
       }
     }
@@ -146,6 +165,9 @@ final class ShardCache implements AutoCloseable {
       w = reader;
       reader = null;
       files.clear();
+      for (int i = 0; i < ready.length(); i++) {
+        ready.set(i, null);
+      }
     }
     ahead.clear();
     if (w != null) {

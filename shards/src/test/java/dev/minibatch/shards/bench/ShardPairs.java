@@ -1,0 +1,121 @@
+package dev.minibatch.shards.bench;
+
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.shards.ShardProvider;
+import dev.minibatch.shards.ShardWriter;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.stream.Stream;
+import org.nd4j.linalg.api.buffer.DataType;
+import org.nd4j.linalg.api.ndarray.INDArray;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Paired rounds (docs/performance.md, "Shard sets"): 60 000 MNIST-sized samples (784 float32 and a
+ * 10-class one-hot float32 label, 3 176 bytes), batches of 128, shuffled with a seed. Per round, one
+ * epoch of each, back to back, in an order that alternates: {@code ArrayDataProvider} over the
+ * arrays in memory (the reference), {@code ShardProvider} over the same samples written as a local
+ * shard set of 6 files with every file cached (warm), and with a cache of 4 files (a window of
+ * 10 000 samples, one file, plus 2 read ahead), so every epoch reads, checks and decodes most
+ * files again (streaming). The ratio
+ * is taken within each round; the median and range are printed. Also the time from {@code
+ * build()} to the first batch of a shard provider. Usage: {@code ShardPairs [rounds]}.
+ */
+public final class ShardPairs {
+  private static final int N = 60_000;
+  private static final int BATCH = 128;
+
+  private ShardPairs() {}
+
+  public static void main(String[] args) throws IOException {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    INDArray x = Nd4j.rand(DataType.FLOAT, N, 784);
+    INDArray y = Nd4j.zeros(DataType.FLOAT, N, 10);
+    for (int i = 0; i < N; i++) {
+      y.putScalar(i, i % 10, 1f);
+    }
+    Path dir = Files.createTempDirectory("minibatch-shard-pairs");
+    String set = dir.resolve("set").toString();
+    try (ArrayDataProvider source = ArrayDataProvider.builder().data(x).label(y).batchSize(1024).build()) {
+      long t = System.nanoTime();
+      ShardWriter.builder().samplesPerFile(10_000).build().write(source, set);
+      System.out.printf("write: %.2f s, %.0f samples/s%n", (System.nanoTime() - t) / 1e9, N / ((System.nanoTime() - t) / 1e9));
+    }
+    long t0 = System.nanoTime();
+    try (ShardProvider first = ShardProvider.builder(set).batchSize(BATCH).shuffle(true).seed(1).build()) {
+      first.iterator().next();
+      System.out.printf("build() to first batch: %.3f s%n", (System.nanoTime() - t0) / 1e9);
+    }
+    try (ArrayDataProvider array = ArrayDataProvider.builder().data(x).label(y).batchSize(BATCH).shuffle(true).seed(1)
+            .build();
+        ShardProvider warm = ShardProvider.builder(set).batchSize(BATCH).shuffle(true).seed(1).build();
+        ShardProvider streaming = ShardProvider.builder(set).batchSize(BATCH).shuffle(true).seed(1)
+            .shuffleWindow(10_000).cacheFiles(4).build()) {
+      double[] warmRatio = new double[rounds];
+      double[] streamRatio = new double[rounds];
+      epoch(array);
+      epoch(warm);
+      epoch(streaming);
+      for (int r = 0; r < rounds; r++) {
+        double a;
+        double w;
+        double s;
+        if (r % 2 == 0) {
+          a = epoch(array);
+          w = epoch(warm);
+          s = epoch(streaming);
+        } else {
+          s = epoch(streaming);
+          w = epoch(warm);
+          a = epoch(array);
+        }
+        warmRatio[r] = w / a;
+        streamRatio[r] = s / a;
+        System.out.printf("round %d: array %.0f, shards warm %.0f, shards streaming %.0f samples/s; warm/array %.3f,"
+            + " streaming/array %.3f%n", r, a, w, s, warmRatio[r], streamRatio[r]);
+      }
+      System.out.printf("shards warm / array: median %.3f (%.3f-%.3f)%n", median(warmRatio), min(warmRatio),
+          max(warmRatio));
+      System.out.printf("shards streaming / array: median %.3f (%.3f-%.3f); file loads %d over %d epochs%n",
+          median(streamRatio), min(streamRatio), max(streamRatio), streaming.fileLoads(), rounds + 1);
+    } finally {
+      try (Stream<Path> files = Files.walk(dir)) {
+        files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+  }
+
+  /** One epoch's samples per second; reads one value of every batch so the work cannot be skipped. */
+  private static double epoch(Iterable<NamedBatch> p) {
+    long t = System.nanoTime();
+    double sum = 0;
+    int n = 0;
+    for (NamedBatch b : p) {
+      sum += b.data().get(0).getFloat(b.rows() - 1, 783);
+      n += b.rows();
+    }
+    double s = n / ((System.nanoTime() - t) / 1e9);
+    if (sum == 42.4242) {
+      System.out.println(sum);
+    }
+    return s;
+  }
+
+  private static double median(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static double min(double[] v) {
+    return Arrays.stream(v).min().orElse(0);
+  }
+
+  private static double max(double[] v) {
+    return Arrays.stream(v).max().orElse(0);
+  }
+}
