@@ -2,14 +2,13 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Seeds;
-import java.util.SplittableRandom;
 
 /**
  * The global order of a shard set's samples in an epoch, a pure function of (seed, epoch):
  * without shuffle, the samples in index order; with shuffle, the files in a permutation drawn from
  * {@code Seeds.derive(seed, epoch, 0)}, their samples in file order, then every window of {@code
  * window} consecutive positions permuted by a draw from {@code Seeds.derive(seed, epoch, 1, w)}
- * (Fisher–Yates over {@link SplittableRandom}, the engine's shuffle). A window spans about {@code
+ * ({@link Seeds#shuffle}, the engine's shuffle). A window spans about {@code
  * window / samplesPerFile} files, which is what the cache must hold.
  */
 final class GlobalOrder implements EpochDraws {
@@ -56,7 +55,7 @@ final class GlobalOrder implements EpochDraws {
       order[i] = i;
     }
     if (shuffle) {
-      permute(order, 0, order.length, new SplittableRandom(Seeds.derive(seed, epoch, 0)));
+      Seeds.shuffle(order, 0, order.length, Seeds.derive(seed, epoch, 0));
     }
     return order;
   }
@@ -73,17 +72,8 @@ final class GlobalOrder implements EpochDraws {
     if (shuffle) {
       for (int w = 0; (long) w * window < samples; w++) {
         int from = w * window;
-        permute(out, from, Math.min(samples, from + window), new SplittableRandom(Seeds.derive(seed, epoch, 1, w)));
+        Seeds.shuffle(out, from, Math.min(samples, from + window), Seeds.derive(seed, epoch, 1, w));
       }
-    }
-  }
-
-  private static void permute(int[] a, int from, int to, SplittableRandom rng) {
-    for (int i = to - 1; i > from; i--) {
-      int j = from + rng.nextInt(i - from + 1);
-      int t = a[i];
-      a[i] = a[j];
-      a[j] = t;
     }
   }
 }

@@ -183,13 +183,7 @@ final class BucketOrderPlan extends CarryingPlan<int[][]> {
       order[j] = j;
     }
     if (sampling.shuffle()) {
-      SplittableRandom rng = new SplittableRandom(Seeds.derive(seed, epoch, BATCH_ORDER));
-      for (int i = batchCount - 1; i > 0; i--) {
-        int j = rng.nextInt(i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
+      Seeds.shuffle(order, 0, batchCount, Seeds.derive(seed, epoch, BATCH_ORDER));
     }
     int[] starts = new int[batchCount + 1];
     int[] pads = new int[batchCount];

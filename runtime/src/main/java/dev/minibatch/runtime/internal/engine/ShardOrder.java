@@ -74,13 +74,7 @@ final class ShardOrder {
       order[i] = i;
     }
     if (sampling.shuffle()) {
-      SplittableRandom rng = new SplittableRandom(Seeds.derive(seed, epoch));
-      for (int i = n - 1; i > 0; i--) {
-        int j = rng.nextInt(i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-      }
+      Seeds.shuffle(order, 0, n, Seeds.derive(seed, epoch));
     }
     int k = sampling.numParts();
     int p = sampling.partIndex();

@@ -39,6 +39,22 @@ public final class Seeds {
     }
   }
 
+  /**
+   * Permutes {@code a[from, to)} in place: Fisher–Yates from the last position down, over a {@link
+   * SplittableRandom} seeded with {@code seed} — the one shuffle of every planned order (samples,
+   * buckets' batches, class draws, shard files and windows), so equal seeds give equal orders
+   * everywhere.
+   */
+  public static void shuffle(int[] a, int from, int to, long seed) {
+    SplittableRandom rng = new SplittableRandom(seed);
+    for (int i = to - 1; i > from; i--) {
+      int j = from + rng.nextInt(i - from + 1);
+      int t = a[i];
+      a[i] = a[j];
+      a[j] = t;
+    }
+  }
+
   private static long mix(long z) {
     z = (z ^ (z >>> 30)) * 0xBF58476D1CE4E5B9L;
     z = (z ^ (z >>> 27)) * 0x94D049BB133111EBL;

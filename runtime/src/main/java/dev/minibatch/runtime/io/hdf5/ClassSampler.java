@@ -184,13 +184,7 @@ final class ClassSampler {
       o[i] = i;
     }
     if (shuffle) {
-      SplittableRandom r = new SplittableRandom(Seeds.derive(seed, epoch, c));
-      for (int i = o.length - 1; i > 0; i--) {
-        int j = r.nextInt(i + 1);
-        int t = o[i];
-        o[i] = o[j];
-        o[j] = t;
-      }
+      Seeds.shuffle(o, 0, o.length, Seeds.derive(seed, epoch, c));
     }
     return o;
   }
