@@ -66,8 +66,6 @@ class LoopbackServersTest {
    *       monitor.
    *   <li>{@code MutableQuantiles-N}: the scheduler in a static field of Hadoop's metrics {@code
    *       MutableQuantiles} (used by the name node's and S3A's metrics), never shut down.
-   *   <li>{@code org.apache.hadoop.hdfs.PeerCache@...}: the expiry thread of the HDFS client's cache
-   *       of connections to data nodes, which belongs to a client context kept in a static map.
    *   <li>{@code LeaseRenewer:user@127.0.0.1:port}: the HDFS client's lease renewer for that name
    *       node, shared by the JVM's clients; it ends 60 s after its last client closed.
    * </ul>
@@ -77,7 +75,6 @@ class LoopbackServersTest {
       Pattern.compile(Pattern.quote("org.apache.hadoop.fs.FileSystem$Statistics$StatisticsDataReferenceCleaner")),
       Pattern.compile(Pattern.quote("SSL Certificates Store Monitor")),
       Pattern.compile("MutableQuantiles-\\d+"),
-      Pattern.compile("org\\.apache\\.hadoop\\.hdfs\\.PeerCache@\\p{XDigit}+"),
       Pattern.compile("LeaseRenewer:[^@]+@127\\.0\\.0\\.1:\\d+"));
 
   private static final long THREAD_END_SECONDS = 30;
