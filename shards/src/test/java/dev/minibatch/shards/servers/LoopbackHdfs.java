@@ -59,10 +59,10 @@ public final class LoopbackHdfs implements AutoCloseable {
     conf.set(MiniDFSCluster.HDFS_MINIDFS_BASEDIR, baseDir.toString());
     conf.set("hadoop.tmp.dir", baseDir.resolve("tmp").toString());
     // MiniDFSCluster binds the name node's RPC and HTTP and the data node's transfer, IPC and HTTP
-    // addresses to 127.0.0.1:0 already; the name node's HTTP server also serves WebHDFS unless
-    // told not to, which starts Jersey (and its logging through java.util.logging) for nothing.
+    // addresses to 127.0.0.1:0 already. The name node's HTTP server would also serve WebHDFS
+    // (Jersey), which no test uses.
     conf.setBoolean("dfs.webhdfs.enabled", false);
-    // The name node's GC time monitor is a thread that its stop() leaves running; it only feeds
+    // The name node's GC time monitor thread outlives the cluster's shutdown; it only feeds
     // metrics.
     conf.setBoolean("dfs.namenode.gc.time.monitor.enable", false);
     // A client may add a block, or close its file, while its previous block is written

@@ -60,7 +60,7 @@ public final class LoopbackS3 implements AutoCloseable {
   /** Starts the server and creates {@link #BUCKET}. */
   public static LoopbackS3 start() throws Exception {
     BlobStoreContext blobs = ContextBuilder.newBuilder("transient")
-        // jclouds logs through SLF4J only when given this module.
+        // Without this module jclouds logs through java.util.logging, which our SLF4J settings miss.
         .modules(List.of(new SLF4JLoggingModule()))
         .build(BlobStoreContext.class);
     try {
