@@ -10,8 +10,8 @@ import java.util.function.Consumer;
 
 /**
  * The provider contract on {@link PrefetchingProvider} wrapping an {@link ArrayDataProvider}: the
- * settings go to the wrapped provider; the wrapper adds a background thread per epoch. It is not
- * {@link Resumable}, so the resume tests are skipped.
+ * settings go to the wrapped provider; the wrapper adds a background thread per epoch, and resumes
+ * through the wrapped provider's engine (the resume tests run on it).
  */
 class PrefetchingProviderContractTest extends ProviderContract {
   @Override
@@ -24,7 +24,7 @@ class PrefetchingProviderContractTest extends ProviderContract {
 
     @Override
     public Set<Capability> capabilities() {
-      return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.THREADED);
+      return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.THREADED, Capability.RESUME);
     }
 
     @Override

@@ -61,6 +61,62 @@ class PrefetchingProviderTest {
     assertEquals(0, prefetchThreads());
   }
 
+  @Test
+  void aStateSavedMidEpochResumesAfterTheLastBatchDeliveredNotTheOneWrittenAhead() {
+    List<List<Integer>> whole;
+    try (ArrayDataProvider p = source(100)) {
+      whole = ArrayDataProviderTest.epoch(p);
+    }
+    String state;
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(source(100))) {
+      java.util.Iterator<NamedBatch> it = p.iterator();
+      for (int k = 0; k < 4; k++) {
+        assertEquals(whole.get(k), ids(it.next()));
+      }
+      state = p.saveState().encode();
+    }
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(source(100))) {
+      p.restoreState(IterationState.decode(state));
+      List<List<Integer>> rest = new ArrayList<>();
+      for (NamedBatch b : p) {
+        rest.add(ids(b));
+      }
+      assertEquals(whole.subList(4, whole.size()), rest, "the 5th batch on, none skipped or repeated");
+    }
+    BatchProvider<NamedBatch> foreign = new BatchProvider<>() {
+      final ArrayDataProvider inner = source(10);
+
+      @Override
+      public int batchSize() {
+        return inner.batchSize();
+      }
+
+      @Override
+      public List<DataDesc> provideData() {
+        return inner.provideData();
+      }
+
+      @Override
+      public List<DataDesc> provideLabel() {
+        return inner.provideLabel();
+      }
+
+      @Override
+      public BatchIterator<NamedBatch> iterator() {
+        return inner.iterator();
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(foreign)) {
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, p::saveState);
+      assertTrue(e.getMessage().contains("takes batches ahead"), e.getMessage());
+    }
+  }
+
   private static List<Integer> ids(NamedBatch b) {
     List<Integer> ids = new ArrayList<>();
     for (int r = 0; r < b.rows(); r++) {

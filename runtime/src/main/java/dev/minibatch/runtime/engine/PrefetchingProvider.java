@@ -4,6 +4,8 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
@@ -44,9 +46,15 @@ import org.jspecify.annotations.Nullable;
  * prefetch} (or the wrapped provider's own stage) with the original as cause. {@link #close()}
  * closes the wrapped provider.
  *
+ * <p>Over a provider of this runtime, {@link #saveState()} and {@link #restoreState} are the
+ * wrapped provider's: its engine counts a batch when the consumer takes it, not when it is written
+ * ahead, so a state saved mid-epoch resumes after the last batch delivered. Over any other provider
+ * the background thread has taken batches the consumer has not seen, and both throw {@link
+ * UnsupportedOperationException}.
+ *
  * @param <B> the batch type
  */
-public final class PrefetchingProvider<B extends Batch> implements BatchProvider<B> {
+public final class PrefetchingProvider<B extends Batch> implements BatchProvider<B>, Resumable {
   private static final String STAGE = "prefetch";
   /** The one thread of {@link #writtenAhead}, in stage {@link #STAGE}. */
   private static final ReaderThreads PREFETCH_THREAD = ReaderThreads.inMemory(STAGE, 1);
@@ -115,6 +123,40 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     }, guard, ticket);
     guard.onStop(ticket, e.stopper::clean);
     return e;
+  }
+
+  /**
+   * The wrapped provider's state: the batches delivered to this wrapper's consumer.
+   *
+   * @throws UnsupportedOperationException if the wrapped provider is not one of this runtime's
+   *     engine (its own state would count the batch prepared ahead)
+   */
+  @Override
+  public IterationState saveState() {
+    return engine("save").saveState();
+  }
+
+  /**
+   * Continues the wrapped provider from {@code state} at the next iteration.
+   *
+   * @throws UnsupportedOperationException if the wrapped provider is not one of this runtime's engine
+   * @throws IllegalArgumentException if the state was saved with other data or settings
+   */
+  @Override
+  public void restoreState(IterationState state) {
+    EngineProvider<?> engine = engine("restore");
+    guard.supersede();
+    engine.restoreState(state);
+  }
+
+  private EngineProvider<?> engine(String what) {
+    if (provider instanceof EngineProvider<?> engine) {
+      return engine;
+    }
+    throw new UnsupportedOperationException("PrefetchingProvider cannot " + what + " an iteration state over "
+        + provider.getClass().getName() + ": its background thread takes batches ahead of the consumer; save the state"
+        + " of a provider of this runtime (ArrayDataProvider, the generated, file and image providers), or of the"
+        + " wrapped provider without prefetching");
   }
 
   /**
