@@ -64,8 +64,8 @@ final class ShardColumns {
       }
       Role role = enumValue(Role.class, f[1], "role");
       DType dtype = enumValue(DType.class, f[2], "dtype");
-      long[] dims = new long[f[3].isEmpty() ? 0 : f[3].split(",").length];
       String[] d = f[3].isEmpty() ? new String[0] : f[3].split(",", -1);
+      long[] dims = new long[d.length];
       for (int i = 0; i < d.length; i++) {
         try {
           dims[i] = Long.parseLong(d[i]);
