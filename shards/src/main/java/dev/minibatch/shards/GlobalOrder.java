@@ -20,13 +20,8 @@ final class GlobalOrder implements EpochDraws {
   private final int window;
 
   GlobalOrder(ShardIndex index, boolean shuffle, long seed, int window) {
-    int f = index.files().size();
-    this.firsts = new long[f];
-    this.counts = new int[f];
-    for (int i = 0; i < f; i++) {
-      firsts[i] = index.files().get(i).first();
-      counts[i] = index.files().get(i).samples();
-    }
+    this.firsts = index.firsts();
+    this.counts = index.files().stream().mapToInt(ShardIndex.Entry::samples).toArray();
     long n = index.samples();
     if (n > Integer.MAX_VALUE - 8) {
       throw new IllegalArgumentException("a shard set of " + n + " samples; a provider reads at most "

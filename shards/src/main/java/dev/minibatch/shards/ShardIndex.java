@@ -44,6 +44,15 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
     return files.isEmpty() ? 0 : files.get(files.size() - 1).first() + files.get(files.size() - 1).samples();
   }
 
+  /** Each file's first global sample index, in file order (ascending). */
+  long[] firsts() {
+    long[] out = new long[files.size()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = files.get(i).first();
+    }
+    return out;
+  }
+
   /** The index as text. */
   String text() {
     StringBuilder sb = new StringBuilder(MAGIC).append('\n');
@@ -55,6 +64,11 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
           .append(e.bytes()).append('\t').append(String.format("%08x", e.crc32c())).append('\n');
     }
     return sb.toString();
+  }
+
+  /** The index of the shard set in {@code store}'s directory. */
+  static ShardIndex read(ShardStore store) {
+    return parse(store.readText(NAME), store.where(NAME));
   }
 
   /**

@@ -40,7 +40,8 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
   private ShardProvider(Builder b, Sampling sampling) {
     ShardStore s = ShardStore.open(b.location, b.conf != null ? new Configuration(b.conf) : new Configuration());
     try {
-      ShardIndex index = ShardIndex.parse(s.readText(ShardIndex.NAME), s.where(ShardIndex.NAME));
+      // A builder from ShardSet.provider() has the index already: no second read of it.
+      ShardIndex index = b.index != null ? b.index : ShardIndex.read(s);
       int window = b.shuffleWindow;
       this.order = new GlobalOrder(index, sampling.shuffle(), sampling.seed(), window);
       int minFile = index.files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
@@ -111,19 +112,18 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     private final ShardCache cache;
     private final GlobalOrder order;
     private final int readAhead;
-    // The epoch whose file order is below, and each file's place in it (for read-ahead).
-    private volatile int @Nullable [] epochFiles;
-    private volatile int @Nullable [] placeOf;
-    private volatile int epoch = -1;
+    // The file order of the epoch last written, for read-ahead; replaced whole, so a reader thread
+    // never pairs one epoch's order with another's places.
+    private volatile @Nullable FileOrder fileOrder;
     @SuppressWarnings("unused")
     private int sink;
 
+    /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
+    private record FileOrder(int epoch, int[] files, int[] place) {}
+
     Rows(ShardIndex index, ShardCache cache, GlobalOrder order, int readAhead) {
       int f = index.files().size();
-      this.firsts = new long[f];
-      for (int i = 0; i < f; i++) {
-        firsts[i] = index.files().get(i).first();
-      }
+      this.firsts = index.firsts();
       int equal = index.files().get(0).samples();
       for (int i = 1; i < f - 1; i++) {
         if (index.files().get(i).samples() != equal) {
@@ -146,12 +146,11 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
+      FileOrder ahead = readAhead > 0 ? fileOrder(slot.epoch()) : null;
       int touched = 0;
       int file = fileOf(indices[from]);
       byte[][] columns = cache.get(file);
-      if (readAhead > 0) {
-        readAhead(slot.epoch(), file);
-      }
+      int furthest = ahead != null ? ahead.place[file] : 0;
       for (int r = from; r < to; r++) {
         int row = (int) (indices[r] - firsts[file]);
         byte[][] current = columns;
@@ -160,8 +159,8 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
           if (next != file) {
             file = next;
             columns = cache.get(next);
-            if (readAhead > 0) {
-              readAhead(slot.epoch(), next);
+            if (ahead != null) {
+              furthest = Math.max(furthest, ahead.place[next]);
             }
           }
           // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
@@ -171,6 +170,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
         for (int a = 0; a < arrays; a++) {
           int n = rowBytes[a];
           dst[a].put(r * n, current[a], row * n, n);
+        }
+      }
+      if (ahead != null) {
+        // Once per batch, not per row: the files after the furthest one this batch reached.
+        for (int k = 1; k <= readAhead && furthest + k < ahead.files.length; k++) {
+          cache.prefetch(ahead.files[furthest + k]);
         }
       }
       if (touched == 0x5EED_0001) {
@@ -187,31 +192,19 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return i >= 0 ? i : -i - 2;
     }
 
-    /** Asks for the files after {@code file} in epoch {@code e}'s order. */
-    private void readAhead(int e, int file) {
-      int[] files = epochFiles;
-      int[] place = placeOf;
-      if (e != epoch || files == null || place == null) {
-        synchronized (this) {
-          if (e != epoch) {
-            files = order.files(e);
-            place = new int[files.length];
-            for (int i = 0; i < files.length; i++) {
-              place[files[i]] = i;
-            }
-            epochFiles = files;
-            placeOf = place;
-            epoch = e;
-          } else {
-            files = epochFiles;
-            place = placeOf;
-          }
+    /** Epoch {@code e}'s file order, made once per epoch. */
+    private FileOrder fileOrder(int e) {
+      FileOrder o = fileOrder;
+      if (o == null || o.epoch != e) {
+        int[] files = order.files(e);
+        int[] place = new int[files.length];
+        for (int i = 0; i < files.length; i++) {
+          place[files[i]] = i;
         }
+        o = new FileOrder(e, files, place);
+        fileOrder = o;
       }
-      int at = place[file];
-      for (int k = 1; k <= readAhead && at + k < files.length; k++) {
-        cache.prefetch(files[at + k]);
-      }
+      return o;
     }
   }
 
@@ -219,6 +212,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
   public static final class Builder extends ProviderBuilder<Builder> {
     private final String location;
     private @Nullable Configuration conf;
+    private @Nullable ShardIndex index;
     private int shuffleWindow = 65_536;
     private int cacheFiles;
     private int readAhead = 2;
@@ -232,6 +226,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     /** The Hadoop configuration of the file system (credentials, endpoints); default a new one. */
     public Builder configuration(Configuration conf) {
       this.conf = Objects.requireNonNull(conf, "conf");
+      return this;
+    }
+
+    /** The index {@link ShardSet#open} read, so that {@code build()} does not read it again. */
+    Builder index(ShardIndex index) {
+      this.index = index;
       return this;
     }
 

@@ -40,8 +40,7 @@ public final class ShardSet {
   public static ShardSet open(String location, Configuration conf) {
     Configuration c = new Configuration(conf);
     try (ShardStore store = ShardStore.open(location, c)) {
-      ShardIndex index = ShardIndex.parse(store.readText(ShardIndex.NAME), store.where(ShardIndex.NAME));
-      return new ShardSet(store.directory().toString(), index, c);
+      return new ShardSet(store.directory().toString(), ShardIndex.read(store), c);
     }
   }
 
@@ -72,7 +71,7 @@ public final class ShardSet {
 
   /** A builder of a provider over these samples. */
   public ShardProvider.Builder provider() {
-    return ShardProvider.builder(location).configuration(conf);
+    return ShardProvider.builder(location).configuration(conf).index(index);
   }
 
   ShardIndex index() {

@@ -198,7 +198,7 @@ public final class ShardWriter {
       for (int i = 0; i < arrays.length; i++) {
         Column c = columns.get(i);
         INDArray a = batch.get(c.name());
-        if (!a.dataType().name().equals(ndType(c))) {
+        if (a.dataType() != DTypes.toNd4j(c.dtype())) {
           throw new IllegalArgumentException("array '" + c.name() + "' of the batch is " + a.dataType() + ", the provider"
               + " describes it as " + c.dtype());
         }
@@ -215,10 +215,6 @@ public final class ShardWriter {
       byte[] out = rowBytes[i];
       arrays[i].get(offsets[i] + row * out.length, out, 0, out.length);
       return out;
-    }
-
-    private static String ndType(Column c) {
-      return DTypes.toNd4j(c.dtype()).name();
     }
   }
 
