@@ -285,6 +285,10 @@ class ShardSetTest {
     FileFormatException e = assertThrows(FileFormatException.class, () -> ShardSet.open(copy.toString()));
     assertTrue(e.getMessage().contains(ShardIndex.NAME) && e.getMessage().contains("line 5")
         && e.getMessage().contains("starts at sample 128, expected 127"), e.getMessage());
+    Files.writeString(copy.resolve(ShardIndex.NAME), index.replace("FLOAT32\t3,4\n", "FLOAT32\t3,4,\n"));
+    e = assertThrows(FileFormatException.class, () -> ShardSet.open(copy.toString()));
+    assertTrue(e.getMessage().contains("line 2") && e.getMessage().contains("dimension 2 of column 'image'"),
+        e.getMessage());
     e = assertThrows(FileFormatException.class, () -> ShardSet.open(dir.resolve("nothing").toString()));
     assertTrue(e.getMessage().contains("not a shard set"), e.getMessage());
   }
