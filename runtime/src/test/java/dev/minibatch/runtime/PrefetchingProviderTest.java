@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Semaphore;
 import java.util.function.IntConsumer;
+import java.util.function.UnaryOperator;
 import java.util.stream.IntStream;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -83,9 +84,20 @@ class PrefetchingProviderTest {
       }
       assertEquals(whole.subList(4, whole.size()), rest, "the 5th batch on, none skipped or repeated");
     }
-    BatchProvider<NamedBatch> foreign = new BatchProvider<>() {
-      final ArrayDataProvider inner = source(10);
+    BatchProvider<NamedBatch> foreign = notOnTheEngine(source(10), it -> it);
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(foreign)) {
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, p::saveState);
+      assertTrue(e.getMessage().contains("takes batches ahead"), e.getMessage());
+    }
+  }
 
+  /**
+   * {@code inner} seen through a provider that is not one of the runtime's engine (so the wrapper
+   * takes its generic path), its epochs passed through {@code iterators}.
+   */
+  private static BatchProvider<NamedBatch> notOnTheEngine(ArrayDataProvider inner,
+      UnaryOperator<BatchIterator<NamedBatch>> iterators) {
+    return new BatchProvider<>() {
       @Override
       public int batchSize() {
         return inner.batchSize();
@@ -103,7 +115,7 @@ class PrefetchingProviderTest {
 
       @Override
       public BatchIterator<NamedBatch> iterator() {
-        return inner.iterator();
+        return iterators.apply(inner.iterator());
       }
 
       @Override
@@ -111,10 +123,6 @@ class PrefetchingProviderTest {
         inner.close();
       }
     };
-    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(foreign)) {
-      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, p::saveState);
-      assertTrue(e.getMessage().contains("takes batches ahead"), e.getMessage());
-    }
   }
 
   private static List<Integer> ids(NamedBatch b) {
@@ -159,53 +167,27 @@ class PrefetchingProviderTest {
   void aFailureOnTheBackgroundThreadReachesTheConsumerWithItsCause() {
     ArrayDataProvider inner = source(50);
     RuntimeException boom = new IllegalArgumentException("sample 17 is broken");
-    BatchProvider<NamedBatch> failing = new BatchProvider<>() {
+    BatchProvider<NamedBatch> failing = notOnTheEngine(inner, it -> new BatchIterator<>() {
+      int n;
+
       @Override
-      public int batchSize() {
-        return inner.batchSize();
+      public boolean hasNext() {
+        return it.hasNext();
       }
 
       @Override
-      public List<DataDesc> provideData() {
-        return inner.provideData();
-      }
-
-      @Override
-      public List<DataDesc> provideLabel() {
-        return inner.provideLabel();
-      }
-
-      @Override
-      public BatchIterator<NamedBatch> iterator() {
-        BatchIterator<NamedBatch> it = inner.iterator();
-        return new BatchIterator<>() {
-          int n;
-
-          @Override
-          public boolean hasNext() {
-            return it.hasNext();
-          }
-
-          @Override
-          public NamedBatch next() {
-            if (++n == 3) {
-              throw boom;
-            }
-            return it.next();
-          }
-
-          @Override
-          public void close() {
-            it.close();
-          }
-        };
+      public NamedBatch next() {
+        if (++n == 3) {
+          throw boom;
+        }
+        return it.next();
       }
 
       @Override
       public void close() {
-        inner.close();
+        it.close();
       }
-    };
+    });
     try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(failing)) {
       BatchIterator<NamedBatch> it = p.iterator();
       it.next();
