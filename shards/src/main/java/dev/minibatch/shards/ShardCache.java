@@ -128,13 +128,14 @@ final class ShardCache implements AutoCloseable {
       ShardIndex.Entry e = index.files().get(file);
       String where = store.where(e.name());
       byte[][] decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
+      // Counted before anyone can see the file, so a reader that got it also sees it counted.
+      loads.incrementAndGet();
       synchronized (this) {
         if (files.get(file) == f) {
           ready.set(file, decoded);
         }
       }
       f.complete(decoded);
-      loads.incrementAndGet();
     } catch (RuntimeException | Error t) {
       f.completeExceptionally(t);
       synchronized (this) {
