@@ -1,6 +1,5 @@
 package dev.minibatch.shards;
 
-import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Seeds;
 
 /**
@@ -11,7 +10,7 @@ import dev.minibatch.runtime.internal.settings.Seeds;
  * ({@link Seeds#shuffle}, the engine's shuffle). A window spans about {@code
  * window / samplesPerFile} files, which is what the cache must hold.
  */
-final class GlobalOrder implements EpochDraws {
+final class GlobalOrder {
   private final long[] firsts;
   private final int[] counts;
   private final int samples;
@@ -33,14 +32,9 @@ final class GlobalOrder implements EpochDraws {
     this.window = window;
   }
 
-  @Override
-  public int length() {
+  /** The samples of the set. */
+  int length() {
     return samples;
-  }
-
-  @Override
-  public long seed() {
-    return seed;
   }
 
   /** The files in the order epoch {@code epoch} reads them. */
@@ -55,8 +49,8 @@ final class GlobalOrder implements EpochDraws {
     return order;
   }
 
-  @Override
-  public void fill(int epoch, int[] out) {
+  /** Writes epoch {@code epoch}'s order of the set's samples into {@code out[0, length())}. */
+  void fill(int epoch, int[] out) {
     int at = 0;
     for (int f : files(epoch)) {
       int first = (int) firsts[f];

@@ -24,8 +24,7 @@ import org.jspecify.annotations.Nullable;
  * garbage collector frees it after), so no reader ever sees a file change under it.
  */
 final class ShardCache implements AutoCloseable {
-  private final ShardStore store;
-  private final ShardIndex index;
+  private final ShardFiles sources;
   private final List<Column> columns;
   private final int capacity;
   private final Map<Integer, CompletableFuture<byte[][]>> files = new LinkedHashMap<>();
@@ -37,12 +36,11 @@ final class ShardCache implements AutoCloseable {
   private @Nullable Workers reader;
   private boolean closed;
 
-  ShardCache(ShardStore store, ShardIndex index, int capacity) {
-    this.store = store;
-    this.index = index;
-    this.columns = index.columns();
+  ShardCache(ShardFiles sources, int capacity) {
+    this.sources = sources;
+    this.columns = sources.columns();
     this.capacity = capacity;
-    this.ready = new AtomicReferenceArray<>(index.files().size());
+    this.ready = new AtomicReferenceArray<>(sources.size());
   }
 
   /**
@@ -125,7 +123,8 @@ final class ShardCache implements AutoCloseable {
 
   private void load(int file, CompletableFuture<byte[][]> f) {
     try {
-      ShardIndex.Entry e = index.files().get(file);
+      ShardIndex.Entry e = sources.entry(file);
+      ShardStore store = sources.store(file);
       String where = store.where(e.name());
       byte[][] decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
       // Counted before anyone can see the file, so a reader that got it also sees it counted.

@@ -28,40 +28,55 @@ import org.jspecify.annotations.Nullable;
  * Builder#shuffleWindow(int)} positions, all from (seed, epoch). Shards are elastic by default
  * ({@link ProviderBuilder#elasticShards(boolean)}): trainer {@code p} of {@code k} gets batches
  * {@code p, p + k, …} of the global order, and a state saved by {@code k} trainers restores under
- * any other count. Every other shared setting (batch size, last-batch policy, padding, bad-sample
+ * any other count. {@link #mix()} reads several shard sets of the same columns as one, each epoch
+ * taking from each a share proportional to its weight. Every other shared setting (batch size, last-batch policy, padding, bad-sample
  * policy, reader threads) works as on every provider.
  */
 public final class ShardProvider extends EngineProvider<NamedBatch> {
   private final BatchEngine<NamedBatch> engine;
-  private final ShardStore store;
+  private final List<ShardStore> stores;
+  private final ShardFiles files;
   private final ShardCache cache;
-  private final GlobalOrder order;
+  private final MixOrder order;
 
   private ShardProvider(Builder b, Sampling sampling) {
-    ShardStore s = ShardStore.open(b.location, b.conf != null ? new Configuration(b.conf) : new Configuration());
+    List<ShardStore> stores = new ArrayList<>();
     try {
-      // A builder from ShardSet.provider() has the index already: no second read of it.
-      ShardIndex index = b.index != null ? b.index : ShardIndex.read(s);
+      List<ShardIndex> indexes = new ArrayList<>();
+      for (Source source : b.sources) {
+        ShardStore s = ShardStore.open(source.location, b.conf != null ? new Configuration(b.conf) : new Configuration());
+        stores.add(s);
+        // A builder from ShardSet.provider() has the index already: no second read of it.
+        indexes.add(b.index != null ? b.index : ShardIndex.read(s));
+      }
+      this.files = new ShardFiles(stores, indexes);
       int window = b.shuffleWindow;
-      this.order = new GlobalOrder(index, sampling.shuffle(), sampling.seed(), window);
-      int minFile = index.files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
-      // A window spans ceil(window / minFile) + 1 files; the next ones are read ahead.
-      int need = (int) Math.min(index.files().size(), (long) (window + minFile - 1) / minFile + 1 + b.readAhead);
-      int capacity = b.cacheFiles > 0 ? b.cacheFiles : need;
-      this.cache = new ShardCache(s, index, capacity);
-      this.store = s;
-      List<Column> columns = index.columns();
+      double[] weights = b.sources.stream().mapToDouble(Source::weight).toArray();
+      this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
+      // Each set being read holds what a window spans, ceil(window / minFile) + 1 files, and the
+      // next ones read ahead.
+      long need = 0;
+      for (int s = 0; s < indexes.size(); s++) {
+        if (order.quota(s) > 0) {
+          int minFile = indexes.get(s).files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
+          need += (long) (window + minFile - 1) / minFile + 1 + b.readAhead;
+        }
+      }
+      int capacity = b.cacheFiles > 0 ? b.cacheFiles : (int) Math.min(files.size(), need);
+      this.cache = new ShardCache(files, capacity);
+      List<Column> columns = files.columns();
       BatchEngine.Builder<NamedBatch> e = BatchEngine.<NamedBatch>builder("ShardProvider", order.length(), sampling)
           .layout(rows -> layout(columns, rows))
           .batches(NamedBatch::new)
           .draws(order)
-          .rows(new Rows(index, cache, order, b.readAhead));
+          .rows(new Rows(files, cache, order, b.readAhead));
       if (b.readers > 0) {
         e.readers(new ReaderThreads("shard-reader", b.readers, b.readers + 2));
       }
       this.engine = e.build();
+      this.stores = List.copyOf(stores);
     } catch (RuntimeException | Error t) {
-      s.close();
+      stores.forEach(ShardStore::close);
       throw t;
     }
   }
@@ -77,7 +92,16 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
 
   /** A builder for the shard set in {@code location}: a local path or a Hadoop URI. */
   public static Builder builder(String location) {
-    return new Builder(location);
+    return new Builder(false).add(location, 1);
+  }
+
+  /**
+   * A builder for a mix of shard sets, each added with {@link Builder#source(String, double)}:
+   * every epoch takes from each set a number of samples proportional to its weight
+   * (docs/shards.md, "Mixing shard sets").
+   */
+  public static Builder mix() {
+    return new Builder(true);
   }
 
   @Override
@@ -96,9 +120,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       super.close();
     } finally {
       cache.close();
-      store.close();
+      stores.forEach(ShardStore::close);
     }
   }
+
+  /** A shard set of the provider and its weight. */
+  private record Source(String location, double weight) {}
 
   /**
    * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
@@ -110,7 +137,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     private final int perFile;
     private final int[] rowBytes;
     private final ShardCache cache;
-    private final GlobalOrder order;
+    private final MixOrder order;
     private final int readAhead;
     // The file order of the epoch last written, for read-ahead; replaced whole, so a reader thread
     // never pairs one epoch's order with another's places.
@@ -121,18 +148,18 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
     private record FileOrder(int epoch, int[] files, int[] place) {}
 
-    Rows(ShardIndex index, ShardCache cache, GlobalOrder order, int readAhead) {
-      int f = index.files().size();
-      this.firsts = index.firsts();
-      int equal = index.files().get(0).samples();
+    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead) {
+      int f = files.size();
+      this.firsts = files.firsts();
+      int equal = files.entry(0).samples();
       for (int i = 1; i < f - 1; i++) {
-        if (index.files().get(i).samples() != equal) {
+        if (files.entry(i).samples() != equal || firsts[i] != (long) i * equal) {
           equal = 0;
           break;
         }
       }
-      this.perFile = f > 1 && index.files().get(f - 1).samples() > equal ? 0 : equal;
-      this.rowBytes = index.columns().stream().mapToInt(Column::rowBytes).toArray();
+      this.perFile = f > 1 && files.entry(f - 1).samples() > equal ? 0 : equal;
+      this.rowBytes = files.columns().stream().mapToInt(Column::rowBytes).toArray();
       this.cache = cache;
       this.order = order;
       this.readAhead = readAhead;
@@ -196,7 +223,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     private FileOrder fileOrder(int e) {
       FileOrder o = fileOrder;
       if (o == null || o.epoch != e) {
-        int[] files = order.files(e);
+        int[] files = order.files(e, firsts);
         int[] place = new int[files.length];
         for (int i = 0; i < files.length; i++) {
           place[files[i]] = i;
@@ -210,7 +237,9 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
 
   /** Settings: where the shard set is and how to read it, plus everything {@link ProviderBuilder} shares. */
   public static final class Builder extends ProviderBuilder<Builder> {
-    private final String location;
+    private final boolean mix;
+    private final List<Source> sources = new ArrayList<>();
+    private long samplesPerEpoch = -1;
     private @Nullable Configuration conf;
     private @Nullable ShardIndex index;
     private int shuffleWindow = 65_536;
@@ -218,9 +247,45 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     private int readAhead = 2;
     private int readers;
 
-    private Builder(String location) {
-      this.location = Objects.requireNonNull(location, "location");
+    private Builder(boolean mix) {
+      this.mix = mix;
       elasticShards(true);
+    }
+
+    private Builder add(String location, double weight) {
+      sources.add(new Source(Objects.requireNonNull(location, "location"), weight));
+      return this;
+    }
+
+    /**
+     * Adds the shard set in {@code location} to a {@link #mix()} with weight {@code weight}, a finite
+     * number {@code > 0}: its share of each epoch is its weight over the sum of the weights. Sets
+     * hold the same columns.
+     *
+     * @throws IllegalStateException on a builder of one set ({@link #builder(String)})
+     */
+    public Builder source(String location, double weight) {
+      if (!mix) {
+        throw new IllegalStateException("ShardProvider.builder(location) reads one shard set; mix several with "
+            + "ShardProvider.mix().source(a, weightA).source(b, weightB)");
+      }
+      if (!(weight > 0) || Double.isInfinite(weight)) {
+        throw new IllegalArgumentException("the weight of " + location + " must be a finite number > 0, got " + weight);
+      }
+      return add(location, weight);
+    }
+
+    /**
+     * The samples of each epoch, {@code >= 1}; default the samples of all sets. Fewer than a set
+     * holds makes its epochs span several of the provider's, more makes it repeat: each set's
+     * samples are drawn from its own epochs in turn, so none repeats before all have been read.
+     */
+    public Builder samplesPerEpoch(long samples) {
+      if (samples < 1) {
+        throw new IllegalArgumentException("samplesPerEpoch must be >= 1, got " + samples);
+      }
+      this.samplesPerEpoch = samples;
+      return this;
     }
 
     /** The Hadoop configuration of the file system (credentials, endpoints); default a new one. */
@@ -284,6 +349,9 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
      * @throws dev.minibatch.runtime.io.FileFormatException if the index is missing or malformed
      */
     public ShardProvider build() {
+      if (sources.isEmpty()) {
+        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
+      }
       return new ShardProvider(this, sampling());
     }
   }

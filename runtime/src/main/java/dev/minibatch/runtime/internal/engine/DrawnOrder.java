@@ -120,7 +120,8 @@ final class DrawnOrder implements OrderPlan {
   }
 
   private String fingerprint() {
-    return "drawn(" + numSamples + " samples)";
+    String d = draws.describe();
+    return "drawn(" + numSamples + " samples" + (d.isEmpty() ? "" : " " + d) + ")";
   }
 
   /** The drawn order of {@code epoch}, from a cache of the last three epochs' orders. */

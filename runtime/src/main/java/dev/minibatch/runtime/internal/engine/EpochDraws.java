@@ -14,4 +14,13 @@ public interface EpochDraws {
 
   /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
   void fill(int epoch, int[] out);
+
+  /**
+   * What, beyond the seed and the length, decides the draws (a shuffle window, a mix's weights), in
+   * the iteration state's settings, so that a state saved with other draws is refused, not
+   * restored into another order; no ';' or line break. Empty by default.
+   */
+  default String describe() {
+    return "";
+  }
 }

@@ -1,0 +1,190 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.internal.settings.Seeds;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * A provider's epoch order over one or more shard sets (docs/shards.md, "Mixing shard sets"), a
+ * pure function of (seed, epoch). Each set {@code s} of {@code n_s} samples has its own global
+ * order ({@link GlobalOrder}; in a mix of several, seeded with {@code Seeds.derive(seed, 2, s)}),
+ * and its epochs concatenated make its stream. An epoch of {@code E} samples takes {@code q_s}
+ * from set {@code s} (quotas by weight, largest remainders rounded up): stream positions {@code
+ * [e * q_s, (e + 1) * q_s)}. The epoch's positions are given to the sets in order of when each
+ * set's next sample is due ({@code (j + 1/2) / q_s} for its {@code j}-th), lower set first on a tie,
+ * and with shuffle that assignment is permuted by a draw from {@code Seeds.derive(seed, epoch, 2)}.
+ * A single set read whole ({@code E = n}) is its global order.
+ */
+final class MixOrder implements EpochDraws {
+  private final GlobalOrder[] sets;
+  private final int[] sizes;
+  private final int[] offsets;
+  private final int[] quotas;
+  private final int length;
+  private final boolean shuffle;
+  private final long seed;
+  private final String description;
+
+  /**
+   * @param samples the samples per epoch, or {@code -1} for the samples of all sets
+   * @throws IllegalArgumentException if the epoch is empty or longer than an int array holds
+   */
+  MixOrder(List<ShardIndex> indexes, double[] weights, long samples, boolean shuffle, long seed, int window) {
+    int n = indexes.size();
+    this.sets = new GlobalOrder[n];
+    this.sizes = new int[n];
+    this.offsets = new int[n];
+    long total = 0;
+    for (int s = 0; s < n; s++) {
+      sets[s] = new GlobalOrder(indexes.get(s), shuffle, n == 1 ? seed : Seeds.derive(seed, 2, s), window);
+      sizes[s] = sets[s].length();
+      offsets[s] = (int) total;
+      total += sizes[s];
+    }
+    long e = samples < 0 ? total : samples;
+    if (e < 1 || e > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("samplesPerEpoch must be in [1, " + (Integer.MAX_VALUE - 8) + "], got " + e);
+    }
+    this.length = (int) e;
+    this.quotas = quotas(weights, length);
+    this.shuffle = shuffle;
+    this.seed = seed;
+    // Without shuffle the window decides nothing, so a state does not depend on it.
+    StringBuilder d = new StringBuilder(shuffle ? "window=" + window : "");
+    if (n > 1 || length != total) {
+      d.append(d.length() == 0 ? "" : " ").append("mix=");
+      for (int s = 0; s < n; s++) {
+        d.append(s == 0 ? "" : ",").append(sizes[s]).append(':').append(quotas[s]);
+      }
+    }
+    this.description = d.toString();
+  }
+
+  /**
+   * {@code length} split by {@code weights}: each set gets the floor of its share, and the samples
+   * left go one each to the sets with the largest remainders (the lower set first on a tie).
+   */
+  static int[] quotas(double[] weights, int length) {
+    double sum = 0;
+    for (double w : weights) {
+      sum += w;
+    }
+    int[] q = new int[weights.length];
+    double[] rest = new double[weights.length];
+    long given = 0;
+    for (int s = 0; s < weights.length; s++) {
+      double share = weights[s] / sum * length;
+      q[s] = (int) Math.floor(share);
+      rest[s] = share - q[s];
+      given += q[s];
+    }
+    for (long left = length - given; left > 0; left--) {
+      int best = 0;
+      for (int s = 1; s < weights.length; s++) {
+        if (rest[s] > rest[best]) {
+          best = s;
+        }
+      }
+      q[best]++;
+      rest[best] = -1;
+    }
+    return q;
+  }
+
+  @Override
+  public int length() {
+    return length;
+  }
+
+  @Override
+  public long seed() {
+    return seed;
+  }
+
+  @Override
+  public String describe() {
+    return description;
+  }
+
+  /** The samples set {@code s} gives each epoch. */
+  int quota(int s) {
+    return quotas[s];
+  }
+
+  /** Whether the epoch is one set's global order, as {@link GlobalOrder} gives it. */
+  private boolean whole() {
+    return sets.length == 1 && length == sizes[0];
+  }
+
+  /** The files of epoch {@code epoch} in the order the epoch first reads them, for read-ahead. */
+  int[] files(int epoch, long[] firsts) {
+    if (whole()) {
+      return sets[0].files(epoch);
+    }
+    int[] draws = new int[length];
+    fill(epoch, draws);
+    boolean[] seen = new boolean[firsts.length];
+    int[] out = new int[firsts.length];
+    int k = 0;
+    for (int d : draws) {
+      int i = Arrays.binarySearch(firsts, d);
+      int f = i >= 0 ? i : -i - 2;
+      if (!seen[f]) {
+        seen[f] = true;
+        out[k++] = f;
+      }
+    }
+    return Arrays.copyOf(out, k);
+  }
+
+  @Override
+  public void fill(int epoch, int[] out) {
+    if (whole()) {
+      sets[0].fill(epoch, out);
+      return;
+    }
+    assign(epoch, out);
+    // Each set's stream from where this epoch starts in it: one of its epochs at a time.
+    int[][] stream = new int[sets.length][];
+    int[] at = new int[sets.length];
+    int[] streamEpoch = new int[sets.length];
+    for (int s = 0; s < sets.length; s++) {
+      long start = (long) epoch * quotas[s];
+      streamEpoch[s] = (int) (start / sizes[s]);
+      at[s] = (int) (start % sizes[s]);
+      if (quotas[s] > 0) {
+        stream[s] = new int[sizes[s]];
+        sets[s].fill(streamEpoch[s], stream[s]);
+      }
+    }
+    for (int p = 0; p < length; p++) {
+      int s = out[p];
+      if (at[s] == sizes[s]) {
+        sets[s].fill(++streamEpoch[s], stream[s]);
+        at[s] = 0;
+      }
+      out[p] = offsets[s] + stream[s][at[s]++];
+    }
+  }
+
+  /** Writes which set each position of epoch {@code epoch} draws from into {@code out}. */
+  private void assign(int epoch, int[] out) {
+    int[] taken = new int[sets.length];
+    for (int p = 0; p < length; p++) {
+      // The set whose next sample is due first: (taken + 1/2) / quota, compared without division.
+      int best = -1;
+      for (int s = 0; s < sets.length; s++) {
+        if (taken[s] < quotas[s] && (best < 0
+            || (2L * taken[s] + 1) * quotas[best] < (2L * taken[best] + 1) * quotas[s])) {
+          best = s;
+        }
+      }
+      out[p] = best;
+      taken[best]++;
+    }
+    if (shuffle) {
+      Seeds.shuffle(out, 0, length, Seeds.derive(seed, epoch, 2));
+    }
+  }
+}

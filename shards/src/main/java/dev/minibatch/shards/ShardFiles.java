@@ -1,0 +1,91 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.shards.ShardColumns.Column;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The files a provider reads, numbered across its shard sets: the files of set 0 in index order,
+ * then those of set 1, and so on. Sample {@code i} of set {@code s} has the provider-wide index
+ * {@code offset(s) + i}, so one int names a sample of any set and one binary search finds its file.
+ */
+final class ShardFiles {
+  private final List<Column> columns;
+  private final ShardStore[] stores;
+  private final ShardIndex.Entry[] entries;
+  private final long[] firsts;
+  private final long[] offsets;
+
+  /**
+   * @throws IllegalArgumentException if a set's columns differ from the first set's
+   */
+  ShardFiles(List<ShardStore> sets, List<ShardIndex> indexes) {
+    this.columns = indexes.get(0).columns();
+    List<ShardStore> storeOf = new ArrayList<>();
+    List<ShardIndex.Entry> all = new ArrayList<>();
+    List<Long> starts = new ArrayList<>();
+    this.offsets = new long[indexes.size()];
+    long offset = 0;
+    for (int s = 0; s < indexes.size(); s++) {
+      ShardIndex index = indexes.get(s);
+      if (!index.columns().equals(columns)) {
+        throw new IllegalArgumentException("the shard sets of a mix hold one kind of sample, but "
+            + sets.get(s).directory() + " has the columns " + describe(index.columns()) + " and "
+            + sets.get(0).directory() + " has " + describe(columns));
+      }
+      offsets[s] = offset;
+      for (ShardIndex.Entry e : index.files()) {
+        storeOf.add(sets.get(s));
+        all.add(e);
+        starts.add(offset + e.first());
+      }
+      offset += index.samples();
+    }
+    if (offset > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("shard sets of " + offset + " samples in all; a provider reads at most "
+          + (Integer.MAX_VALUE - 8));
+    }
+    this.stores = storeOf.toArray(ShardStore[]::new);
+    this.entries = all.toArray(ShardIndex.Entry[]::new);
+    this.firsts = new long[entries.length];
+    for (int f = 0; f < entries.length; f++) {
+      firsts[f] = starts.get(f);
+    }
+  }
+
+  private static String describe(List<Column> columns) {
+    List<String> lines = new ArrayList<>();
+    for (Column c : columns) {
+      lines.add(c.line().replace('\t', ' '));
+    }
+    return lines.toString();
+  }
+
+  List<Column> columns() {
+    return columns;
+  }
+
+  int size() {
+    return entries.length;
+  }
+
+  /** File {@code f} as its set's index lists it (its {@code first} counts within that set). */
+  ShardIndex.Entry entry(int f) {
+    return entries[f];
+  }
+
+  /** The store that holds file {@code f}. */
+  ShardStore store(int f) {
+    return stores[f];
+  }
+
+  /** Each file's provider-wide first sample index, ascending. */
+  long[] firsts() {
+    return firsts.clone();
+  }
+
+  /** The provider-wide index of set {@code s}'s first sample. */
+  long offset(int s) {
+    return offsets[s];
+  }
+}
