@@ -4,16 +4,10 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.BatchSlot;
-import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
-import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shards.ShardColumns.Column;
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
@@ -33,50 +27,16 @@ import org.jspecify.annotations.Nullable;
  * policy, reader threads) works as on every provider.
  */
 public final class ShardProvider extends EngineProvider<NamedBatch> {
+  private final ShardReading reading;
   private final BatchEngine<NamedBatch> engine;
-  private final List<ShardStore> stores;
-  private final ShardFiles files;
-  private final ShardCache cache;
-  private final MixOrder order;
 
   private ShardProvider(Builder b, Sampling sampling) {
-    List<ShardStore> stores = new ArrayList<>();
+    this.reading = new ShardReading(b, sampling);
     try {
-      List<ShardIndex> indexes = new ArrayList<>();
-      for (Source source : b.sources) {
-        ShardStore s = ShardStore.open(source.location, b.conf != null ? new Configuration(b.conf) : new Configuration());
-        stores.add(s);
-        // A builder from ShardSet.provider() has the index already: no second read of it.
-        indexes.add(b.index != null ? b.index : ShardIndex.read(s));
-      }
-      this.files = new ShardFiles(stores, indexes);
-      int window = b.shuffleWindow;
-      double[] weights = b.sources.stream().mapToDouble(Source::weight).toArray();
-      this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
-      // Each set being read holds what a window spans, ceil(window / minFile) + 1 files, and the
-      // next ones read ahead.
-      long need = 0;
-      for (int s = 0; s < indexes.size(); s++) {
-        if (order.quota(s) > 0) {
-          int minFile = indexes.get(s).files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
-          need += (long) (window + minFile - 1) / minFile + 1 + b.readAhead;
-        }
-      }
-      int capacity = b.cacheFiles > 0 ? b.cacheFiles : (int) Math.min(files.size(), need);
-      this.cache = new ShardCache(files, capacity);
-      List<Column> columns = files.columns();
-      BatchEngine.Builder<NamedBatch> e = BatchEngine.<NamedBatch>builder("ShardProvider", order.length(), sampling)
-          .layout(rows -> layout(columns, rows))
-          .batches(NamedBatch::new)
-          .draws(order)
-          .rows(new Rows(files, cache, order, b.readAhead));
-      if (b.readers > 0) {
-        e.readers(new ReaderThreads("shard-reader", b.readers, b.readers + 2));
-      }
-      this.engine = e.build();
-      this.stores = List.copyOf(stores);
+      List<Column> columns = reading.columns();
+      this.engine = reading.engine("ShardProvider", rows -> layout(columns, rows), NamedBatch::new);
     } catch (RuntimeException | Error t) {
-      stores.forEach(ShardStore::close);
+      reading.close();
       throw t;
     }
   }
@@ -111,7 +71,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
 
   /** The shard files read and decoded so far (a file dropped from the cache and needed again counts twice). */
   public int fileLoads() {
-    return cache.loads();
+    return reading.loads();
   }
 
   @Override
@@ -119,133 +79,24 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     try {
       super.close();
     } finally {
-      cache.close();
-      stores.forEach(ShardStore::close);
+      reading.close();
     }
   }
 
   /** A shard set of the provider and its weight. */
-  private record Source(String location, double weight) {}
-
-  /**
-   * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
-   * (little-endian, the batch buffers' order on the machines ND4J runs on).
-   */
-  private static final class Rows implements RowWriter {
-    private final long[] firsts;
-    // The samples of every file but the last when they are all equal, else 0.
-    private final int perFile;
-    private final int[] rowBytes;
-    private final ShardCache cache;
-    private final MixOrder order;
-    private final int readAhead;
-    // The file order of the epoch last written, for read-ahead; replaced whole, so a reader thread
-    // never pairs one epoch's order with another's places.
-    private volatile @Nullable FileOrder fileOrder;
-    @SuppressWarnings("unused")
-    private int sink;
-
-    /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
-    private record FileOrder(int epoch, int[] files, int[] place) {}
-
-    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead) {
-      int f = files.size();
-      this.firsts = files.firsts();
-      int equal = files.entry(0).samples();
-      for (int i = 1; i < f - 1; i++) {
-        if (files.entry(i).samples() != equal || firsts[i] != (long) i * equal) {
-          equal = 0;
-          break;
-        }
-      }
-      this.perFile = f > 1 && files.entry(f - 1).samples() > equal ? 0 : equal;
-      this.rowBytes = files.columns().stream().mapToInt(Column::rowBytes).toArray();
-      this.cache = cache;
-      this.order = order;
-      this.readAhead = readAhead;
-    }
-
-    @Override
-    public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
-      CollateTarget out = CollateTarget.of(slot);
-      int arrays = rowBytes.length;
-      ByteBuffer[] dst = new ByteBuffer[arrays];
-      for (int a = 0; a < arrays; a++) {
-        dst[a] = out.bytes(a);
-      }
-      FileOrder ahead = readAhead > 0 ? fileOrder(slot.epoch()) : null;
-      int touched = 0;
-      int file = fileOf(indices[from]);
-      byte[][] columns = cache.get(file);
-      int furthest = ahead != null ? ahead.place[file] : 0;
-      for (int r = from; r < to; r++) {
-        int row = (int) (indices[r] - firsts[file]);
-        byte[][] current = columns;
-        if (r + 1 < to) {
-          int next = fileOf(indices[r + 1]);
-          if (next != file) {
-            file = next;
-            columns = cache.get(next);
-            if (ahead != null) {
-              furthest = Math.max(furthest, ahead.place[next]);
-            }
-          }
-          // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
-          // drawn at random are each a miss the hardware prefetcher cannot foresee.
-          touched += columns[0][(int) (indices[r + 1] - firsts[next]) * rowBytes[0]];
-        }
-        for (int a = 0; a < arrays; a++) {
-          int n = rowBytes[a];
-          dst[a].put(r * n, current[a], row * n, n);
-        }
-      }
-      if (ahead != null) {
-        // Once per batch, not per row: the files after the furthest one this batch reached.
-        for (int k = 1; k <= readAhead && furthest + k < ahead.files.length; k++) {
-          cache.prefetch(ahead.files[furthest + k]);
-        }
-      }
-      if (touched == 0x5EED_0001) {
-        sink = touched; // almost never: keeps the reads alive without a shared write per call
-      }
-    }
-
-    private int fileOf(int sample) {
-      if (perFile > 0) {
-        // Every file but the last holds perFile samples (what ShardWriter writes): no search.
-        return Math.min(sample / perFile, firsts.length - 1);
-      }
-      int i = Arrays.binarySearch(firsts, sample);
-      return i >= 0 ? i : -i - 2;
-    }
-
-    /** Epoch {@code e}'s file order, made once per epoch. */
-    private FileOrder fileOrder(int e) {
-      FileOrder o = fileOrder;
-      if (o == null || o.epoch != e) {
-        int[] files = order.files(e, firsts);
-        int[] place = new int[files.length];
-        for (int i = 0; i < files.length; i++) {
-          place[files[i]] = i;
-        }
-        o = new FileOrder(e, files, place);
-        fileOrder = o;
-      }
-      return o;
-    }
-  }
+  record Source(String location, double weight) {}
 
   /** Settings: where the shard set is and how to read it, plus everything {@link ProviderBuilder} shares. */
   public static final class Builder extends ProviderBuilder<Builder> {
-    private final boolean mix;
-    private final List<Source> sources = new ArrayList<>();
-    private long samplesPerEpoch = -1;
-    private @Nullable Configuration conf;
-    private @Nullable ShardIndex index;
-    private int shuffleWindow = 65_536;
-    private int cacheFiles;
-    private int readAhead = 2;
-    private int readers;
+    final boolean mix;
+    final List<Source> sources = new ArrayList<>();
+    long samplesPerEpoch = -1;
+    @Nullable Configuration conf;
+    @Nullable ShardIndex index;
+    int shuffleWindow = 65_536;
+    int cacheFiles;
+    int readAhead = 2;
+    int readers;
 
     private Builder(boolean mix) {
       this.mix = mix;

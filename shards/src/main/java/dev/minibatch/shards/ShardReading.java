@@ -1,0 +1,245 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.AbstractBatch;
+import dev.minibatch.runtime.BatchLayout;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
+import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
+import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.function.Function;
+import java.util.function.IntFunction;
+import org.apache.hadoop.conf.Configuration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * What a provider over shard sets holds besides its batch buffers: the open stores, the files
+ * numbered across the sets, the epoch order and the cache of decoded files; and the engine that
+ * makes batches of them, of whatever batch class the provider has ({@link ShardProvider}'s named
+ * batches or a generated provider's typed ones). Closing it stops the read-ahead and closes the
+ * stores; the engine is closed by its provider.
+ */
+final class ShardReading implements AutoCloseable {
+  private final List<ShardStore> stores;
+  private final ShardFiles files;
+  private final MixOrder order;
+  private final ShardCache cache;
+  private final Sampling sampling;
+  private final int readAhead;
+  private final int readers;
+
+  ShardReading(ShardProvider.Builder b, Sampling sampling) {
+    List<ShardStore> open = new ArrayList<>();
+    try {
+      List<ShardIndex> indexes = new ArrayList<>();
+      for (ShardProvider.Source source : b.sources) {
+        ShardStore s = ShardStore.open(source.location(), b.conf != null ? new Configuration(b.conf) : new Configuration());
+        open.add(s);
+        // A builder from ShardSet.provider() has the index already: no second read of it.
+        indexes.add(b.index != null ? b.index : ShardIndex.read(s));
+      }
+      this.files = new ShardFiles(open, indexes);
+      int window = b.shuffleWindow;
+      double[] weights = b.sources.stream().mapToDouble(ShardProvider.Source::weight).toArray();
+      this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
+      // Each set being read holds what a window spans, ceil(window / minFile) + 1 files, and the
+      // next ones read ahead.
+      long need = 0;
+      for (int s = 0; s < indexes.size(); s++) {
+        if (order.quota(s) > 0) {
+          int minFile = indexes.get(s).files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
+          need += (long) (window + minFile - 1) / minFile + 1 + b.readAhead;
+        }
+      }
+      int capacity = b.cacheFiles > 0 ? b.cacheFiles : (int) Math.min(files.size(), need);
+      this.cache = new ShardCache(files, capacity);
+      this.stores = List.copyOf(open);
+      this.sampling = sampling;
+      this.readAhead = b.readAhead;
+      this.readers = b.readers;
+    } catch (RuntimeException | Error t) {
+      open.forEach(ShardStore::close);
+      throw t;
+    }
+  }
+
+  /** The columns of the sets' samples. */
+  List<Column> columns() {
+    return files.columns();
+  }
+
+  /** The files read and decoded so far. */
+  int loads() {
+    return cache.loads();
+  }
+
+  /**
+   * The engine of a provider named {@code providerName}, its batches laid out by {@code layouts}
+   * and made by {@code batches}.
+   *
+   * @throws IllegalArgumentException if the layout's arrays are not the sets' columns, in order
+   */
+  <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
+      Function<BatchLayout, B> batches) {
+    check(providerName, layouts.apply(1));
+    BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
+        .layout(layouts)
+        .batches(batches)
+        .draws(order)
+        .rows(new Rows(files, cache, order, readAhead));
+    if (readers > 0) {
+      e.readers(new ReaderThreads("shard-reader", readers, readers + 2));
+    }
+    return e.build();
+  }
+
+  /** Refuses a layout whose arrays (name, role, shape, dtype, in order) are not the columns. */
+  private void check(String providerName, BatchLayout layout) {
+    List<DataDesc> descs = new ArrayList<>(layout.data());
+    descs.addAll(layout.label());
+    List<Column> columns = files.columns();
+    List<String> theirs = new ArrayList<>();
+    List<String> ours = new ArrayList<>();
+    for (Column c : columns) {
+      theirs.add(c.line().replace('\t', ' '));
+    }
+    for (DataDesc d : descs) {
+      long[] dims = d.shape().toLongArray();
+      StringBuilder line = new StringBuilder(d.name()).append(' ').append(d.role()).append(' ').append(d.dtype())
+          .append(' ');
+      for (int i = 1; i < dims.length; i++) {
+        line.append(i == 1 ? "" : ",").append(dims[i]);
+      }
+      ours.add(line.toString());
+    }
+    if (!theirs.equals(ours)) {
+      throw new IllegalArgumentException(providerName + " reads samples of the arrays " + ours + ", but the shard set "
+          + stores.get(0).directory() + " holds " + theirs + " (name, role, dtype, dims per sample)");
+    }
+  }
+
+  @Override
+  public void close() {
+    try {
+      cache.close();
+    } finally {
+      stores.forEach(ShardStore::close);
+    }
+  }
+
+  /**
+   * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
+   * (little-endian, the batch buffers' order on the machines ND4J runs on).
+   */
+  private static final class Rows implements RowWriter {
+    private final long[] firsts;
+    // The samples of every file but the last when they are all equal, else 0.
+    private final int perFile;
+    private final int[] rowBytes;
+    private final ShardCache cache;
+    private final MixOrder order;
+    private final int readAhead;
+    // The file order of the epoch last written, for read-ahead; replaced whole, so a reader thread
+    // never pairs one epoch's order with another's places.
+    private volatile @Nullable FileOrder fileOrder;
+    @SuppressWarnings("unused")
+    private int sink;
+
+    /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
+    private record FileOrder(int epoch, int[] files, int[] place) {}
+
+    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead) {
+      int f = files.size();
+      this.firsts = files.firsts();
+      int equal = files.entry(0).samples();
+      for (int i = 1; i < f - 1; i++) {
+        if (files.entry(i).samples() != equal || firsts[i] != (long) i * equal) {
+          equal = 0;
+          break;
+        }
+      }
+      this.perFile = f > 1 && files.entry(f - 1).samples() > equal ? 0 : equal;
+      this.rowBytes = files.columns().stream().mapToInt(Column::rowBytes).toArray();
+      this.cache = cache;
+      this.order = order;
+      this.readAhead = readAhead;
+    }
+
+    @Override
+    public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
+      CollateTarget out = CollateTarget.of(slot);
+      int arrays = rowBytes.length;
+      ByteBuffer[] dst = new ByteBuffer[arrays];
+      for (int a = 0; a < arrays; a++) {
+        dst[a] = out.bytes(a);
+      }
+      FileOrder ahead = readAhead > 0 ? fileOrder(slot.epoch()) : null;
+      int touched = 0;
+      int file = fileOf(indices[from]);
+      byte[][] columns = cache.get(file);
+      int furthest = ahead != null ? ahead.place[file] : 0;
+      for (int r = from; r < to; r++) {
+        int row = (int) (indices[r] - firsts[file]);
+        byte[][] current = columns;
+        if (r + 1 < to) {
+          int next = fileOf(indices[r + 1]);
+          if (next != file) {
+            file = next;
+            columns = cache.get(next);
+            if (ahead != null) {
+              furthest = Math.max(furthest, ahead.place[next]);
+            }
+          }
+          // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
+          // drawn at random are each a miss the hardware prefetcher cannot foresee.
+          touched += columns[0][(int) (indices[r + 1] - firsts[next]) * rowBytes[0]];
+        }
+        for (int a = 0; a < arrays; a++) {
+          int n = rowBytes[a];
+          dst[a].put(r * n, current[a], row * n, n);
+        }
+      }
+      if (ahead != null) {
+        // Once per batch, not per row: the files after the furthest one this batch reached.
+        for (int k = 1; k <= readAhead && furthest + k < ahead.files.length; k++) {
+          cache.prefetch(ahead.files[furthest + k]);
+        }
+      }
+      if (touched == 0x5EED_0001) {
+        sink = touched; // almost never: keeps the reads alive without a shared write per call
+      }
+    }
+
+    private int fileOf(int sample) {
+      if (perFile > 0) {
+        // Every file but the last holds perFile samples (what ShardWriter writes): no search.
+        return Math.min(sample / perFile, firsts.length - 1);
+      }
+      int i = Arrays.binarySearch(firsts, sample);
+      return i >= 0 ? i : -i - 2;
+    }
+
+    /** Epoch {@code e}'s file order, made once per epoch. */
+    private FileOrder fileOrder(int e) {
+      FileOrder o = fileOrder;
+      if (o == null || o.epoch != e) {
+        int[] files = order.files(e, firsts);
+        int[] place = new int[files.length];
+        for (int i = 0; i < files.length; i++) {
+          place[files[i]] = i;
+        }
+        o = new FileOrder(e, files, place);
+        fileOrder = o;
+      }
+      return o;
+    }
+  }
+
+}
