@@ -23,6 +23,11 @@ final class ProviderWriter {
   private ProviderWriter() {}
 
   static TypeSpec.Builder write(SampleDescriptor d) {
+    return write(d, false);
+  }
+
+  /** With {@code shards}, the builder also reads shard sets ({@link ShardsWriter#builderSource}). */
+  static TypeSpec.Builder write(SampleDescriptor d, boolean shards) {
     ClassName builder = d.provider().nestedClass("Builder");
     TypeName batcher = ParameterizedTypeName.get(RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch());
     TypeName samplesList = ParameterizedTypeName.get(ClassName.get(List.class), WildcardTypeName.subtypeOf(d.sample()));
@@ -131,7 +136,7 @@ final class ProviderWriter {
         .build());
     t.addMethod(override("close", TypeName.VOID).addStatement("batcher.close()").build());
     t.addMethod(CollateWriter.collateMethod(d));
-    t.addType(builderType(d, builder, samplesList, samplesIterable));
+    t.addType(builderType(d, builder, samplesList, samplesIterable, shards));
     return t;
   }
 
@@ -162,7 +167,8 @@ final class ProviderWriter {
         .build();
   }
 
-  private static TypeSpec builderType(SampleDescriptor d, ClassName builder, TypeName list, TypeName iterable) {
+  private static TypeSpec builderType(SampleDescriptor d, ClassName builder, TypeName list, TypeName iterable,
+      boolean shards) {
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE);
     if (d.batchSize() > 0) {
       // Only a declared size is a default: an undeclared one must be set on the builder.
@@ -175,6 +181,11 @@ final class ProviderWriter {
     if (d.variable()) {
       SequenceWriter.builderSettings(d, builder, b);
     }
+    if (shards) {
+      ShardsWriter.builderSource(d, builder, b);
+    }
+    String noSource = d.provider().simpleName() + ": no samples; call samples(list)"
+        + (shards ? ", streaming(iterable) or shards(location)" : " or streaming(iterable)") + " before build()";
     return b
         .addModifiers(Modifier.PUBLIC, Modifier.STATIC, Modifier.FINAL)
         .superclass(ParameterizedTypeName.get(RuntimeNames.PROVIDER_BUILDER, builder))
@@ -203,6 +214,7 @@ final class ProviderWriter {
                 + "{@code ArrayDataProvider}. The list is read, not copied; it must not change while iterated.\n")
             .addStatement("this.list = $T.requireNonNull(samples, $S)", java.util.Objects.class, "samples")
             .addStatement("this.stream = null")
+            .addCode(shards ? "this.shards = null;\n" : "")
             .addStatement("return this")
             .build())
         .addMethod(MethodSpec.methodBuilder("streaming")
@@ -214,6 +226,7 @@ final class ProviderWriter {
                 + "no resume.\n")
             .addStatement("this.stream = $T.requireNonNull(samples, $S)", java.util.Objects.class, "samples")
             .addStatement("this.list = null")
+            .addCode(shards ? "this.shards = null;\n" : "")
             .addStatement("return this")
             .build())
         .addMethod(MethodSpec.methodBuilder("build")
@@ -222,6 +235,7 @@ final class ProviderWriter {
             .addJavadoc("Builds the provider and allocates its batch buffers.\n\n"
                 + "@throws IllegalStateException if no source was set\n"
                 + "@throws IllegalArgumentException for invalid settings\n")
+            .addCode(shards ? ShardsWriter.buildBranch(d) : com.palantir.javapoet.CodeBlock.of(""))
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
             .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate, readers"
@@ -236,8 +250,7 @@ final class ProviderWriter {
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 d.provider(), d.batch(), d.provider()))
             .endControlFlow()
-            .addStatement("throw new $T($S)", IllegalStateException.class,
-                d.provider().simpleName() + ": no samples; call samples(list) or streaming(iterable) before build()")
+            .addStatement("throw new $T($S)", IllegalStateException.class, noSource)
             .build())
         .build();
   }

@@ -22,17 +22,24 @@ final class Writers {
   private final Filer filer;
   private final boolean generatedAvailable;
   private final boolean sparkAvailable;
+  private final boolean shardsAvailable;
 
   Writers(Filer filer, Elements elements, Options options) {
     this.filer = filer;
     this.generatedAvailable = options.generatedAnnotation()
         && elements.getTypeElement(GENERATED.canonicalName()) != null;
     this.sparkAvailable = SparkRowsPlan.sparkAvailable(elements);
+    this.shardsAvailable = ShardsWriter.available(elements);
   }
 
   void write(SampleDescriptor d) {
     write(d, BatchWriter.write(d));
-    write(d, ProviderWriter.write(d));
+    // Shard sets hold fixed-size arrays: samples with a variable axis get no shard source yet.
+    boolean shards = shardsAvailable && !d.variable();
+    write(d, ProviderWriter.write(d, shards));
+    if (shards) {
+      write(d, ShardsWriter.write(d));
+    }
     if (d.generateDaggerModule()) {
       write(d, DaggerModuleWriter.write(d));
     }

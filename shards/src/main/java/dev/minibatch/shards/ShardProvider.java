@@ -1,8 +1,10 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -10,6 +12,8 @@ import dev.minibatch.shards.ShardColumns.Column;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
+import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
 import org.jspecify.annotations.Nullable;
 
@@ -192,6 +196,31 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       }
       this.readers = threads;
       return this;
+    }
+
+    /**
+     * NOT for applications: what a generated provider's {@code shards(...)} source delegates to.
+     * The batches of this builder's shard sets, read with its settings (sets, weights, {@code
+     * samplesPerEpoch}, window, cache, read-ahead, readers, configuration) and cut by {@code
+     * sampling} (the generated builder's batch size, policy, shuffle, seed and shards), made by
+     * {@code batches}.
+     *
+     * @throws IllegalArgumentException if the sets' columns are not the arrays of {@code layouts},
+     *     in order
+     * @throws dev.minibatch.runtime.io.FileFormatException if an index is missing or malformed
+     */
+    public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(String providerName, Sampling sampling,
+        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches) {
+      if (sources.isEmpty()) {
+        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
+      }
+      ShardReading reading = new ShardReading(this, sampling);
+      try {
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches), reading);
+      } catch (RuntimeException | Error t) {
+        reading.close();
+        throw t;
+      }
     }
 
     /**

@@ -176,6 +176,9 @@ public final class ShardWriter {
   static final class RowCursor {
     final List<Column> columns;
     final ByteBuffer[] arrays;
+    // The arrays the buffers view: a copy made here (of a view, or a non-C-order array) would
+    // otherwise be collectable, and its native memory freed, while its rows are still being read.
+    final INDArray[] held;
     final int[] offsets;
     final byte[][] rowBytes;
     int row;
@@ -183,6 +186,7 @@ public final class ShardWriter {
     RowCursor(List<Column> columns) {
       this.columns = columns;
       this.arrays = new ByteBuffer[columns.size()];
+      this.held = new INDArray[columns.size()];
       this.offsets = new int[columns.size()];
       this.rowBytes = new byte[columns.size()][];
       for (int i = 0; i < rowBytes.length; i++) {
@@ -205,6 +209,7 @@ public final class ShardWriter {
         if (a.isView() || a.ordering() != 'c') {
           a = a.dup('c');
         }
+        held[i] = a;
         arrays[i] = a.data().asNio().order(ByteOrder.LITTLE_ENDIAN);
         offsets[i] = Math.toIntExact(a.offset() * a.data().getElementSize());
       }

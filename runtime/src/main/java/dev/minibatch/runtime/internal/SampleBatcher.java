@@ -31,11 +31,24 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   private final String providerName;
   private final @Nullable BatchEngine<B> engine;
   private final @Nullable StreamEngine<S, B> stream;
+  // What a source other than the sample list holds open (a shard set's files), closed after the engine.
+  private @Nullable AutoCloseable resources;
 
   private SampleBatcher(String providerName, @Nullable BatchEngine<B> engine, @Nullable StreamEngine<S, B> stream) {
     this.providerName = providerName;
     this.engine = engine;
     this.stream = stream;
+  }
+
+  /**
+   * A batcher over an engine built elsewhere (by a module above the runtime, such as the shard
+   * sets'), closing {@code resources} after the engine.
+   */
+  public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, BatchEngine<B> engine,
+      AutoCloseable resources) {
+    SampleBatcher<S, B> b = new SampleBatcher<>(providerName, engine, null);
+    b.resources = resources;
+    return b;
   }
 
   /** A batcher over a random-access source, written by {@code readers} threads (0: the consumer's). */
@@ -143,10 +156,24 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
 
   @Override
   public void close() {
-    if (engine != null) {
-      engine.close();
-    } else {
-      stream().close();
+    try {
+      if (engine != null) {
+        engine.close();
+      } else {
+        stream().close();
+      }
+    } finally {
+      AutoCloseable r = resources;
+      resources = null;
+      if (r != null) {
+        try {
+          r.close();
+        } catch (RuntimeException | Error e) {
+          throw e;
+        } catch (Exception e) {
+          throw new IllegalStateException(providerName + ": cannot close its source: " + e.getMessage(), e);
+        }
+      }
     }
   }
 

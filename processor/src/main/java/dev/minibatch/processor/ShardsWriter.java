@@ -1,0 +1,116 @@
+package dev.minibatch.processor;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.util.Elements;
+
+/**
+ * With {@code minibatch-shards} on the compile class path, for a sample of fixed-size members:
+ * {@code <Sample>Shards} (writing samples as a shard set) and the provider builder's {@code
+ * shards(...)} source (reading one as typed batches), both through the shards module's public
+ * classes (docs/shards.md, "Generated code").
+ */
+final class ShardsWriter {
+  private static final String SHARDS = "dev.minibatch.shards";
+  static final ClassName SHARD_PROVIDER = ClassName.get(SHARDS, "ShardProvider");
+  static final ClassName SHARD_PROVIDER_BUILDER = SHARD_PROVIDER.nestedClass("Builder");
+  static final ClassName SHARD_WRITER = ClassName.get(SHARDS, "ShardWriter");
+  static final ClassName SHARD_SET = ClassName.get(SHARDS, "ShardSet");
+  static final ClassName LAST_BATCH = ClassName.get("dev.minibatch", "LastBatch");
+  /** The batch size the writer reads samples in: large enough for long bulk copies, small in memory. */
+  private static final int WRITE_BATCH = 1024;
+
+  private ShardsWriter() {}
+
+  static boolean available(Elements elements) {
+    return elements.getTypeElement(SHARD_WRITER.canonicalName()) != null;
+  }
+
+  /** {@code Digit} → {@code DigitShards}, beside {@code DigitProvider}. */
+  static ClassName name(SampleDescriptor d) {
+    String p = d.provider().simpleName();
+    return d.provider().peerClass(p.substring(0, p.length() - "Provider".length()) + "Shards");
+  }
+
+  static TypeSpec.Builder write(SampleDescriptor d) {
+    TypeName samples = ParameterizedTypeName.get(ClassName.get(Iterable.class), WildcardTypeName.subtypeOf(d.sample()));
+    return TypeSpec.classBuilder(name(d))
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addJavadoc("Shard sets of {@link $T} samples: Parquet files with an index (docs/shards.md), one column per\n"
+            + "member. Read one back with {@code $T.builder().shards(location)}.\n", d.sample(), d.provider())
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+        .addMethod(MethodSpec.methodBuilder("write")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(SHARD_SET)
+            .addParameter(samples, "samples")
+            .addParameter(String.class, "directory")
+            .addJavadoc("Writes {@code samples}, in their order, as a shard set in {@code directory} (a local path or a\n"
+                + "Hadoop URI; empty or absent) with the default writer: files of 10 000 samples, uncompressed.\n\n"
+                + "@return the shard set written\n")
+            .addStatement("return write(samples, directory, $T.builder().build())", SHARD_WRITER)
+            .build())
+        .addMethod(MethodSpec.methodBuilder("write")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(SHARD_SET)
+            .addParameter(samples, "samples")
+            .addParameter(String.class, "directory")
+            .addParameter(SHARD_WRITER, "writer")
+            .addJavadoc("Writes {@code samples}, in their order, as a shard set in {@code directory} with {@code writer}'s\n"
+                + "settings (samples per file, compression, Hadoop configuration). The samples are read once, in\n"
+                + "batches of $L, so an {@code Iterable} that streams them from elsewhere is never held whole.\n\n"
+                + "@return the shard set written\n", WRITE_BATCH)
+            .beginControlFlow("try ($T p = $T.builder().streaming(samples).batchSize($L).lastBatch($T.PARTIAL).build())",
+                d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
+            .addStatement("return writer.write(p, directory)")
+            .endControlFlow()
+            .build());
+  }
+
+  /** The builder's {@code shards} field and its two setters. */
+  static void builderSource(SampleDescriptor d, ClassName builder, TypeSpec.Builder b) {
+    TypeName nullable = SHARD_PROVIDER_BUILDER.annotated(AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
+    b.addField(FieldSpec.builder(nullable, "shards", Modifier.PRIVATE).build());
+    b.addMethod(MethodSpec.methodBuilder("shards")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(String.class, "location")
+        .addJavadoc("Reads the shard set in {@code location} (a local path or a Hadoop URI, written by {@code $T.write})\n"
+            + "in its global order, with the shard reading defaults of {@code ShardProvider}: every last-batch policy,\n"
+            + "shuffle within windows, shards and resume. Turns {@code elasticShards} on (call {@code\n"
+            + "elasticShards(false)} after this for contiguous parts).\n", name(d))
+        .addStatement("return shards($T.builder(location))", SHARD_PROVIDER)
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("shards")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(SHARD_PROVIDER_BUILDER, "source")
+        .addJavadoc("Reads the shard sets of {@code source} ({@code ShardProvider.builder(location)} or {@code\n"
+            + "ShardProvider.mix()}) with its reading settings (sets and weights, {@code samplesPerEpoch}, {@code\n"
+            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code readers}, {@code configuration}); batch\n"
+            + "size, policy, shuffle, seed and shards are this builder's. Turns {@code elasticShards} on.\n")
+        .addStatement("this.shards = $T.requireNonNull(source, $S)", java.util.Objects.class, "source")
+        .addStatement("this.list = null")
+        .addStatement("this.stream = null")
+        .addStatement("return elasticShards(true)")
+        .build());
+  }
+
+  /** The first branch of the builder's {@code build()}: a shard source, when one is set. */
+  static CodeBlock buildBranch(SampleDescriptor d) {
+    return CodeBlock.builder()
+        .addStatement("$T sh = shards", SHARD_PROVIDER_BUILDER)
+        .beginControlFlow("if (sh != null)")
+        .addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new))", d.provider(),
+            d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch())
+        .endControlFlow()
+        .build();
+  }
+}

@@ -1,0 +1,137 @@
+package dev.minibatch.samples.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.shards.ShardProvider;
+import dev.minibatch.shards.ShardSet;
+import dev.minibatch.shards.ShardWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The generated shard code of a sample: {@code PixelShards.write} writes samples whose values say
+ * which they are (image element k of sample i is i * 10 + k, label i mod 5, weight i / 2), and
+ * {@code PixelProvider.builder().shards(location)} reads them back as typed batches.
+ */
+class GeneratedShardsTest {
+  private static final int N = 250;
+  @TempDir static Path dir;
+  private static String set;
+
+  static Pixel pixel(int i) {
+    float[][] image = new float[2][3];
+    for (int k = 0; k < 6; k++) {
+      image[k / 3][k % 3] = i * 10 + k;
+    }
+    return new Pixel(image, i / 2.0, i % 5);
+  }
+
+  @BeforeAll
+  static void write() {
+    List<Pixel> samples = new ArrayList<>();
+    for (int i = 0; i < N; i++) {
+      samples.add(pixel(i));
+    }
+    set = dir.resolve("pixels").toString();
+    ShardSet written = PixelShards.write(samples, set, ShardWriter.builder().samplesPerFile(40).build());
+    assertEquals(N, written.samples());
+    assertEquals(7, written.files(), "250 samples in files of 40: six full, one of 10");
+  }
+
+  /** The ids of a typed batch's samples, every member checked against the id's known values. */
+  private static List<Integer> ids(PixelBatch b) {
+    List<Integer> ids = new ArrayList<>();
+    for (int r = 0; r < b.countSamples(); r++) {
+      int id = (int) (b.getImage().getFloat(r, 0, 0) / 10);
+      for (int k = 0; k < 6; k++) {
+        assertEquals(id * 10 + k, b.getImage().getFloat(r, k / 3, k % 3), "sample " + id + " element " + k);
+      }
+      assertEquals(id / 2.0, b.getWeight().getDouble(r), "sample " + id + " weight");
+      assertEquals(id % 5, b.getLabel().getInt(r), "sample " + id + " label");
+      ids.add(id);
+    }
+    return ids;
+  }
+
+  private static List<Integer> epoch(Iterator<PixelBatch> it) {
+    List<Integer> ids = new ArrayList<>();
+    while (it.hasNext()) {
+      ids.addAll(ids(it.next()));
+    }
+    return ids;
+  }
+
+  @Test
+  void theGeneratedProviderReadsTheSamplesBackInOrder() {
+    try (PixelProvider p = PixelProvider.builder().shards(set).build()) {
+      assertEquals(N, p.numSamples());
+      List<Integer> ids = epoch(p.iterator());
+      assertEquals(N, ids.size());
+      for (int i = 0; i < N; i++) {
+        assertEquals(i, ids.get(i));
+      }
+    }
+  }
+
+  @Test
+  void typedBatchesFollowTheGlobalOrderOfTheNamedProvider() {
+    List<Integer> named = new ArrayList<>();
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(16).shuffle(true).seed(3).shuffleWindow(64).build()) {
+      for (NamedBatch b : p) {
+        for (int r = 0; r < b.countSamples(); r++) {
+          named.add((int) (b.get(PixelBatch.IMAGE).getFloat(r, 0, 0) / 10));
+        }
+      }
+    }
+    try (PixelProvider p = PixelProvider.builder()
+        .shards(ShardProvider.builder(set).shuffleWindow(64)).shuffle(true).seed(3).build()) {
+      assertEquals(named, epoch(p.iterator()));
+    }
+  }
+
+  @Test
+  void theGeneratedProviderResumesAndSharesElastically() {
+    List<Integer> rest;
+    IterationState state;
+    try (PixelProvider p = PixelProvider.builder().shards(set).shuffle(true).seed(8)
+        .lastBatch(LastBatch.DISCARD).shard(2, 0).build()) {
+      Iterator<PixelBatch> it = p.iterator();
+      ids(it.next());
+      ids(it.next());
+      state = p.saveState();
+      rest = epoch(it);
+    }
+    // Two batches on each of 2 trainers: 4 of the floor(250 / 16) = 15 global batches are done;
+    // one trainer of 1 then reads the other 11.
+    try (PixelProvider p = PixelProvider.builder().shards(set).shuffle(true).seed(8)
+        .lastBatch(LastBatch.DISCARD).build()) {
+      p.restoreState(state);
+      List<Integer> all = epoch(p.iterator());
+      assertEquals(11 * 16, all.size());
+      // Trainer 0 of 2 had global batches 4, 6, ..., 14: every other batch of the rest.
+      List<Integer> even = new ArrayList<>();
+      for (int j = 0; j < 11; j += 2) {
+        even.addAll(all.subList(j * 16, j * 16 + 16));
+      }
+      assertEquals(rest, even);
+    }
+  }
+
+  @Test
+  void aSampleOfOtherArraysCannotReadTheSet() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> WideProvider.builder().shards(set).build());
+    assertTrue(e.getMessage().contains("WideProvider") && e.getMessage().contains("image DATA FLOAT32 6")
+        && e.getMessage().contains("image DATA FLOAT32 2,3"), e.getMessage());
+  }
+}
