@@ -128,6 +128,18 @@ class GeneratedShardsTest {
   }
 
   @Test
+  void onlySamplesOfFixedSizeMembersGetShardCode() throws Exception {
+    assertTrue(Class.forName("dev.minibatch.samples.shards.PixelShards").getMethod("write", Iterable.class, String.class)
+        .getReturnType() == ShardSet.class);
+    // Frames has a variable axis: shard columns hold fixed-size arrays, so it gets neither.
+    assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.minibatch.samples.sequences.FramesShards"));
+    Class<?> builder = Class.forName("dev.minibatch.samples.sequences.FramesProvider$Builder");
+    assertTrue(java.util.Arrays.stream(builder.getMethods()).noneMatch(m -> m.getName().equals("shards")));
+    assertTrue(java.util.Arrays.stream(PixelProvider.Builder.class.getMethods())
+        .filter(m -> m.getName().equals("shards")).count() == 2);
+  }
+
+  @Test
   void aSampleOfOtherArraysCannotReadTheSet() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> WideProvider.builder().shards(set).build());
