@@ -1,6 +1,8 @@
 package dev.minibatch.runtime;
 
+import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -9,20 +11,30 @@ import java.util.Objects;
  * dev.minibatch.LastBatch#ROLL_OVER}. Restoring it into a provider with the same data and settings
  * yields exactly the batches that would have come next, so training can resume mid-epoch.
  *
+ * <p>A provider of providers ({@code ResizedProvider}, {@code MergedProvider}, a prefetching
+ * wrapper's) composes its state: its own epoch and position, a fingerprint naming its kind and
+ * settings, and the states of the providers it wraps as {@link #parts()}, in order.
+ *
  * <p>{@link #encode()} gives a one-line text form for checkpoints; {@link #decode(String)} reads
- * it back.
+ * it back. A state without parts is written as version 1, {@code
+ * minibatch-state/1;seed=…;epoch=…;position=…;carried=…;settings=…}, as before parts existed; one
+ * with parts as version 2, the same six fields then {@code ;parts=n} and the {@code n} parts' own
+ * text, each a version 1 or 2 state, one after another. No field holds a {@code ;}, so the text
+ * reads back unambiguously; {@link #decode(String)} reads both versions.
  */
 public final class IterationState {
   private static final String MAGIC = "minibatch-state/1";
+  private static final String MAGIC_PARTS = "minibatch-state/2";
 
   private final long seed;
   private final int epoch;
   private final int position;
   private final int[] carried;
   private final String settings;
+  private final List<IterationState> parts;
 
   /**
-   * A state.
+   * A state with no parts.
    *
    * @param seed the provider's shuffle seed
    * @param epoch the epoch, from 0, below {@code Integer.MAX_VALUE} (the next epoch must be countable)
@@ -31,6 +43,21 @@ public final class IterationState {
    * @param settings a fingerprint of the data size and sampling settings the state belongs to
    */
   public IterationState(long seed, int epoch, int position, int[] carried, String settings) {
+    this(seed, epoch, position, carried, settings, List.of());
+  }
+
+  /**
+   * A state composed of the states of the providers a provider wraps.
+   *
+   * @param seed the provider's shuffle seed (0 for one that draws none of its own)
+   * @param epoch the provider's epoch, from 0, below {@code Integer.MAX_VALUE}
+   * @param position batches of that epoch already delivered
+   * @param carried sample indices carried into that epoch (ROLL_OVER), in order
+   * @param settings a fingerprint of the provider's kind and settings
+   * @param parts the states of the wrapped providers, in order; empty for a provider that wraps none
+   */
+  public IterationState(long seed, int epoch, int position, int[] carried, String settings,
+      List<IterationState> parts) {
     if (epoch < 0 || epoch == Integer.MAX_VALUE) {
       throw new IllegalArgumentException("iteration state: epoch must be in [0, " + (Integer.MAX_VALUE - 1) + "], found "
           + epoch);
@@ -46,6 +73,7 @@ public final class IterationState {
     this.position = position;
     this.carried = carried.clone();
     this.settings = settings;
+    this.parts = List.copyOf(parts);
   }
 
   /** The shuffle seed. */
@@ -77,9 +105,23 @@ public final class IterationState {
     return settings;
   }
 
-  /** One line of text that {@link #decode(String)} reads back. */
+  /**
+   * The states of the providers this provider wraps, in the order it wraps them; empty for a
+   * provider that wraps none.
+   */
+  public List<IterationState> parts() {
+    return parts;
+  }
+
+  /** One line of text that {@link #decode(String)} reads back: version 1 without parts, else 2. */
   public String encode() {
-    StringBuilder sb = new StringBuilder(MAGIC)
+    StringBuilder sb = new StringBuilder();
+    encode(sb);
+    return sb.toString();
+  }
+
+  private void encode(StringBuilder sb) {
+    sb.append(parts.isEmpty() ? MAGIC : MAGIC_PARTS)
         .append(";seed=").append(seed)
         .append(";epoch=").append(epoch)
         .append(";position=").append(position)
@@ -90,31 +132,74 @@ public final class IterationState {
       }
       sb.append(carried[i]);
     }
-    return sb.append(";settings=").append(settings).toString();
+    sb.append(";settings=").append(settings);
+    if (!parts.isEmpty()) {
+      sb.append(";parts=").append(parts.size());
+      for (IterationState p : parts) {
+        sb.append(';');
+        p.encode(sb);
+      }
+    }
   }
 
   /**
-   * Reads a state written by {@link #encode()}.
+   * Reads a state written by {@link #encode()}, of either version.
    *
    * @throws IllegalArgumentException naming the part that is not as expected, and for a number, the
    *     field and its valid range
    */
   public static IterationState decode(String text) {
-    String[] parts = text.trim().split(";", 6);
-    if (parts.length != 6 || !parts[0].equals(MAGIC)) {
+    String[] tokens = text.trim().split(";", -1);
+    if (tokens.length < 6 || !(tokens[0].equals(MAGIC) || tokens[0].equals(MAGIC_PARTS))) {
       throw new IllegalArgumentException("not a minibatch iteration state (expected '" + MAGIC
           + ";seed=…;epoch=…;position=…;carried=…;settings=…'): " + text);
     }
-    long seed = number(field(parts[1], "seed"), "seed", Long.MIN_VALUE, Long.MAX_VALUE);
-    int epoch = (int) number(field(parts[2], "epoch"), "epoch", 0, Integer.MAX_VALUE - 1);
-    int position = (int) number(field(parts[3], "position"), "position", 0, Integer.MAX_VALUE);
-    String c = field(parts[4], "carried");
+    int[] at = {0};
+    IterationState s = read(tokens, at);
+    if (at[0] != tokens.length) {
+      throw new IllegalArgumentException("iteration state: unexpected text after the state: '"
+          + String.join(";", Arrays.asList(tokens).subList(at[0], tokens.length)) + "'");
+    }
+    return s;
+  }
+
+  /** The state that starts at {@code tokens[at[0]]}; leaves {@code at[0]} after it. */
+  private static IterationState read(String[] tokens, int[] at) {
+    int i = at[0];
+    if (i + 6 > tokens.length) {
+      throw new IllegalArgumentException("iteration state: a part ends early: expected '" + MAGIC
+          + ";seed=…;epoch=…;position=…;carried=…;settings=…', found '"
+          + String.join(";", Arrays.asList(tokens).subList(i, tokens.length)) + "'");
+    }
+    boolean composed = tokens[i].equals(MAGIC_PARTS);
+    if (!composed && !tokens[i].equals(MAGIC)) {
+      throw new IllegalArgumentException("iteration state: expected '" + MAGIC + "' or '" + MAGIC_PARTS
+          + "' to start a part, found '" + tokens[i] + "'");
+    }
+    long seed = number(field(tokens[i + 1], "seed"), "seed", Long.MIN_VALUE, Long.MAX_VALUE);
+    int epoch = (int) number(field(tokens[i + 2], "epoch"), "epoch", 0, Integer.MAX_VALUE - 1);
+    int position = (int) number(field(tokens[i + 3], "position"), "position", 0, Integer.MAX_VALUE);
+    String c = field(tokens[i + 4], "carried");
     String[] items = c.isEmpty() ? new String[0] : c.split(",", -1);
     int[] carried = new int[items.length];
-    for (int i = 0; i < items.length; i++) {
-      carried[i] = (int) number(items[i], "carried[" + i + "]", 0, Integer.MAX_VALUE);
+    for (int k = 0; k < items.length; k++) {
+      carried[k] = (int) number(items[k], "carried[" + k + "]", 0, Integer.MAX_VALUE);
     }
-    return new IterationState(seed, epoch, position, carried, field(parts[5], "settings"));
+    String settings = field(tokens[i + 5], "settings");
+    at[0] = i + 6;
+    List<IterationState> parts = new ArrayList<>();
+    if (composed) {
+      if (at[0] >= tokens.length) {
+        throw new IllegalArgumentException("iteration state: a " + MAGIC_PARTS + " state needs 'parts=…' after its"
+            + " settings");
+      }
+      int n = (int) number(field(tokens[at[0]], "parts"), "parts", 1, Integer.MAX_VALUE);
+      at[0]++;
+      for (int k = 0; k < n; k++) {
+        parts.add(read(tokens, at));
+      }
+    }
+    return new IterationState(seed, epoch, position, carried, settings, parts);
   }
 
   /** {@code text} as a decimal integer in {@code [min, max]}, or an error naming the field and the range. */
@@ -146,12 +231,12 @@ public final class IterationState {
     }
     IterationState s = (IterationState) o;
     return seed == s.seed && epoch == s.epoch && position == s.position
-        && Arrays.equals(carried, s.carried) && settings.equals(s.settings);
+        && Arrays.equals(carried, s.carried) && settings.equals(s.settings) && parts.equals(s.parts);
   }
 
   @Override
   public int hashCode() {
-    return Objects.hash(seed, epoch, position, Arrays.hashCode(carried), settings);
+    return Objects.hash(seed, epoch, position, Arrays.hashCode(carried), settings, parts);
   }
 
   @Override

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class IterationStateTest {
@@ -16,6 +17,48 @@ class IterationStateTest {
     assertEquals(s, back);
     assertArrayEquals(new int[] {9, 0}, back.carried());
     assertEquals(new IterationState(1, 0, 0, new int[0], "x"), IterationState.decode(new IterationState(1, 0, 0, new int[0], "x").encode()));
+  }
+
+  /** A composed state (a wrapper's) is version 2: its six fields, the count of parts, then each part's own text. */
+  @Test
+  void aComposedStateEncodesItsPartsAfterItsOwnFields() {
+    IterationState inner = new IterationState(7, 1, 2, new int[] {9}, "samples=10,batch=3");
+    IterationState merged = new IterationState(0, 4, 1, new int[0], "merged(2)",
+        List.of(inner, new IterationState(8, 0, 0, new int[0], "stream")));
+    IterationState outer = new IterationState(0, 5, 0, new int[0], "resized(3)", List.of(merged));
+    String text = outer.encode();
+    assertEquals("minibatch-state/2;seed=0;epoch=5;position=0;carried=;settings=resized(3);parts=1;"
+        + "minibatch-state/2;seed=0;epoch=4;position=1;carried=;settings=merged(2);parts=2;"
+        + "minibatch-state/1;seed=7;epoch=1;position=2;carried=9;settings=samples=10,batch=3;"
+        + "minibatch-state/1;seed=8;epoch=0;position=0;carried=;settings=stream", text);
+    IterationState back = IterationState.decode(text);
+    assertEquals(outer, back);
+    assertEquals(List.of(inner, new IterationState(8, 0, 0, new int[0], "stream")), back.parts().get(0).parts());
+    assertEquals(List.of(), back.parts().get(0).parts().get(0).parts());
+    // Parts take part in equality: the same own fields with another part differ.
+    assertEquals(false, outer.equals(new IterationState(0, 5, 0, new int[0], "resized(3)", List.of(inner))));
+  }
+
+  @Test
+  void aComposedStateWithMissingOrExtraPartsIsRejected() {
+    String one = "minibatch-state/1;seed=7;epoch=1;position=2;carried=;settings=x";
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/2;seed=0;epoch=0;position=0;carried=;settings=m;parts=2;" + one));
+    assertEquals("iteration state: a part ends early: expected 'minibatch-state/1;seed=…;epoch=…;position=…;carried=…;"
+        + "settings=…', found ''", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/2;seed=0;epoch=0;position=0;carried=;settings=m"));
+    assertEquals("iteration state: a minibatch-state/2 state needs 'parts=…' after its settings", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/2;seed=0;epoch=0;position=0;carried=;settings=m;parts=0"));
+    assertEquals("iteration state: parts must be in [1, 2147483647], found 0", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class, () -> IterationState.decode(one + ";parts=1"));
+    assertEquals("iteration state: unexpected text after the state: 'parts=1'", e.getMessage());
+    e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/2;seed=0;epoch=0;position=0;carried=;settings=m;parts=1;"
+            + "minibatch-state/3;seed=7;epoch=1;position=2;carried=;settings=x"));
+    assertEquals("iteration state: expected 'minibatch-state/1' or 'minibatch-state/2' to start a part, found "
+        + "'minibatch-state/3'", e.getMessage());
   }
 
   @Test

@@ -62,6 +62,114 @@ class PrefetchingProviderTest {
     assertEquals(0, prefetchThreads());
   }
 
+  /**
+   * {@code inner}, a {@link Resumable} provider not on the engine, whose iterators count down {@code
+   * taken} at every batch taken from them (by the prefetch thread).
+   */
+  private static BatchProvider<NamedBatch> counted(dev.minibatch.runtime.reader.FeedingProvider inner,
+      CountDownLatch taken) {
+    final class Counted implements BatchProvider<NamedBatch>, Resumable {
+      @Override
+      public int batchSize() {
+        return inner.batchSize();
+      }
+
+      @Override
+      public List<DataDesc> provideData() {
+        return inner.provideData();
+      }
+
+      @Override
+      public List<DataDesc> provideLabel() {
+        return inner.provideLabel();
+      }
+
+      @Override
+      public BatchIterator<NamedBatch> iterator() {
+        BatchIterator<NamedBatch> it = inner.iterator();
+        return new BatchIterator<>() {
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public NamedBatch next() {
+            NamedBatch b = it.next();
+            taken.countDown();
+            return b;
+          }
+
+          @Override
+          public void close() {
+            it.close();
+          }
+        };
+      }
+
+      @Override
+      public IterationState saveState() {
+        return inner.saveState();
+      }
+
+      @Override
+      public void restoreState(IterationState state) {
+        inner.restoreState(state);
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    }
+    return new Counted();
+  }
+
+  private static dev.minibatch.runtime.reader.FeedingProvider stream(int n) {
+    return dev.minibatch.runtime.reader.FeedingProvider.builder(dev.minibatch.runtime.reader.Readers.range(0, n)
+        .map(i -> dev.minibatch.runtime.reader.Readers.Tuple.of((float) i))).data("data", 0).batchSize(3).build();
+  }
+
+  /**
+   * Over a provider not on the engine, the thread has taken batch 2 when the consumer holds batch 1
+   * (the test waits for it): the state is the one recorded with batch 1, so the restore resumes at
+   * batch 2 ([3 4 5] of 10 samples in batches of 3), not after it.
+   */
+  @Test
+  void overAResumableProviderNotOnTheEngineTheStateIsTheOneOfTheLastBatchTaken() throws InterruptedException {
+    String state;
+    CountDownLatch twoTaken = new CountDownLatch(2);
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(counted(stream(10), twoTaken))) {
+      BatchIterator<NamedBatch> it = p.iterator();
+      assertEquals(List.of(0, 1, 2), floats(it.next()));
+      assertTrue(twoTaken.await(30, TimeUnit.SECONDS), "the prefetch thread took batch 2");
+      IterationState s = p.saveState();
+      assertEquals(List.of(0, 1), List.of(s.epoch(), s.position()));
+      state = s.encode();
+      for (int k = 0; k < 3; k++) {
+        it.next();
+      }
+      assertFalse(it.hasNext());
+      assertEquals(List.of(1, 0), List.of(p.saveState().epoch(), p.saveState().position()), "the epoch is over");
+    }
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(stream(10))) {
+      p.restoreState(IterationState.decode(state));
+      List<List<Integer>> rest = new ArrayList<>();
+      for (NamedBatch b : p) {
+        rest.add(floats(b));
+      }
+      assertEquals(List.of(List.of(3, 4, 5), List.of(6, 7, 8), List.of(9)), rest);
+    }
+  }
+
+  private static List<Integer> floats(NamedBatch b) {
+    List<Integer> out = new ArrayList<>();
+    for (int r = 0; r < b.countSamples(); r++) {
+      out.add((int) b.get("data").getFloat(r));
+    }
+    return out;
+  }
+
   @Test
   void aStateSavedMidEpochResumesAfterTheLastBatchDeliveredNotTheOneWrittenAhead() {
     List<List<Integer>> whole;

@@ -46,11 +46,14 @@ import org.jspecify.annotations.Nullable;
  * prefetch} (or the wrapped provider's own stage) with the original as cause. {@link #close()}
  * closes the wrapped provider.
  *
- * <p>Over a provider of this runtime, {@link #saveState()} and {@link #restoreState} are the
- * wrapped provider's: its engine counts a batch when the consumer takes it, not when it is written
- * ahead, so a state saved mid-epoch resumes after the last batch delivered. Over any other provider
- * the background thread has taken batches the consumer has not seen, and both throw {@link
- * UnsupportedOperationException}.
+ * <p>Over a provider of this runtime's batching engine, {@link #saveState()} and {@link
+ * #restoreState} are the wrapped provider's: its engine counts a batch when the consumer takes it,
+ * not when it is written ahead, so a state saved mid-epoch resumes after the last batch delivered.
+ * Over any other {@link Resumable} provider (a streaming one, a generated one, another wrapper) the
+ * background thread has taken a batch the consumer has not seen, so the wrapped provider's own state
+ * runs ahead: the thread records that state after each batch it takes, and {@link #saveState()}
+ * returns the one recorded with the last batch the consumer took. Over a provider that is not
+ * {@link Resumable} both throw {@link UnsupportedOperationException}.
  *
  * @param <B> the batch type
  */
@@ -61,6 +64,8 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
 
   private final BatchProvider<B> provider;
   private final IterationGuard guard = new IterationGuard("PrefetchingProvider");
+  /** The latest epoch's states on the generic path, or null (none since the last restore). */
+  private volatile @Nullable Trail trail;
 
   private PrefetchingProvider(BatchProvider<B> provider) {
     this.provider = provider;
@@ -103,11 +108,17 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
     // The wrapped provider's epoch is started on the background thread, which then owns it; its
     // iterator is published for stats only (snapshots are thread-safe).
     AtomicReference<@Nullable BatchIterator<B>> inner = new AtomicReference<>();
-    Generator<B> pull = out -> {
+    Trail t = Trail.start(provider);
+    trail = t;
+    Generator<Taken<B>> pull = out -> {
       try (BatchIterator<B> source = provider.iterator()) {
         inner.set(source);
         while (source.hasNext()) {
-          out.emit(source.next());
+          B b = source.next();
+          out.emit(new Taken<>(b, t == null ? null : t.resumable.saveState()));
+        }
+        if (t != null) {
+          t.end = t.resumable.saveState();
         }
       } catch (RuntimeException | Error e) {
         if (Stages.isStop(e)) {
@@ -116,8 +127,27 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
         throw StageFailedException.of(STAGE, StageFailedException.NO_SAMPLE, e);
       }
     };
-    PipelineIterator<B> stage = Stages.handOff(STAGE, pull);
-    Epoch<B> e = new Epoch<>(stage, stage::close, () -> {
+    PipelineIterator<Taken<B>> stage = Stages.handOff(STAGE, pull);
+    Iterator<B> batches = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        boolean more = stage.hasNext();
+        if (!more && t != null) {
+          t.ended = true;
+        }
+        return more;
+      }
+
+      @Override
+      public B next() {
+        Taken<B> taken = stage.next();
+        if (t != null && taken.state() != null) {
+          t.last = taken.state();
+        }
+        return taken.batch();
+      }
+    };
+    Epoch<B> e = new Epoch<>(batches, stage::close, () -> {
       BatchIterator<B> source = inner.get();
       return (source == null ? PipelineStats.EMPTY : PipelineStats.of(source)).plus(stage.stats());
     }, guard, ticket);
@@ -126,37 +156,82 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
   }
 
   /**
-   * The wrapped provider's state: the batches delivered to this wrapper's consumer.
+   * The wrapped provider's state at the batches delivered to this wrapper's consumer: its engine's
+   * (which counts a batch when the consumer takes it), or the one recorded with the last batch the
+   * consumer took.
    *
-   * @throws UnsupportedOperationException if the wrapped provider is not one of this runtime's
-   *     engine (its own state would count the batch prepared ahead)
+   * @throws UnsupportedOperationException if the wrapped provider is not {@link Resumable}
    */
   @Override
   public IterationState saveState() {
-    return engine("save").saveState();
+    Resumable r = resumable("save");
+    Trail t = trail;
+    if (t == null || provider instanceof EngineProvider<?>) {
+      return r.saveState();
+    }
+    IterationState end = t.end;
+    return t.ended && end != null ? end : t.last;
   }
 
   /**
-   * Continues the wrapped provider from {@code state} at the next iteration.
+   * Continues the wrapped provider from {@code state} at the next iteration; the epoch in progress
+   * and its thread stop first.
    *
-   * @throws UnsupportedOperationException if the wrapped provider is not one of this runtime's engine
+   * @throws UnsupportedOperationException if the wrapped provider is not {@link Resumable}
    * @throws IllegalArgumentException if the state was saved with other data or settings
    */
   @Override
   public void restoreState(IterationState state) {
-    EngineProvider<?> engine = engine("restore");
+    Resumable r = resumable("restore");
     guard.supersede();
-    engine.restoreState(state);
+    trail = null;
+    r.restoreState(state);
   }
 
-  private EngineProvider<?> engine(String what) {
-    if (provider instanceof EngineProvider<?> engine) {
-      return engine;
+  private Resumable resumable(String what) {
+    if (provider instanceof Resumable r) {
+      return r;
     }
     throw new UnsupportedOperationException("PrefetchingProvider cannot " + what + " an iteration state over "
-        + provider.getClass().getName() + ": its background thread takes batches ahead of the consumer; save the state"
-        + " of a provider of this runtime (ArrayDataProvider, the generated, file and image providers), or of the"
-        + " wrapped provider without prefetching");
+        + provider.getClass().getName() + ": it is not Resumable, and the background thread takes batches ahead of the"
+        + " consumer, so only the wrapped provider's own states, recorded batch by batch, can say where the consumer "
+        + "stands; wrap a Resumable provider (every provider of this runtime is)");
+  }
+
+  /** A batch the background thread took, and the wrapped provider's state right after it (or null). */
+  private record Taken<B>(B batch, @Nullable IterationState state) {}
+
+  /**
+   * The wrapped provider's states through one epoch on the generic path: {@link #last}, the state
+   * after the last batch the consumer took (at first, the state the epoch started from), and {@link
+   * #end}, the state once the thread found the epoch over.
+   */
+  private static final class Trail {
+    final Resumable resumable;
+    volatile IterationState last;
+    volatile @Nullable IterationState end;
+    /** The consumer found the epoch over. */
+    volatile boolean ended;
+
+    private Trail(Resumable resumable, IterationState start) {
+      this.resumable = resumable;
+      this.last = start;
+    }
+
+    /**
+     * The trail of an epoch of {@code provider} about to start, or null where it keeps no state (not
+     * {@link Resumable}, or refusing to save one: then {@link #saveState()} throws as it does).
+     */
+    static @Nullable Trail start(BatchProvider<?> provider) {
+      if (!(provider instanceof Resumable r)) {
+        return null;
+      }
+      try {
+        return new Trail(r, r.saveState());
+      } catch (UnsupportedOperationException e) {
+        return null;
+      }
+    }
   }
 
   /**

@@ -4,6 +4,8 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;
@@ -28,15 +30,34 @@ import org.jspecify.annotations.Nullable;
  * for this provider as for every other. {@link #close()} ends the wrapped iteration and closes the
  * wrapped provider.
  *
+ * <p>Resumable when the wrapped provider is: {@link #saveState()} composes this provider's epoch and
+ * position with the wrapped provider's state (its one {@linkplain IterationState#parts() part}), so
+ * a restore continues both where they stood, the wrapped iteration mid-epoch where it was. Over a
+ * provider that is not {@link Resumable}, both throw {@link UnsupportedOperationException}.
+ *
  * @param <B> the batch type
  */
-public final class ResizedProvider<B extends Batch> implements BatchProvider<B> {
+public final class ResizedProvider<B extends Batch> implements BatchProvider<B>, Resumable {
   private final BatchProvider<B> provider;
   private final int batches;
   private final boolean restart;
   private final IterationGuard guard = new IterationGuard("ResizedProvider");
   /** The wrapped provider's iteration in progress, carried across epochs; guarded by {@code this}. */
   private @Nullable BatchIterator<B> inner;
+
+  // Where iteration stands; guarded by this.
+  /** The epoch the next {@link #iterator()} starts, and the batches of it already delivered (a restore). */
+  private int nextEpoch;
+  private int resumePosition;
+  /** The latest epoch, or null before the first and after a restore. */
+  private @Nullable Epoch current;
+  /** The wrapped provider was restored and its first iteration since is not yet open. */
+  private boolean innerRestored;
+  /**
+   * restartEachEpoch, restored at an epoch's start while the wrapped epoch stood mid-way: that
+   * wrapped epoch is abandoned first, as the saved iteration would have restarted it.
+   */
+  private boolean abandonRestored;
 
   private ResizedProvider(Builder<B> b) {
     this.provider = b.provider;
@@ -89,10 +110,82 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
   @Override
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
-    if (restart) {
-      closeInner();
+    synchronized (this) {
+      if (restart && resumePosition == 0) {
+        closeInner();
+      }
+      Epoch e = new Epoch(ticket, nextEpoch, resumePosition);
+      current = e;
+      nextEpoch++;
+      resumePosition = 0;
+      return e;
     }
-    return new Epoch(ticket);
+  }
+
+  /**
+   * This provider's epoch and the batches delivered of it (or, once it delivered all, the next
+   * epoch at 0), with the wrapped provider's state as its one part.
+   *
+   * @throws UnsupportedOperationException if the wrapped provider is not {@link Resumable}
+   */
+  @Override
+  public synchronized IterationState saveState() {
+    Resumable r = resumable("save");
+    Epoch c = current;
+    boolean going = c != null && c.delivered < batches;
+    int epoch = going ? c.epoch : nextEpoch;
+    int position = going ? c.delivered : resumePosition;
+    return new IterationState(0, epoch, position, new int[0], fingerprint(), List.of(r.saveState()));
+  }
+
+  /**
+   * Continues from {@code state} at the next iteration: this provider's epoch and position, and the
+   * wrapped provider restored from the state's part. The iteration in progress ends first.
+   *
+   * @throws UnsupportedOperationException if the wrapped provider is not {@link Resumable}
+   * @throws IllegalArgumentException if the state was saved by another kind of provider or with other
+   *     settings, its position lies beyond an epoch, or the wrapped provider refuses its part
+   */
+  @Override
+  public void restoreState(IterationState state) {
+    Resumable r = resumable("restore");
+    guard.checkOpen();
+    guard.supersede();
+    String fingerprint = fingerprint();
+    if (!state.settings().equals(fingerprint)) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved with other settings, or by another "
+          + "kind of provider:\n  saved:    " + state.settings() + "\n  this one: " + fingerprint);
+    }
+    if (state.position() > batches) {
+      throw new IllegalArgumentException("iteration state: position " + state.position() + " is out of range; epoch "
+          + state.epoch() + " has " + batches + " batches, so the position must be in [0, " + batches + "]");
+    }
+    if (state.parts().size() != 1) {
+      throw new IllegalArgumentException("iteration state: a ResizedProvider's state holds the wrapped provider's "
+          + "state as its one part, found " + state.parts().size() + " parts");
+    }
+    IterationState part = state.parts().get(0);
+    synchronized (this) {
+      closeInner();
+      r.restoreState(part);
+      nextEpoch = state.epoch();
+      resumePosition = state.position();
+      current = null;
+      innerRestored = true;
+      abandonRestored = restart && state.position() == 0 && part.position() > 0;
+    }
+  }
+
+  private String fingerprint() {
+    return "ResizedProvider(batchesPerEpoch=" + batches + ",restartEachEpoch=" + restart + ")";
+  }
+
+  private Resumable resumable(String what) {
+    if (provider instanceof Resumable r) {
+      return r;
+    }
+    throw new UnsupportedOperationException("ResizedProvider cannot " + what + " an iteration state: the wrapped "
+        + provider.getClass().getName() + " is not Resumable; wrap a provider that is (every provider of this runtime)");
   }
 
   @Override
@@ -114,8 +207,11 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
     }
   }
 
-  /** The next batch of the wrapped provider, starting its next epoch when one ends. */
-  private synchronized B pull() {
+  /**
+   * The next batch of the wrapped provider, starting its next epoch when one ends; counted as
+   * delivered in {@code epoch}.
+   */
+  private synchronized B pull(Epoch epoch) {
     BatchIterator<B> it = inner;
     if (it == null || !it.hasNext()) {
       if (it != null) {
@@ -123,6 +219,17 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
       }
       inner = null;
       it = provider.iterator();
+      boolean resumed = innerRestored;
+      innerRestored = false;
+      if (abandonRestored) {
+        abandonRestored = false;
+        it.close();
+        it = provider.iterator();
+      } else if (resumed && !it.hasNext()) {
+        // The restored wrapped epoch stood at its end: its next epoch follows.
+        it.close();
+        it = provider.iterator();
+      }
       if (!it.hasNext()) {
         it.close();
         throw new IllegalStateException("ResizedProvider: the wrapped provider " + provider.getClass().getSimpleName()
@@ -130,7 +237,9 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
       }
       inner = it;
     }
-    return it.next();
+    B b = it.next();
+    epoch.delivered++;
+    return b;
   }
 
   private synchronized PipelineStats innerStats() {
@@ -140,15 +249,21 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
 
   /** One epoch of {@link #batches} batches. */
   private final class Epoch extends GuardedIterator<B> {
-    private int delivered;
+    final int epoch;
+    /** Batches delivered, counting those delivered before a restore; guarded by the provider. */
+    int delivered;
 
-    Epoch(long ticket) {
+    Epoch(long ticket, int epoch, int delivered) {
       super(guard, ticket);
+      this.epoch = epoch;
+      this.delivered = delivered;
     }
 
     @Override
     protected boolean more() {
-      return delivered < batches;
+      synchronized (ResizedProvider.this) {
+        return delivered < batches;
+      }
     }
 
     @Override
@@ -156,9 +271,7 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B> 
       if (!checkMore()) {
         throw new NoSuchElementException("the epoch of " + batches + " batches is over");
       }
-      B b = pull();
-      delivered++;
-      return b;
+      return pull(this);
     }
 
     @Override

@@ -12,6 +12,7 @@ import dev.minibatch.runtime.internal.engine.SequenceFields;
 import dev.minibatch.runtime.internal.engine.Sequences;
 import dev.minibatch.runtime.internal.engine.StreamEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.reader.Reader;
 import java.util.List;
 import java.util.function.Function;
 import java.util.function.IntFunction;
@@ -21,8 +22,9 @@ import org.jspecify.annotations.Nullable;
  * NOT API: what a generated provider delegates to. A random-access source (a {@link List}) runs
  * on the runtime's {@link BatchEngine}, exactly as {@code ArrayDataProvider} does — every
  * last-batch policy, shuffle, shards, resumable state; a streaming source (any {@link Iterable}) on
- * its {@link StreamEngine}, one pass per epoch. Either way samples reach the batch buffers through
- * the generated {@link Collator}, one call per batch.
+ * its {@link StreamEngine}, one pass per epoch, resumable by replay (a {@link Reader} source reads
+ * its pass {@code e} in epoch {@code e}, any other Iterable a new iterator). Either way samples
+ * reach the batch buffers through the generated {@link Collator}, one call per batch.
  *
  * @param <S> the sample type
  * @param <B> the generated batch type
@@ -92,8 +94,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       throw new IllegalArgumentException(providerName + ": buckets need a List source (every sample's length is read "
           + "before the epoch is cut); pass a List to samples(list)");
     }
-    return new SampleBatcher<>(providerName, null, new StreamEngine<>(providerName, samples, sampling, layouts, batches,
-        writer(collator), Sequences.streaming(providerName, fields)));
+    return new SampleBatcher<>(providerName, null, new StreamEngine<>(providerName, passes(samples), sampling, layouts,
+        batches, writer(collator), Sequences.streaming(providerName, fields)));
   }
 
   /** A batcher over a streaming source: every epoch iterates {@code samples} once. */
@@ -101,7 +103,20 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, Collator<S> collator) {
     return new SampleBatcher<>(providerName, null,
-        new StreamEngine<>(providerName, samples, sampling, layouts, batches, writer(collator)));
+        new StreamEngine<>(providerName, passes(samples), sampling, layouts, batches, writer(collator)));
+  }
+
+  /**
+   * The passes of a streaming source: a {@link Reader}'s pass {@code e} for epoch {@code e} (so a
+   * shuffled reader replays an epoch in its order), any other Iterable's next iterator.
+   */
+  @SuppressWarnings("unchecked") // a Reader that is an Iterable<? extends S> reads S
+  private static <S> StreamEngine.Passes<S> passes(Iterable<? extends S> samples) {
+    if (samples instanceof Reader<?> reader) {
+      Reader<? extends S> r = (Reader<? extends S>) reader;
+      return r::iterator;
+    }
+    return epoch -> samples.iterator();
   }
 
   /** The generated collate as the engine's sample writer. */
@@ -135,14 +150,23 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     return engine != null ? engine.iterator() : stream().iterator();
   }
 
-  /** The iteration state (List sources only). */
+  /** The iteration state: the engine's, or a streaming source's (resumed by replay). */
   public IterationState saveState() {
-    return engine("saveState").saveState();
+    return engine != null ? engine.saveState() : stream().saveState();
   }
 
-  /** Restores an iteration state (List sources only). */
+  /**
+   * Restores an iteration state; a streaming source is read again now up to the state's position.
+   *
+   * @throws IllegalArgumentException if the state belongs to other data or settings
+   * @throws IllegalStateException if a streaming source cannot be replayed
+   */
   public void restoreState(IterationState state) {
-    engine("restoreState").restoreState(state);
+    if (engine != null) {
+      engine.restoreState(state);
+    } else {
+      stream().restoreState(state);
+    }
   }
 
   /** Forgets carried samples and ends the iteration in progress. */
@@ -183,14 +207,5 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       throw new IllegalStateException(providerName + " has no streaming source");
     }
     return s;
-  }
-
-  private BatchEngine<B> engine(String what) {
-    BatchEngine<B> e = engine;
-    if (e == null) {
-      throw new UnsupportedOperationException(providerName + "." + what + ": a streaming (Iterable) source cannot "
-          + "be resumed; build the provider from a List");
-    }
-    return e;
   }
 }

@@ -22,7 +22,15 @@ final class BatchedReader<T> implements Reader<List<T>> {
 
   @Override
   public PipelineIterator<List<T>> iterator() {
-    PipelineIterator<T> in = source.iterator();
+    return over(source.iterator());
+  }
+
+  @Override
+  public PipelineIterator<List<T>> iterator(int pass) {
+    return over(source.iterator(pass));
+  }
+
+  private PipelineIterator<List<T>> over(PipelineIterator<T> in) {
     return new SourceIterator<List<T>>(in) {
       @Override
       Object advance() {

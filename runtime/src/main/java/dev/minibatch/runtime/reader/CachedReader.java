@@ -22,10 +22,17 @@ final class CachedReader<T> implements Reader<T> {
   @Override
   public PipelineIterator<T> iterator() {
     List<T> done = cached;
-    if (done != null) {
-      return PipelineIterator.of(done.iterator());
-    }
-    PipelineIterator<T> in = source.iterator();
+    return done != null ? PipelineIterator.of(done.iterator()) : recording(source.iterator());
+  }
+
+  /** The recording once there is one (every pass replays it), else pass {@code pass} of the source. */
+  @Override
+  public PipelineIterator<T> iterator(int pass) {
+    List<T> done = cached;
+    return done != null ? PipelineIterator.of(done.iterator()) : recording(source.iterator(pass));
+  }
+
+  private PipelineIterator<T> recording(PipelineIterator<T> in) {
     return new SourceIterator<T>(in) {
       private final List<T> recording = new ArrayList<>();
 

@@ -14,6 +14,16 @@ final class ChainedReader<T> implements Reader<T> {
 
   @Override
   public PipelineIterator<T> iterator() {
+    return over(-1);
+  }
+
+  @Override
+  public PipelineIterator<T> iterator(int pass) {
+    return over(pass);
+  }
+
+  /** Every reader's pass {@code pass} in turn, or their next pass for -1. */
+  private PipelineIterator<T> over(int pass) {
     return new PipelineIterator<T>() {
       private int next;
       private PipelineIterator<? extends T> current = PipelineIterator.empty();
@@ -25,7 +35,8 @@ final class ChainedReader<T> implements Reader<T> {
           if (next == readers.size()) {
             return false;
           }
-          current = readers.get(next++).iterator();
+          Reader<? extends T> r = readers.get(next++);
+          current = pass < 0 ? r.iterator() : r.iterator(pass);
         }
         return true;
       }

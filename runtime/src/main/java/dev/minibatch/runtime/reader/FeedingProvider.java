@@ -6,8 +6,10 @@ import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.StreamEngine;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Readers.Tuple;
@@ -40,14 +42,22 @@ import org.jspecify.annotations.Nullable;
  * array of any rank (or flat with the shape's element count), or an INDArray; a value of another
  * shape fails with the name, the sample index and both shapes.
  *
- * <p>Streaming: each epoch is one pass of the reader, in the reader's order (shuffle the reader for
- * a random order); every {@link dev.minibatch.LastBatch} policy and sharding by {@code numParts}
- * / {@code partIndex} (every {@code numParts}-th sample) apply. Batches live in a ring of two
- * reused buffers: a batch is valid until the iterator moves on. Runs on the runtime's streaming
- * engine: closing the provider, or starting a new epoch, closes the pass in progress and so stops
- * the reader's threads at once.
+ * <p>Streaming: epoch {@code e} is the reader's pass {@code e} ({@link Reader#iterator(int)}), in
+ * the reader's order (shuffle the reader for a random order: a seeded {@code reader.shuffle} gives
+ * every epoch its own order, the same each time that epoch is read); every {@link
+ * dev.minibatch.LastBatch} policy but PAD_CONTINUE and sharding by {@code numParts} / {@code
+ * partIndex} (every {@code numParts}-th sample) apply. Batches live in a ring of two reused buffers:
+ * a batch is valid until the iterator moves on. Runs on the runtime's streaming engine: closing the
+ * provider, or starting a new epoch, closes the pass in progress and so stops the reader's threads
+ * at once.
+ *
+ * <p>Resumable by replay: {@link #saveState()} records the epoch, the batches delivered and the
+ * samples ROLL_OVER carried; {@link #restoreState} reads the reader's pass of that epoch again from
+ * its start, past the delivered batches (the epoch before too, to its end, when samples were
+ * carried), so it costs a read of the epoch up to the position. The reader must give the same
+ * samples in the same order whenever a pass is started for the same epoch.
  */
-public final class FeedingProvider implements BatchProvider<NamedBatch> {
+public final class FeedingProvider implements BatchProvider<NamedBatch>, Resumable {
   private final StreamEngine<Tuple, NamedBatch> engine;
 
   private FeedingProvider(StreamEngine<Tuple, NamedBatch> engine) {
@@ -77,6 +87,31 @@ public final class FeedingProvider implements BatchProvider<NamedBatch> {
   @Override
   public BatchIterator<NamedBatch> iterator() {
     return engine.iterator();
+  }
+
+  /** The epoch in progress and its delivered batches, or the next epoch; see the class comment. */
+  @Override
+  public IterationState saveState() {
+    return engine.saveState();
+  }
+
+  /**
+   * Continues from {@code state} at the next iteration, reading the reader's pass of its epoch
+   * again up to its position now.
+   *
+   * @throws IllegalArgumentException if the state was saved with other settings or by another kind
+   *     of provider, or its position lies beyond its epoch
+   * @throws IllegalStateException if the reader cannot be replayed (it refuses a second pass,
+   *     hands back an iterator it gave before, or gives other samples than when the state was saved)
+   */
+  @Override
+  public void restoreState(IterationState state) {
+    engine.restoreState(state);
+  }
+
+  /** Forgets the samples carried over by ROLL_OVER and ends the iteration in progress. */
+  public void reset() {
+    engine.reset();
   }
 
   @Override
@@ -154,7 +189,7 @@ public final class FeedingProvider implements BatchProvider<NamedBatch> {
       resolved.stream().filter(f -> f.role == Role.DATA).forEach(ordered::add);
       resolved.stream().filter(f -> f.role == Role.LABEL).forEach(ordered::add);
       TupleCollator collator = new TupleCollator(ordered);
-      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader, sampling(),
+      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader::iterator, sampling(),
           batchSize -> layout(ordered, batchSize), NamedBatch::new, collator);
       return new FeedingProvider(engine);
     }
@@ -165,7 +200,8 @@ public final class FeedingProvider implements BatchProvider<NamedBatch> {
         return new ArrayList<>(feeds.values());
       }
       Tuple first;
-      try (PipelineIterator<Tuple> it = reader.iterator()) {
+      // Pass 0, what epoch 0 reads; reader.iterator() would count a pass of a shuffled reader.
+      try (PipelineIterator<Tuple> it = reader.iterator(0)) {
         if (!it.hasNext()) {
           throw new IllegalArgumentException("the reader is empty: cannot infer the shapes of "
               + feeds.keySet() + "; declare them with data(name, column, shape, dtype)");

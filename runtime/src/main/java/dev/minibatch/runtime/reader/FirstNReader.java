@@ -14,7 +14,15 @@ final class FirstNReader<T> implements Reader<T> {
 
   @Override
   public PipelineIterator<T> iterator() {
-    PipelineIterator<T> in = source.iterator();
+    return over(source.iterator());
+  }
+
+  @Override
+  public PipelineIterator<T> iterator(int pass) {
+    return over(source.iterator(pass));
+  }
+
+  private PipelineIterator<T> over(PipelineIterator<T> in) {
     return new SourceIterator<T>(in) {
       private long taken;
 

@@ -15,7 +15,15 @@ final class MappedReader<T, R> implements Reader<R> {
 
   @Override
   public PipelineIterator<R> iterator() {
-    PipelineIterator<T> in = source.iterator();
+    return over(source.iterator());
+  }
+
+  @Override
+  public PipelineIterator<R> iterator(int pass) {
+    return over(source.iterator(pass));
+  }
+
+  private PipelineIterator<R> over(PipelineIterator<T> in) {
     return new SourceIterator<R>(in) {
       private long index;
 

@@ -7,7 +7,11 @@ import dev.minibatch.runtime.pipeline.SampleContext;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BiFunction;
 
-/** {@link Reader#xmap}: a parallel map; each pass is a new epoch for the sample context. */
+/**
+ * {@link Reader#xmap}: a parallel map; each pass is a new epoch for the sample context: the pass
+ * number given to {@link #iterator(int)}, or with {@link #iterator()} the count of passes started so
+ * far.
+ */
 final class ParallelMappedReader<T, R> implements Reader<R> {
   private final Reader<T> source;
   private final ParallelOptions options;
@@ -23,5 +27,10 @@ final class ParallelMappedReader<T, R> implements Reader<R> {
   @Override
   public PipelineIterator<R> iterator() {
     return Stages.parallelMap(source.iterator(), options, passes.getAndIncrement(), mapper);
+  }
+
+  @Override
+  public PipelineIterator<R> iterator(int pass) {
+    return Stages.parallelMap(source.iterator(pass), options, pass, mapper);
   }
 }

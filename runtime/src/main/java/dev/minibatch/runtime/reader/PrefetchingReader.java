@@ -20,4 +20,9 @@ final class PrefetchingReader<T> implements Reader<T> {
   public PipelineIterator<T> iterator() {
     return Stages.prefetch("buffered", size, source.iterator());
   }
+
+  @Override
+  public PipelineIterator<T> iterator(int pass) {
+    return Stages.prefetch("buffered", size, source.iterator(pass));
+  }
 }

@@ -31,6 +31,20 @@ public interface Reader<T> extends Iterable<T> {
   @Override
   PipelineIterator<T> iterator();
 
+  /**
+   * Starts pass number {@code pass} (from 0): what a provider reads in its epoch {@code pass}. A
+   * reader whose passes differ draws from the pass number — {@link #shuffle(int, long)} seeds its
+   * generator with (seed, pass), {@link #xmap} hands the pass to its mappers as the epoch of their
+   * {@link SampleContext} — so starting pass {@code p} again gives the same samples in the same
+   * order, however many passes were started in between: what a provider that resumes replays. The
+   * decorators here hand the number on to their sources; {@link #iterator()} instead counts the
+   * passes started so far. By default the same as {@link #iterator()}, which is right for a reader
+   * whose every pass is the same (a file, a list); override it where passes differ.
+   */
+  default PipelineIterator<T> iterator(int pass) {
+    return iterator();
+  }
+
   /** Runs {@code action} on every sample of one pass, and closes the pass however it ends. */
   @Override
   default void forEach(Consumer<? super T> action) {
@@ -155,6 +169,17 @@ public interface Reader<T> extends Iterable<T> {
    * path.
    */
   default Reader<T> withProgress(String task, long total) {
-    return () -> Progress.track(iterator(), task, total);
+    Reader<T> source = this;
+    return new Reader<T>() {
+      @Override
+      public PipelineIterator<T> iterator() {
+        return Progress.track(source.iterator(), task, total);
+      }
+
+      @Override
+      public PipelineIterator<T> iterator(int pass) {
+        return Progress.track(source.iterator(pass), task, total);
+      }
+    };
   }
 }

@@ -9,7 +9,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * {@link Reader#shuffle}: Paddle's block shuffle. Fill a buffer of {@code bufferSize} items,
  * shuffle it, emit it, repeat; the last, partial buffer is shuffled too. Pass {@code p} draws from
- * a generator seeded by (seed, p), so the order is a pure function of the seed and the pass.
+ * a generator seeded by (seed, p), so the order is a pure function of the seed and the pass: the
+ * pass number given to {@link #iterator(int)}, or with {@link #iterator()} the count of passes
+ * started so far.
  */
 final class ShuffledReader<T> implements Reader<T> {
   private final Reader<T> source;
@@ -25,8 +27,16 @@ final class ShuffledReader<T> implements Reader<T> {
 
   @Override
   public PipelineIterator<T> iterator() {
-    PipelineIterator<T> in = source.iterator();
-    SplittableRandom random = new SplittableRandom(Seeds.derive(seed, passes.getAndIncrement()));
+    return over(source.iterator(), passes.getAndIncrement());
+  }
+
+  @Override
+  public PipelineIterator<T> iterator(int pass) {
+    return over(source.iterator(pass), pass);
+  }
+
+  private PipelineIterator<T> over(PipelineIterator<T> in, int pass) {
+    SplittableRandom random = new SplittableRandom(Seeds.derive(seed, pass));
     int capacity = Math.max(1, bufferSize);
     return new SourceIterator<T>(in) {
       private final ArrayList<T> buffer = new ArrayList<>(Math.min(capacity, 1 << 16));

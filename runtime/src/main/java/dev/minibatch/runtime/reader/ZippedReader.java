@@ -24,9 +24,19 @@ final class ZippedReader<R> implements Reader<R> {
 
   @Override
   public PipelineIterator<R> iterator() {
+    return over(-1);
+  }
+
+  @Override
+  public PipelineIterator<R> iterator(int pass) {
+    return over(pass);
+  }
+
+  /** Every reader's pass {@code pass}, or their next pass for -1. */
+  private PipelineIterator<R> over(int pass) {
     List<PipelineIterator<?>> its = new ArrayList<>(readers.size());
     for (Reader<?> r : readers) {
-      its.add(r.iterator());
+      its.add(pass < 0 ? r.iterator() : r.iterator(pass));
     }
     return new SourceIterator<R>(its) {
       private long index;

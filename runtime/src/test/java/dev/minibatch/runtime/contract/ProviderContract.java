@@ -293,12 +293,16 @@ public abstract class ProviderContract {
   @Test
   void rollOverCarriesTheLeftoversIntoTheNextEpochs() {
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.ROLL_OVER))) {
-      assertEquals(ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}), epoch(p).indices(), "epoch 0");
-      assertEquals(ids(new int[] {9, 0, 1}, new int[] {2, 3, 4}, new int[] {5, 6, 7}), epoch(p).indices(), "epoch 1");
-      assertEquals(ids(new int[] {8, 9, 0}, new int[] {1, 2, 3}, new int[] {4, 5, 6}, new int[] {7, 8, 9}),
-          epoch(p).indices(), "epoch 2");
-      // 30 samples in three epochs: nothing is carried into the fourth.
-      assertEquals(ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}), epoch(p).indices(), "epoch 3");
+      List<List<List<Long>>> policy = List.of(
+          ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}),
+          ids(new int[] {9, 0, 1}, new int[] {2, 3, 4}, new int[] {5, 6, 7}),
+          ids(new int[] {8, 9, 0}, new int[] {1, 2, 3}, new int[] {4, 5, 6}, new int[] {7, 8, 9}),
+          // 30 samples in three epochs: nothing is carried into the fourth.
+          ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}));
+      List<List<List<Long>>> expected = f().epochs(p, policy);
+      for (int e = 0; e < expected.size(); e++) {
+        assertEquals(expected.get(e), epoch(p).indices(), "epoch " + e);
+      }
     }
   }
 
@@ -549,11 +553,17 @@ public abstract class ProviderContract {
     }
   }
 
+  /** {@code s} at {@code position}, and so are its parts (the wrapped providers of a wrapper's state). */
+  private static IterationState atPosition(IterationState s, int position) {
+    List<IterationState> parts = s.parts().stream().map(p -> atPosition(p, position)).toList();
+    return new IterationState(s.seed(), s.epoch(), position, s.carried(), s.settings(), parts);
+  }
+
   void restoringAPositionBeyondTheEpochNamesThePositionAndTheValidRange() {
     try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PARTIAL))) {
       IterationState s = resumable(p).saveState();
       // Epoch 0 has 4 batches: positions 0..4 are valid (4 = the epoch was read to its end).
-      IterationState bad = new IterationState(s.seed(), s.epoch(), 5, s.carried(), s.settings());
+      IterationState bad = atPosition(s, 5);
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> resumable(p).restoreState(bad),
           "restoring position 5 of an epoch of 4 batches");
       String m = String.valueOf(e.getMessage());
@@ -567,7 +577,7 @@ public abstract class ProviderContract {
       IterationState s = resumable(p).saveState();
       // Rejected where it is made (a state that cannot advance cannot exist) or where it is restored.
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> resumable(p).restoreState(
-          new IterationState(s.seed(), Integer.MAX_VALUE, 0, s.carried(), s.settings())),
+          new IterationState(s.seed(), Integer.MAX_VALUE, 0, s.carried(), s.settings(), s.parts())),
           "restoring epoch Integer.MAX_VALUE (the epoch after it does not exist)");
       assertTrue(String.valueOf(e.getMessage()).contains("epoch"), "the message should name 'epoch': " + e);
     }

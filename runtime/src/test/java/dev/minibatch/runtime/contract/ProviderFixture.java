@@ -4,6 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.ProviderBuilder;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Set;
 import java.util.function.Consumer;
 
@@ -51,6 +52,18 @@ public interface ProviderFixture {
    * batch.
    */
   boolean holds(Batch batch, int row, long sample);
+
+  /**
+   * The epochs {@code provider} delivers where the last-batch policy alone would deliver {@code
+   * policyEpochs} (the contract's expectation, worked out by hand): the same epochs (the default),
+   * or for a provider that fixes its epochs' length whatever the policy (a {@code ResizedProvider}),
+   * what that provider's documented rule makes of them. Asked where the policy's epochs differ in
+   * length (ROLL_OVER); elsewhere the contract expects a fixture to keep the policy's epochs (a
+   * {@code ResizedProvider} fixture sets its length to theirs).
+   */
+  default List<List<List<Long>>> epochs(BatchProvider<? extends Batch> provider, List<List<List<Long>>> policyEpochs) {
+    return policyEpochs;
+  }
 
   /**
    * As {@link #build}, but reading or processing sample {@code failingSample} throws {@code

@@ -18,7 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@link IndexedSamples}, fed as {@code data} and {@code softmax_label}. Plain: {@code range} then
  * {@code map} on the consumer's thread. Threaded: the tuples are made by a two-worker {@code xmap}
  * (stage {@code "encode"}) and read ahead by {@code buffered}, so every epoch runs engine threads.
- * Streaming: no shuffle, no even shards, no resume.
+ * Streaming: no shuffle, no even shards; resumes by replay.
  */
 final class FeedingFixture implements ProviderFixture {
   private final boolean threaded;
@@ -29,7 +29,8 @@ final class FeedingFixture implements ProviderFixture {
 
   @Override
   public Set<Capability> capabilities() {
-    return threaded ? EnumSet.of(Capability.THREADED, Capability.FAILING_SAMPLE) : EnumSet.of(Capability.FAILING_SAMPLE);
+    return threaded ? EnumSet.of(Capability.THREADED, Capability.FAILING_SAMPLE, Capability.RESUME)
+        : EnumSet.of(Capability.FAILING_SAMPLE, Capability.RESUME);
   }
 
   /** Shapes and types inferred from the first tuple, which {@code build()} reads. */

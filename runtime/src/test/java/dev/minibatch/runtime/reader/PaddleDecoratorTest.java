@@ -181,6 +181,65 @@ class PaddleDecoratorTest {
     assertNotEquals(upTo(100), a0);
   }
 
+  /** One pass read into a list, closing it. */
+  private static <T> List<T> read(PipelineIterator<T> pass) {
+    List<T> out = new ArrayList<>();
+    try (pass) {
+      pass.forEachRemaining(out::add);
+    }
+    return out;
+  }
+
+  /**
+   * iterator(p) is the p-th pass of a fresh reader (iterator() counts passes from 0), whatever was
+   * started before, through every decorator that hands the number on.
+   */
+  @Test
+  void passNumberAddressesAShuffledPassThroughTheDecorators() {
+    java.util.function.Supplier<Reader<Integer>> make = () -> Readers.chain(Readers.range(0, 40), Readers.range(40, 60))
+        .map(x -> x * 2).filter(x -> x % 3 != 0).shuffle(16, 5).buffered(4).firstn(30).withProgress("t", 30);
+    List<List<Integer>> counted = new ArrayList<>();
+    Reader<Integer> fresh = Readers.chain(Readers.range(0, 40), Readers.range(40, 60))
+        .map(x -> x * 2).filter(x -> x % 3 != 0).shuffle(16, 5).buffered(4).firstn(30);
+    for (int p = 0; p < 3; p++) {
+      counted.add(read(fresh.iterator()));
+    }
+    assertNotEquals(counted.get(1), counted.get(2), "passes 1 and 2 draw other orders");
+    Reader<Integer> r = make.get();
+    assertEquals(counted.get(0), read(r.iterator()));
+    // Out of order, twice, and after a counted pass: pass p is always the same.
+    assertEquals(counted.get(2), read(r.iterator(2)));
+    assertEquals(counted.get(1), read(r.iterator(1)));
+    assertEquals(counted.get(2), read(r.iterator(2)));
+    Reader<Tuple> composed = Readers.compose(Readers.range(0, 20).shuffle(20, 9), Readers.range(0, 20).shuffle(20, 8));
+    Reader<Integer> a = Readers.range(0, 20).shuffle(20, 9);
+    Reader<Integer> b = Readers.range(0, 20).shuffle(20, 8);
+    a.toList();
+    b.toList();
+    List<Tuple> expected = new ArrayList<>();
+    List<Integer> a1 = a.toList();
+    List<Integer> b1 = b.toList();
+    for (int i = 0; i < 20; i++) {
+      expected.add(Tuple.of(a1.get(i), b1.get(i)));
+    }
+    assertEquals(expected, read(composed.iterator(1)));
+    List<Integer> zipped = read(Readers.mapReaders(Readers.range(0, 20).shuffle(20, 9), Readers.range(0, 20)
+        .shuffle(20, 8), (x, y) -> x * 100 + y).iterator(1));
+    assertEquals(expected.stream().map(t -> t.<Integer>get(0) * 100 + t.<Integer>get(1)).toList(), zipped);
+    List<List<Integer>> batched = read(Readers.range(0, 20).shuffle(20, 9).batch(7).iterator(1));
+    assertEquals(List.of(a1.subList(0, 7), a1.subList(7, 14), a1.subList(14, 20)), batched);
+  }
+
+  /** xmap's mappers see the pass number as their context's epoch. */
+  @Test
+  void xmapHandsThePassNumberToItsMappersAsTheEpoch() {
+    Reader<Integer> r = reader10().xmap(dev.minibatch.runtime.pipeline.ParallelOptions.of(2, 4, true),
+        (x, ctx) -> ctx.epoch() * 100 + x);
+    assertEquals(IntStream.range(0, 10).map(x -> 700 + x).boxed().toList(), read(r.iterator(7)));
+    assertEquals(IntStream.range(0, 10).boxed().toList(), r.toList(), "iterator() counts from 0");
+    assertEquals(IntStream.range(0, 10).map(x -> 300 + x).boxed().toList(), read(r.iterator(3)));
+  }
+
   @Test
   void xmapOrderedAndUnorderedForEveryWorkerAndBufferCount() {
     for (boolean ordered : new boolean[] {true, false}) {
