@@ -3,7 +3,9 @@ package dev.minibatch.shards;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 
 /**
  * The index of a shard set, the text file {@value #NAME} beside its Parquet files: the columns,
@@ -37,6 +39,56 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
   ShardIndex {
     columns = List.copyOf(columns);
     files = List.copyOf(files);
+  }
+
+  /**
+   * The index of parts written in parallel, in the set's order: part 0's files, then part 1's, and
+   * so on, each file's {@code first} the running sum of the samples before it.
+   *
+   * @param parts every part {@code 0 .. k-1}, each once, in order of part number
+   * @throws IllegalArgumentException if a part is missing, listed twice or out of order, two parts
+   *     name the same file, two parts hold different arrays, or no part holds a sample
+   */
+  static ShardIndex of(List<ShardWriter.WrittenPart> parts) {
+    String columnText = null;
+    int columnsOf = -1;
+    Set<String> names = new HashSet<>();
+    List<Entry> files = new ArrayList<>();
+    long first = 0;
+    for (int i = 0; i < parts.size(); i++) {
+      ShardWriter.WrittenPart p = parts.get(i);
+      if (p.part() != i) {
+        throw new IllegalArgumentException(p.part() < i ? "part " + p.part() + " is listed twice or out of order (at "
+            + "place " + i + "): commit takes parts 0 .. k-1, each once, in order"
+            : "part " + i + " is missing (found part " + p.part() + " in its place): commit takes parts 0 .. k-1,"
+            + " each once, in order");
+      }
+      if (!p.columns().isEmpty()) {
+        if (columnText == null) {
+          columnText = p.columns();
+          columnsOf = i;
+        } else if (!columnText.equals(p.columns())) {
+          throw new IllegalArgumentException("part " + i + " holds the arrays\n" + p.columns() + "part " + columnsOf
+              + " holds\n" + columnText + "the parts of a shard set hold the same arrays");
+        }
+      }
+      for (ShardWriter.WrittenFile f : p.files()) {
+        if (!names.add(f.name())) {
+          throw new IllegalArgumentException("file " + f.name() + " is listed twice (again by part " + i + "): each part"
+              + " writes files of its own");
+        }
+        files.add(new Entry(f.name(), first, f.samples(), f.bytes(), f.crc32c()));
+        first += f.samples();
+      }
+    }
+    if (columnText == null || files.isEmpty()) {
+      throw new IllegalArgumentException("the " + parts.size() + " parts hold no sample: a shard set holds at least one");
+    }
+    List<Column> columns = new ArrayList<>();
+    for (String line : columnText.split("\n")) {
+      columns.add(Column.parse(line));
+    }
+    return new ShardIndex(columns, files);
   }
 
   /** The samples of all files. */

@@ -4,14 +4,28 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.internal.nd4j.DTypes;
 import dev.minibatch.shards.ShardColumns.Column;
+import dev.minibatch.runtime.io.FileFormatException;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.FileNotFoundException;
 import java.io.IOException;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -19,11 +33,17 @@ import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Writes a shard set: the samples of one epoch of a provider, in its order, as Parquet files of
- * {@link Builder#samplesPerFile(int)} samples each ({@code part-00000.parquet}, …) and their index
- * ({@value ShardIndex#NAME}), into a directory that must be empty or absent. Each provided array is
- * a required fixed-size binary column of little-endian bytes (docs/shards.md, "The format"), so the
- * files open in any Parquet reader (pyarrow, Spark, DuckDB) and decode in minibatch with one copy.
+ * Writes a shard set: samples as Parquet files of {@link Builder#samplesPerFile(int)} samples each
+ * and their index ({@value ShardIndex#NAME}). Each provided array is a required fixed-size binary
+ * column of little-endian bytes (docs/shards.md, "The format"), so the files open in any Parquet
+ * reader (pyarrow, Spark, DuckDB) and decode in minibatch with one copy.
+ *
+ * <p>One writer: {@link #write} writes one epoch of a provider into a new directory ({@code
+ * part-00000.parquet}, …) and commits it. Several writers in parallel (Spark executors, an ETL's
+ * own workers): each writes its part of the samples with {@link #part}, files {@code
+ * part-PPPPP-FFFFF.parquet}, and hands the {@link WrittenPart} it returns to one process, which
+ * {@link #commit commits} the parts in their order. A writer is {@link Serializable}, so a task can
+ * take it to its executor (its Hadoop configuration travels as Hadoop's own serial form).
  *
  * <pre>{@code
  * try (DigitProvider digits = DigitProvider.builder().samples(list).batchSize(1024).build()) {
@@ -31,7 +51,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * }
  * }</pre>
  */
-public final class ShardWriter {
+public final class ShardWriter implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   /** The codec of the files' pages. */
   public enum Compression {
     /** No compression (the default): pages decode with one copy. */
@@ -50,13 +72,15 @@ public final class ShardWriter {
 
   private final int samplesPerFile;
   private final Compression compression;
-  private final Configuration conf;
+  /** The configuration the builder was given, or null: then {@link #conf} is a new default one, here and where a copy is deserialized. */
+  private final transient @Nullable Configuration given;
+  private final transient Configuration conf;
 
-  private ShardWriter(Builder b) {
-    this.samplesPerFile = b.samplesPerFile;
-    this.compression = b.compression;
-    Configuration c = b.conf;
-    this.conf = c != null ? new Configuration(c) : new Configuration();
+  private ShardWriter(int samplesPerFile, Compression compression, @Nullable Configuration given) {
+    this.samplesPerFile = samplesPerFile;
+    this.compression = compression;
+    this.given = given != null ? new Configuration(given) : null;
+    this.conf = given != null ? new Configuration(given) : new Configuration();
   }
 
   /** A writer with the default settings. */
@@ -67,78 +91,337 @@ public final class ShardWriter {
   /**
    * Writes one epoch of {@code provider} (the rows of each batch that are samples, not padding) as a
    * shard set in {@code directory}: a local path or a Hadoop URI ({@code file://}, {@code hdfs://},
-   * {@code s3a://}).
+   * {@code s3a://}). It is one {@link #part} of the set, named without a part number, and its
+   * commit.
    *
    * @return the shard set written
-   * @throws IllegalArgumentException if the directory holds files already, or an array has a
-   *     variable axis
+   * @throws IllegalArgumentException if the directory holds files already, the provider gives no
+   *     sample, or an array has a variable axis
    * @throws UncheckedIOException if the file system fails
    */
   public ShardSet write(BatchProvider<? extends Batch> provider, String directory) {
-    List<Column> columns = ShardColumns.of(provider.provideData(), provider.provideLabel());
     try (ShardStore store = ShardStore.open(directory, conf)) {
       if (store.hasFiles()) {
         throw new IllegalArgumentException(store.directory() + " already holds files; a shard set is written into an"
             + " empty or new directory");
       }
-      List<ShardIndex.Entry> files = new ArrayList<>();
-      FileWriter out = null;
-      long written = 0;
+      WrittenPart written;
+      try (Part part = new Part(this, store, false, 0, "part-")) {
+        part.write(provider);
+        written = part.finish();
+      }
+      if (written.files().isEmpty()) {
+        throw new IllegalArgumentException("the provider gave no sample: a shard set holds at least one");
+      }
+      return commit(store, List.of(written));
+    }
+  }
+
+  /**
+   * Starts part {@code part} of a shard set written in parallel into {@code directory}: its files
+   * are {@code part-PPPPP-FFFFF.parquet} ({@code PPPPP} the part, {@code FFFFF} the file within it,
+   * from 0). Files of these names left by an earlier attempt of the same part (a retried task) are
+   * replaced. Other parts write beside it at the same time; the set exists once {@link #commit}
+   * wrote its index.
+   *
+   * @param part the part's place in the set's order, {@code >= 0}
+   * @throws IllegalArgumentException if {@code part < 0} or the directory holds a committed shard
+   *     set already
+   * @throws UncheckedIOException if the file system cannot be reached
+   */
+  public Part part(String directory, int part) {
+    if (part < 0) {
+      throw new IllegalArgumentException("part must be >= 0, got " + part);
+    }
+    ShardStore store = ShardStore.open(directory, conf);
+    try {
+      refuseCommitted(store);
+      return new Part(this, store, true, part, String.format(Locale.ROOT, "part-%05d-", part));
+    } catch (RuntimeException e) {
+      store.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Writes the index of the parts written into {@code directory}, in the set's order: the samples of
+   * part 0's files in file order, then part 1's, and so on (a file's first global index is the
+   * running sum of the samples before it). Parts with no sample take no place.
+   *
+   * @param partsInOrder every part {@code 0 .. k-1}, each once, in order of part number ({@code k} is
+   *     the list's length: a part missing from its end cannot be told from a set of fewer parts)
+   * @return the shard set
+   * @throws IllegalArgumentException if a part is missing, listed twice or out of order, two parts
+   *     name the same file, parts hold different arrays, no part holds a sample, or the directory
+   *     holds an index already
+   * @throws dev.minibatch.runtime.io.FileFormatException naming a file a part wrote that is missing
+   *     or of another length
+   * @throws UncheckedIOException if the file system fails
+   */
+  public ShardSet commit(String directory, List<WrittenPart> partsInOrder) {
+    try (ShardStore store = ShardStore.open(directory, conf)) {
+      return commit(store, partsInOrder);
+    }
+  }
+
+  private ShardSet commit(ShardStore store, List<WrittenPart> parts) {
+    refuseCommitted(store);
+    ShardIndex index = ShardIndex.of(parts);
+    checkWritten(store, parts);
+    store.writeText(ShardIndex.NAME, index.text());
+    return new ShardSet(store.directory().toString(), index, conf);
+  }
+
+  private static void refuseCommitted(ShardStore store) {
+    if (store.exists(ShardIndex.NAME)) {
+      throw new IllegalArgumentException(store.directory() + " holds a shard set already (" + ShardIndex.NAME + "): parts"
+          + " are written into a new directory and committed once");
+    }
+  }
+
+  /** Every file the parts name is in the directory with the length its part wrote. */
+  private static void checkWritten(ShardStore store, List<WrittenPart> parts) {
+    Map<String, Long> lengths = new HashMap<>();
+    try {
+      for (FileStatus f : store.fileSystem().listStatus(new Path(store.directory()))) {
+        lengths.put(f.getPath().getName(), f.getLen());
+      }
+    } catch (FileNotFoundException e) {
+      // no directory: every file is missing, reported below
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + store.directory() + ": " + e.getMessage(), e);
+    }
+    for (WrittenPart p : parts) {
+      for (WrittenFile f : p.files()) {
+        Long length = lengths.get(f.name());
+        if (length == null) {
+          throw new FileFormatException(store.where(f.name()), "part " + p.part() + " wrote it, but it is missing");
+        }
+        if (length != f.bytes()) {
+          throw new FileFormatException(store.where(f.name()), "the file is " + length + " bytes, part " + p.part()
+              + " wrote " + f.bytes() + ": it was changed or cut after it was written");
+        }
+      }
+    }
+  }
+
+  /**
+   * One writer's part of a shard set: the samples of the providers given to {@link #write}, in
+   * order, as files of {@code samplesPerFile} samples (the last may hold fewer). Not thread-safe: one
+   * thread writes a part. {@link #close()} without {@link #finish()} deletes the files it wrote.
+   */
+  public static final class Part implements AutoCloseable {
+    private final ShardWriter writer;
+    private final ShardStore store;
+    private final boolean ownsStore;
+    private final boolean replace;
+    private final int number;
+    private final String prefix;
+    private final List<WrittenFile> files = new ArrayList<>();
+    private final List<String> created = new ArrayList<>();
+    private @Nullable List<Column> columns;
+    private @Nullable RowCursor cursor;
+    private @Nullable FileWriter out;
+    private boolean failed;
+    private boolean done;
+
+    private Part(ShardWriter writer, ShardStore store, boolean parallel, int number, String prefix) {
+      this.writer = writer;
+      this.store = store;
+      this.ownsStore = parallel;
+      this.replace = parallel;
+      this.number = number;
+      this.prefix = prefix;
+    }
+
+    /**
+     * Appends one epoch of {@code provider} (the rows of each batch that are samples, not padding)
+     * to this part. A part may take several providers; they must provide the same arrays.
+     *
+     * @return this part
+     * @throws IllegalArgumentException if the provider's arrays differ from those written before, or
+     *     one has a variable axis
+     * @throws IllegalStateException if the part is finished or closed
+     * @throws UncheckedIOException if the file system fails
+     */
+    public Part write(BatchProvider<? extends Batch> provider) {
+      if (done) {
+        throw new IllegalStateException("part " + number + " is finished or closed; write before finish()");
+      }
+      List<Column> given = ShardColumns.of(provider.provideData(), provider.provideLabel());
+      List<Column> cs = columns;
+      if (cs == null) {
+        cs = given;
+        columns = given;
+        cursor = new RowCursor(given);
+      } else if (!cs.equals(given)) {
+        throw new IllegalArgumentException("part " + number + " holds the arrays\n" + ShardColumns.text(cs)
+            + "the provider gives\n" + ShardColumns.text(given) + "a part's providers must give the same arrays");
+      }
+      RowCursor row = Objects.requireNonNull(cursor);
+      boolean ok = false;
       try {
-        RowCursor cursor = new RowCursor(columns);
         for (Batch batch : provider) {
-          cursor.load(batch);
+          row.load(batch);
           int rows = batch.countSamples();
           for (int r = 0; r < rows; r++) {
-            if (out == null) {
-              out = new FileWriter(store, String.format("part-%05d.parquet", files.size()), written, columns);
+            FileWriter f = out;
+            if (f == null) {
+              f = new FileWriter(writer, store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs,
+                  replace);
+              created.add(f.name);
+              out = f;
             }
-            cursor.row = r;
-            out.write(cursor);
-            written++;
-            if (out.samples == samplesPerFile) {
-              files.add(out.finish());
+            row.row = r;
+            f.write(row);
+            if (f.samples == writer.samplesPerFile) {
+              files.add(f.finish());
               out = null;
             }
           }
         }
-        if (out != null) {
-          files.add(out.finish());
-          out = null;
+        ok = true;
+      } finally {
+        failed |= !ok;
+      }
+      return this;
+    }
+
+    /**
+     * Closes the last file and describes the files written, for {@link ShardWriter#commit}.
+     *
+     * @throws IllegalStateException if a {@link #write} failed or the part is finished or closed
+     * @throws UncheckedIOException if the file system fails
+     */
+    public WrittenPart finish() {
+      if (done) {
+        throw new IllegalStateException("part " + number + " is finished or closed already");
+      }
+      if (failed) {
+        throw new IllegalStateException("a write of part " + number + " failed; close() it and write the part again");
+      }
+      FileWriter f = out;
+      if (f != null) {
+        files.add(f.finish());
+        out = null;
+      }
+      done = true;
+      List<Column> cs = columns;
+      WrittenPart written = new WrittenPart(number, cs == null ? "" : ShardColumns.text(cs), files);
+      if (ownsStore) {
+        store.close();
+      }
+      return written;
+    }
+
+    /** Does nothing after {@link #finish()}; before it, stops writing and deletes the files this part wrote. */
+    @Override
+    public void close() {
+      if (done) {
+        return;
+      }
+      done = true;
+      FileWriter f = out;
+      out = null;
+      try {
+        if (f != null) {
+          f.abandon();
+        }
+        for (String name : created) {
+          try {
+            store.fileSystem().delete(store.path(name), false);
+          } catch (IOException | RuntimeException e) {
+            // The part failed or was given up; its files are not in any index, a leftover is harmless.
+          }
         }
       } finally {
-        if (out != null) {
-          out.abandon();
+        if (ownsStore) {
+          store.close();
         }
       }
-      if (files.isEmpty()) {
-        throw new IllegalArgumentException("the provider gave no sample: a shard set holds at least one");
-      }
-      ShardIndex index = new ShardIndex(columns, files);
-      store.writeText(ShardIndex.NAME, index.text());
-      return new ShardSet(store.directory().toString(), index, conf);
     }
   }
 
+  /**
+   * The files one {@link Part} wrote, in order: what {@link ShardWriter#commit} needs of it.
+   * Serializable, so a Spark task or any worker can send it to the process that commits.
+   */
+  public static final class WrittenPart implements Serializable {
+    private static final long serialVersionUID = 1L;
+    private final int part;
+    private final String columns;
+    private final List<WrittenFile> files;
+
+    WrittenPart(int part, String columns, List<WrittenFile> files) {
+      this.part = part;
+      this.columns = columns;
+      this.files = List.copyOf(files);
+    }
+
+    /** The part's number, its place in the set's order. */
+    public int part() {
+      return part;
+    }
+
+    /** The files, in order; empty for a part of no sample. */
+    public List<WrittenFile> files() {
+      return files;
+    }
+
+    /** The samples of all its files. */
+    public long samples() {
+      long n = 0;
+      for (WrittenFile f : files) {
+        n += f.samples();
+      }
+      return n;
+    }
+
+    /** The arrays' description lines ({@code name role dtype dims}); empty when nothing was written. */
+    String columns() {
+      return columns;
+    }
+
+    @Override
+    public String toString() {
+      return "part " + part + ": " + samples() + " samples in " + files.size() + " files";
+    }
+  }
+
+  /**
+   * One file a {@link Part} wrote.
+   *
+   * @param name the file name, in the shard set's directory
+   * @param samples its samples
+   * @param bytes its length
+   * @param crc32c the CRC-32C of its bytes
+   */
+  public record WrittenFile(String name, int samples, long bytes, int crc32c) implements Serializable {
+    private static final long serialVersionUID = 1L;
+  }
+
   /** One shard file being written. */
-  private final class FileWriter {
+  private static final class FileWriter {
     final String name;
-    final long first;
     final CrcOutputFile file;
     final ParquetWriter<RowCursor> writer;
     int samples;
 
-    FileWriter(ShardStore store, String name, long first, List<Column> columns) {
+    FileWriter(ShardWriter settings, ShardStore store, String name, List<Column> columns, boolean replace) {
       this.name = name;
-      this.first = first;
-      this.file = new CrcOutputFile(store.fileSystem(), store.path(name));
+      Path path = store.path(name);
+      this.file = new CrcOutputFile(store.fileSystem(), path);
       try {
+        if (replace) {
+          // A retried task writes the same samples under the same name; the earlier attempt's file goes.
+          store.fileSystem().delete(path, false);
+        }
         this.writer = new RowWriteSupport.Builder(file, columns)
-            .withCompressionCodec(compression.codec)
+            .withCompressionCodec(settings.compression.codec)
             .withDictionaryEncoding(false)
             .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
             .withPageWriteChecksumEnabled(true)
-            .withConf(conf)
+            .withConf(settings.conf)
             .build();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write " + store.where(name) + ": " + e.getMessage(), e);
@@ -154,13 +437,13 @@ public final class ShardWriter {
       samples++;
     }
 
-    ShardIndex.Entry finish() {
+    WrittenFile finish() {
       try {
         writer.close();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot write " + name + ": " + e.getMessage(), e);
       }
-      return new ShardIndex.Entry(name, first, samples, file.length(), file.crc32c());
+      return new WrittenFile(name, samples, file.length(), file.crc32c());
     }
 
     void abandon() {
@@ -175,18 +458,20 @@ public final class ShardWriter {
   /** Where the writer reads the row being written: the current batch's arrays and a row. */
   static final class RowCursor {
     final List<Column> columns;
-    final ByteBuffer[] arrays;
-    // The arrays the buffers view: a copy made here (of a view, or a non-C-order array) would
-    // otherwise be collectable, and its native memory freed, while its rows are still being read.
+    /**
+     * The arrays {@link #arrays} read: a copy made here is referenced by nothing else, and ND4J frees
+     * its memory once the array is unreachable, under the buffer still in use.
+     */
     final INDArray[] held;
+    final ByteBuffer[] arrays;
     final int[] offsets;
     final byte[][] rowBytes;
     int row;
 
     RowCursor(List<Column> columns) {
       this.columns = columns;
-      this.arrays = new ByteBuffer[columns.size()];
       this.held = new INDArray[columns.size()];
+      this.arrays = new ByteBuffer[columns.size()];
       this.offsets = new int[columns.size()];
       this.rowBytes = new byte[columns.size()][];
       for (int i = 0; i < rowBytes.length; i++) {
@@ -254,7 +539,48 @@ public final class ShardWriter {
 
     /** The writer. */
     public ShardWriter build() {
-      return new ShardWriter(this);
+      return new ShardWriter(samplesPerFile, compression, conf);
+    }
+  }
+
+  // Serialized as its settings: Hadoop's Configuration is not Serializable but writes itself.
+  private Object writeReplace() {
+    byte[] c = null;
+    Configuration g = given;
+    if (g != null) {
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+      try (DataOutputStream out = new DataOutputStream(bytes)) {
+        g.write(out);
+      } catch (IOException e) {
+        throw new UncheckedIOException("cannot serialize the writer's Hadoop configuration: " + e.getMessage(), e);
+      }
+      c = bytes.toByteArray();
+    }
+    return new SerialForm(samplesPerFile, compression, c);
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("a ShardWriter is read from its serial form");
+  }
+
+  /** The settings of a serialized writer; its configuration in Hadoop's own form, or none for the default. */
+  private record SerialForm(int samplesPerFile, Compression compression, byte @Nullable [] conf) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private Object readResolve() throws InvalidObjectException {
+      byte[] bytes = conf;
+      Configuration c = null;
+      if (bytes != null) {
+        c = new Configuration(false);
+        try {
+          c.readFields(new DataInputStream(new ByteArrayInputStream(bytes)));
+        } catch (IOException e) {
+          InvalidObjectException bad = new InvalidObjectException("a ShardWriter's Hadoop configuration: " + e.getMessage());
+          bad.initCause(e);
+          throw bad;
+        }
+      }
+      return new ShardWriter(samplesPerFile, compression, c);
     }
   }
 }

@@ -113,17 +113,14 @@ public final class MaterializedSamples<T, P extends BatchProvider<?>> {
     List<Row> collected = SparkSampleException.action(df::collectAsList);
     List<T> out = new ArrayList<>(collected.size());
     long expect = from;
+    ExecutorSamples.Where where = (index, position) -> "row " + index + " of " + path;
     for (Row r : collected) {
       long index = r.getLong(r.fieldIndex(INDEX_COLUMN));
       if (index != expect) {
         throw new IllegalStateException(path + ": expected the sample with index " + expect + ", found " + index
             + " (the files were changed after they were written?)");
       }
-      try {
-        out.add(rows.fromRow(r, index));
-      } catch (RuntimeException e) {
-        throw new SparkSampleException("row " + index + " of " + path, index, e);
-      }
+      out.add(ExecutorSamples.sample(rows, r, index, index, where));
       expect++;
     }
     if (expect != to) {

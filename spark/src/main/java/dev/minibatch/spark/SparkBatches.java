@@ -186,6 +186,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
       int batches, boolean constantPad, int epoch) {
     List<T> list = new ArrayList<>();
     long first = -1;
+    ExecutorSamples.Where where = (index, q) -> "sample " + index + " (epoch " + epoch + ", batch " + q / batchSize + ")";
     while (it.hasNext()) {
       Tuple2<Long, Row> t = it.next();
       long q = t._1();
@@ -193,11 +194,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
         first = q;
       }
       int index = route.stream[(int) q];
-      try {
-        list.add(rows.fromRow(t._2(), index));
-      } catch (RuntimeException e) {
-        throw new SparkSampleException("sample " + index + " (epoch " + epoch + ", batch " + q / batchSize + ")", index, e);
-      }
+      list.add(ExecutorSamples.sample(rows, t._2(), index, q, where));
     }
     List<Tuple2<Integer, MultiDataSet>> out = new ArrayList<>();
     if (list.isEmpty()) {
@@ -207,11 +204,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
     int lastBatch = firstBatch + (list.size() - 1) / batchSize;
     boolean pad = constantPad && lastBatch == batches - 1;
     // The rows are already in the epoch's order: the provider only cuts and collates them.
-    try (P provider = rows.provider(list, b -> {
-      user.accept(b);
-      b.batchSize(batchSize).shuffle(false).shard(1, 0).evenShards(false)
-          .lastBatch(pad ? LastBatch.PAD_CONSTANT : LastBatch.PARTIAL);
-    })) {
+    try (P provider = ExecutorSamples.inOrder(rows, list, user, batchSize, pad ? LastBatch.PAD_CONSTANT : LastBatch.PARTIAL)) {
       // Copies, so the batches outlive the provider; padding rows kept, since a padded last batch is
       // what the caller asked for with PAD_CONSTANT.
       MultiDataSetIterator batchesOut = ProviderIterators.multiDataSet(provider,

@@ -1,10 +1,15 @@
 package dev.minibatch.spark;
 
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.spark.internal.RowValues;
+import dev.minibatch.shards.ShardSet;
+import dev.minibatch.shards.ShardWriter;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import org.apache.spark.Partitioner;
 import org.apache.spark.api.java.JavaPairRDD;
 import org.apache.spark.api.java.JavaRDD;
 import org.apache.spark.sql.Column;
@@ -12,21 +17,26 @@ import org.apache.spark.sql.Dataset;
 import org.apache.spark.sql.Row;
 import org.apache.spark.sql.SparkSession;
 import org.apache.spark.sql.functions;
+import org.apache.spark.sql.types.DataType;
+import org.apache.spark.sql.types.DataTypes;
 import org.apache.spark.sql.types.StructField;
 import org.apache.spark.storage.StorageLevel;
+import org.jspecify.annotations.Nullable;
 import scala.Tuple2;
 
 /**
  * A data set of samples in Spark with one global order: every row gets a stable index in {@code
- * [0, count)} from a deterministic sort (by the given columns, or by all the record's columns), so
- * the index — and everything planned from it, the seeded order, shards and batches — is the same
- * whether the data sits in 1, 2 or 7 partitions. The rows are checked against the record on the way
+ * [0, count)} from a deterministic sort (by the given columns, or by all the record's columns) or
+ * from an {@link Builder#idColumn id column} that holds it already, so the index — and everything
+ * planned from it, the seeded order, shards and batches — is the same whether the data sits in 1,
+ * 2 or 7 partitions. The rows are checked against the record on the way
  * (the schema before any job, every row's values on the executors) and kept, normalised, as {@link
  * SparkRows#toRow} rows, persisted until {@link #unpersist()}.
  *
  * <pre>{@code
  * SparkSamples<Digit, DigitProvider> samples = SparkSamples.builder(DigitSparkRows.INSTANCE).fromDataFrame(df);
  * JavaRDD<DataSet> epoch0 = samples.batches(b -> b.batchSize(64).shuffle(true).seed(7)).dataSets(0);
+ * ShardSet set = samples.writeShards("hdfs://nn/data/digits", ShardWriter.builder().build());
  * }</pre>
  *
  * @param <T> the record
@@ -114,6 +124,60 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
     return new MaterializedSamples<>(spark, rows, path, count);
   }
 
+  /**
+   * Writes the samples as a shard set in {@code directory} (a local path or a Hadoop URI: {@code
+   * hdfs://}, {@code s3a://}) in one Spark job, for {@link ShardSet#provider()} on every trainer:
+   * each partition's samples, built from its rows on its executor by the generated provider, are
+   * one {@link ShardWriter#part part} of the set; the driver then {@link ShardWriter#commit
+   * commits} the parts. The set's order is the samples' global index. A task that is retried
+   * rewrites its part's files; speculative execution must be off ({@code spark.speculation}),
+   * since two attempts of one task would write the same files at once.
+   *
+   * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
+   *     the directory's file system, e.g. {@code spark.sparkContext().hadoopConfiguration()})
+   * @return the shard set written
+   * @throws IllegalArgumentException if the record has a variable-length member, or the directory
+   *     holds a shard set already
+   * @throws IllegalStateException if {@code spark.speculation} is on
+   * @throws SparkSampleException if a sample fails on an executor
+   */
+  public ShardSet writeShards(String directory, ShardWriter writer) {
+    Objects.requireNonNull(directory, "directory");
+    Objects.requireNonNull(writer, "writer");
+    if (spark.sparkContext().conf().getBoolean("spark.speculation", false)) {
+      throw new IllegalStateException("spark.speculation is on: two attempts of one task would write the same shard"
+          + " files at once; run writeShards in a session with spark.speculation=false");
+    }
+    for (StructField f : rows.schema().fields()) {
+      if (f.metadata().contains(RowValues.SHAPE_KEY)
+          && Arrays.stream(f.metadata().getLongArray(RowValues.SHAPE_KEY)).anyMatch(d -> d < 0)) {
+        throw new IllegalArgumentException(rows.sampleType().getSimpleName() + "." + f.name() + " has a variable axis;"
+            + " shard sets hold fixed-shape arrays so far (build batches on the executors with batches(...) instead)");
+      }
+    }
+    // Fails here, on the driver, for a directory that holds a shard set already or cannot be reached;
+    // a part that met no sample writes nothing.
+    writer.part(directory, 0).close();
+    SparkRows<T, P> r = rows;
+    List<Tuple2<Long, ShardWriter.WrittenPart>> written = SparkSampleException.action(() -> indexed
+        .mapPartitionsWithIndex((p, it) -> ShardPart.write(p, it, r, writer, directory), true).collect());
+    List<ShardWriter.WrittenPart> parts = new ArrayList<>(written.size());
+    long next = 0;
+    for (Tuple2<Long, ShardWriter.WrittenPart> t : written) {
+      ShardWriter.WrittenPart part = t._2();
+      if (part.samples() > 0 && t._1() != next) {
+        throw new IllegalStateException("partition " + part.part() + " starts at sample " + t._1() + ", expected " + next
+            + ": the indexed rows are not in index order");
+      }
+      next += part.samples();
+      parts.add(part);
+    }
+    if (next != count) {
+      throw new IllegalStateException("the parts hold " + next + " samples, expected " + count);
+    }
+    return writer.commit(directory, parts);
+  }
+
   /** Releases the persisted rows. */
   public void unpersist() {
     indexed.unpersist(false);
@@ -128,6 +192,7 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
   public static final class Builder<T, P extends BatchProvider<?>> {
     private final SparkRows<T, P> rows;
     private List<String> orderBy = List.of();
+    private @Nullable String idColumn;
 
     private Builder(SparkRows<T, P> rows) {
       this.rows = Objects.requireNonNull(rows, "rows");
@@ -144,14 +209,38 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
     }
 
     /**
+     * Number the rows by this column: a {@code bigint} or {@code int} column (of the DataFrame, or a
+     * member of the record) holding each of {@code 0 .. n-1} once, one per row, where {@code n} is
+     * the number of rows; sample {@code i} is the row with id {@code i}. No sort over the record's
+     * columns: the rows move to the partition of their id's range and are sorted there by id
+     * alone, and the ids are checked on the way (a repeat, a gap or an id outside {@code 0 .. n-1}
+     * fails naming it). For a unique key that is not such a range, use {@link #orderBy} with it.
+     * Not together with {@link #orderBy}.
+     */
+    public Builder<T, P> idColumn(String column) {
+      this.idColumn = Objects.requireNonNull(column, "column");
+      return this;
+    }
+
+    /**
      * The samples in {@code df}: its schema is checked against the record first (before any job);
-     * then rows are sorted, numbered and checked one by one on the executors.
+     * then rows are sorted (or placed by their {@link #idColumn}), numbered and checked one by one on
+     * the executors.
      *
      * @throws IllegalArgumentException naming a missing or mistyped column, expected and found type
-     * @throws SparkSampleException naming the first row that does not fit, with the cause
+     * @throws SparkSampleException naming the first row that does not fit, or the first id that is
+     *     repeated, missing or out of range, with the cause
      */
     public SparkSamples<T, P> fromDataFrame(Dataset<Row> df) {
       rows.check(df.schema());
+      String id = idColumn;
+      if (id != null) {
+        if (!orderBy.isEmpty()) {
+          throw new IllegalArgumentException("idColumn('" + id + "') and orderBy" + orderBy + " both number the rows;"
+              + " set one");
+        }
+        return byId(df, id);
+      }
       for (String c : orderBy) {
         if (!Arrays.asList(df.schema().fieldNames()).contains(c)) {
           throw new IllegalArgumentException("orderBy column '" + c + "' is not in the DataFrame; it has columns "
@@ -197,25 +286,155 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
       try {
         JavaPairRDD<Long, Row> indexed = cached.zipWithIndex().mapToPair(t -> {
           long i = t._2();
-          try {
-            return new Tuple2<>(i, r.toRow(r.fromRow(t._1(), i)));
-          } catch (RuntimeException e) {
-            throw new SparkSampleException("row " + i + " of the data set", i, e);
-          }
+          return new Tuple2<>(i, r.toRow(ExecutorSamples.sample(r, t._1(), i, i, ExecutorSamples.DATA_SET_ROW)));
         }).persist(StorageLevel.MEMORY_AND_DISK());
-        long count = SparkSampleException.action(indexed::count);
-        if (count == 0) {
-          indexed.unpersist(false);
-          throw new IllegalArgumentException("no samples: the DataFrame is empty");
-        }
-        if (count > Integer.MAX_VALUE) {
-          indexed.unpersist(false);
-          throw new IllegalArgumentException(count + " samples: the order plan addresses at most " + Integer.MAX_VALUE);
-        }
-        return new SparkSamples<>(spark, r, indexed, count);
+        return counted(spark, indexed);
       } finally {
         cached.unpersist(false);
       }
+    }
+
+    /** Counts the persisted samples (the job that checks every row) and refuses none or too many. */
+    private SparkSamples<T, P> counted(SparkSession spark, JavaPairRDD<Long, Row> indexed) {
+      long count = SparkSampleException.action(indexed::count);
+      if (count == 0) {
+        indexed.unpersist(false);
+        throw new IllegalArgumentException("no samples: the DataFrame is empty");
+      }
+      if (count > Integer.MAX_VALUE) {
+        indexed.unpersist(false);
+        throw new IllegalArgumentException(count + " samples: the order plan addresses at most " + Integer.MAX_VALUE);
+      }
+      return new SparkSamples<>(spark, rows, indexed, count);
+    }
+
+    /**
+     * The samples numbered by their id column: each row goes to the partition of its id's range
+     * (known from the count alone, so no sample of the data is taken), is sorted there by id, and
+     * the ids of each partition are checked to run on from the range's first without a gap or a
+     * repeat while the rows are checked against the record.
+     */
+    private SparkSamples<T, P> byId(Dataset<Row> df, String id) {
+      List<String> columns = Arrays.asList(df.schema().fieldNames());
+      int at = columns.indexOf(id);
+      if (at < 0) {
+        throw new IllegalArgumentException("idColumn '" + id + "' is not in the DataFrame; it has columns " + columns);
+      }
+      DataType type = df.schema().fields()[at].dataType();
+      if (!type.equals(DataTypes.LongType) && !type.equals(DataTypes.IntegerType)) {
+        throw new IllegalArgumentException("idColumn '" + id + "' has type " + type.simpleString() + "; it must be bigint"
+            + " or int, holding 0 .. n-1 (for another unique key, use orderBy(\"" + id + "\"))");
+      }
+      List<String> record = Arrays.asList(rows.schema().fieldNames());
+      List<Column> selected = new ArrayList<>();
+      if (!record.contains(id)) {
+        selected.add(functions.col(id));
+      }
+      record.forEach(c -> selected.add(functions.col(c)));
+      int idAt = record.contains(id) ? record.indexOf(id) : 0;
+      JavaRDD<Row> input = df.select(selected.toArray(Column[]::new)).javaRDD();
+      long n = SparkSampleException.action(input::count);
+      if (n == 0) {
+        throw new IllegalArgumentException("no samples: the DataFrame is empty");
+      }
+      int parts = (int) Math.min(n, Math.max(input.getNumPartitions(), df.sparkSession().sparkContext().defaultParallelism()));
+      DenseIds ranges = new DenseIds(n, parts);
+      SparkRows<T, P> r = rows;
+      // Rows become the record's compact rows before the shuffle (Spark's rows hold arrays as Scala sequences).
+      JavaPairRDD<Long, Row> keyed = input.mapToPair(row -> {
+        if (row.isNullAt(idAt)) {
+          throw new SparkSampleException("idColumn '" + id + "'", -1, new IllegalArgumentException("a row's id is null"));
+        }
+        long i = ((Number) row.get(idAt)).longValue();
+        return new Tuple2<>(i, r.toRow(ExecutorSamples.sample(r, row, i, i, ExecutorSamples.DATA_SET_ROW)));
+      });
+      JavaRDD<Tuple2<Long, Row>> checked = keyed.repartitionAndSortWithinPartitions(ranges)
+          .mapPartitionsWithIndex((p, it) -> ranges.check(p, it, id), true);
+      return counted(df.sparkSession(), JavaPairRDD.fromJavaRDD(checked).persist(StorageLevel.MEMORY_AND_DISK()));
+    }
+  }
+
+  /**
+   * Partition {@code p} of {@code parts} holds the ids {@code [ceil(p * n / parts), ceil((p + 1) *
+   * n / parts))}; an id outside {@code [0, n)} goes to the first or last partition, whose check
+   * names it.
+   */
+  static final class DenseIds extends Partitioner {
+    private static final long serialVersionUID = 1L;
+    private final long n;
+    private final int parts;
+
+    DenseIds(long n, int parts) {
+      this.n = n;
+      this.parts = parts;
+    }
+
+    @Override
+    public int numPartitions() {
+      return parts;
+    }
+
+    @Override
+    public int getPartition(Object key) {
+      long i = Math.max(0, Math.min(n - 1, (Long) key));
+      return (int) (i * parts / n);
+    }
+
+    /** The first id of partition {@code p}; {@code first(parts) == n}. */
+    long first(int p) {
+      return (p * n + parts - 1) / parts;
+    }
+
+    /**
+     * Partition {@code p}'s (id, row) pairs, sorted by id, passed on while they are exactly the ids
+     * of its range in order.
+     *
+     * @throws SparkSampleException naming the first id that is repeated, missing or outside {@code
+     *     [0, n)}
+     */
+    Iterator<Tuple2<Long, Row>> check(int p, Iterator<Tuple2<Long, Row>> sorted, String column) {
+      long end = first(p + 1);
+      return new Iterator<>() {
+        long expected = first(p);
+
+        @Override
+        public boolean hasNext() {
+          if (sorted.hasNext()) {
+            return true;
+          }
+          if (expected < end) {
+            throw wrong("id " + expected + " is missing");
+          }
+          return false;
+        }
+
+        @Override
+        public Tuple2<Long, Row> next() {
+          Tuple2<Long, Row> t = sorted.next();
+          long id = t._1();
+          if (id != expected) {
+            throw wrong(id < 0 || id >= n ? "id " + id + " is outside 0 .. " + (n - 1)
+                : id < expected ? "id " + id + " appears twice" : "id " + expected + " is missing");
+          }
+          expected++;
+          return t;
+        }
+
+        private SparkSampleException wrong(String what) {
+          return new SparkSampleException("idColumn '" + column + "'", -1, new IllegalArgumentException(what + ": the"
+              + " column must hold each of 0 .. " + (n - 1) + " once, one per row (for another unique key, use orderBy)"));
+        }
+      };
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof DenseIds d && d.n == n && d.parts == parts;
+    }
+
+    @Override
+    public int hashCode() {
+      return Long.hashCode(n) * 31 + parts;
     }
   }
 }

@@ -1,0 +1,70 @@
+package dev.minibatch.spark;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.shards.ShardWriter;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import org.apache.spark.sql.Row;
+import scala.Tuple2;
+
+/**
+ * On an executor: one partition of {@link SparkSamples} written as one part of a shard set. Its
+ * rows become samples ({@link ExecutorSamples#sample}) a window at a time, and the generated
+ * provider over the window ({@link ExecutorSamples#inOrder}) hands them, collated, to the shard
+ * writer: the partition is never held whole.
+ */
+final class ShardPart {
+  /** Samples per window: the records held at once, and the provider's batch size. */
+  static final int WINDOW = 1024;
+
+  private ShardPart() {}
+
+  /**
+   * Writes {@code rows} (one partition's (global index, row) pairs, ascending) as part {@code part}
+   * of the shard set in {@code directory}.
+   *
+   * @return one pair: the global index of the part's first sample (-1 when it has none) and what
+   *     the part wrote
+   */
+  static <T, P extends BatchProvider<?>> Iterator<Tuple2<Long, ShardWriter.WrittenPart>> write(int part,
+      Iterator<Tuple2<Long, Row>> rows, SparkRows<T, P> mapping, ShardWriter writer, String directory) {
+    List<T> window = new ArrayList<>(WINDOW);
+    long first = -1;
+    ProviderSettings none = b -> { };
+    try (ShardWriter.Part out = writer.part(directory, part)) {
+      P full = null;
+      try {
+        while (rows.hasNext()) {
+          window.clear();
+          while (window.size() < WINDOW && rows.hasNext()) {
+            Tuple2<Long, Row> t = rows.next();
+            long index = t._1();
+            if (first < 0) {
+              first = index;
+            }
+            window.add(ExecutorSamples.sample(mapping, t._2(), index, index, ExecutorSamples.DATA_SET_ROW));
+          }
+          if (window.size() == WINDOW) {
+            // One provider for every full window: its list is refilled between epochs, never during one,
+            // so its batch buffers are allocated once per partition.
+            if (full == null) {
+              full = ExecutorSamples.inOrder(mapping, window, none, WINDOW, LastBatch.PARTIAL);
+            }
+            out.write(full);
+          } else {
+            try (P last = ExecutorSamples.inOrder(mapping, window, none, WINDOW, LastBatch.PARTIAL)) {
+              out.write(last);
+            }
+          }
+        }
+      } finally {
+        if (full != null) {
+          full.close();
+        }
+      }
+      return List.of(new Tuple2<>(first, out.finish())).iterator();
+    }
+  }
+}
