@@ -302,7 +302,21 @@ class GeneratedProviderTest {
     try (PointProvider p = PointProvider.create(b -> b.streaming(points(N)::iterator).batchSize(3)
         .lastBatch(LastBatch.PAD_WRAP))) {
       assertEquals(ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}, new int[] {9, 0, 1}), epoch(p));
-      assertThrows(UnsupportedOperationException.class, p::saveState);
+    }
+    // An Iterable that starts a new pass per iterator() resumes by replay: the state after two
+    // batches restores to the last two.
+    IterationState afterTwo;
+    try (PointProvider p = PointProvider.create(b -> b.streaming(points(N)::iterator).batchSize(3)
+        .lastBatch(LastBatch.PAD_WRAP))) {
+      Iterator<PointBatch> it = p.iterator();
+      it.next();
+      it.next();
+      afterTwo = p.saveState();
+    }
+    try (PointProvider p = PointProvider.create(b -> b.streaming(points(N)::iterator).batchSize(3)
+        .lastBatch(LastBatch.PAD_WRAP))) {
+      p.restoreState(afterTwo);
+      assertEquals(ids(new int[] {6, 7, 8}, new int[] {9, 0, 1}), epoch(p));
     }
     try (PointProvider p = PointProvider.create(b -> b.streaming(points(N)::iterator).batchSize(3)
         .lastBatch(LastBatch.ROLL_OVER))) {

@@ -26,7 +26,7 @@ class GeneratedStreamingProviderContractTest extends ProviderContract {
   static final class Streaming implements ProviderFixture {
     @Override
     public Set<Capability> capabilities() {
-      return EnumSet.of(Capability.FAILING_SAMPLE);
+      return EnumSet.of(Capability.FAILING_SAMPLE, Capability.RESUME);
     }
 
     @Override
