@@ -200,6 +200,122 @@ class WrapperResumeTest {
     }
   }
 
+  // ---- MergedProvider ----
+
+  /** Provider 0's data column and provider 1's ("data2") of the next {@code n} batches. */
+  static List<List<Integer>> takeMerged(BatchIterator<NamedBatch> it, int n) {
+    List<List<Integer>> out = new ArrayList<>();
+    for (int k = 0; k < n && it.hasNext(); k++) {
+      NamedBatch b = it.next();
+      List<Integer> rows = new ArrayList<>();
+      for (int r = 0; r < b.countSamples(); r++) {
+        rows.add((int) b.get("data").getFloat(r, 0));
+        rows.add((int) b.get("data2").getFloat(r, 0));
+      }
+      out.add(rows);
+    }
+    return out;
+  }
+
+  /** Rows i of provider 0 hold i, of provider 1 hold 200 + i: batch [0 1 2] reads [0 200 1 201 2 202]. */
+  static List<Integer> merged(List<Integer> batch) {
+    List<Integer> out = new ArrayList<>();
+    batch.forEach(i -> {
+      out.add(i);
+      out.add(200 + i);
+    });
+    return out;
+  }
+
+  private static dev.minibatch.runtime.engine.MergedProvider mergedArrays() {
+    return dev.minibatch.runtime.engine.MergedProvider.builder().add(counting(10, 3, 0, true))
+        .add(counting(10, 3, 200, true), java.util.Map.of("data", "data2", "softmax_label", "label2")).build();
+  }
+
+  @Test
+  void mergedResumesEveryProviderMidEpoch() {
+    IterationState saved;
+    try (dev.minibatch.runtime.engine.MergedProvider m = mergedArrays()) {
+      BatchIterator<NamedBatch> it = m.iterator();
+      assertEquals(List.of(merged(A), merged(B)), takeMerged(it, 2));
+      saved = m.saveState();
+    }
+    assertEquals(List.of(0, 2, 2), List.of(saved.epoch(), saved.position(), saved.parts().size()));
+    try (dev.minibatch.runtime.engine.MergedProvider m = mergedArrays()) {
+      m.restoreState(viaText(saved));
+      assertEquals(List.of(merged(C), merged(D)), takeMerged(m.iterator(), 9));
+      assertEquals(List.of(merged(A), merged(B), merged(C), merged(D)), takeMerged(m.iterator(), 9));
+    }
+  }
+
+  /** Saved after the last batch, before hasNext() said so: every provider is at its next epoch, and so is the merge. */
+  @Test
+  void mergedSavedAfterItsLastBatchResumesTheNextEpoch() {
+    IterationState saved;
+    try (dev.minibatch.runtime.engine.MergedProvider m = mergedArrays()) {
+      takeMerged(m.iterator(), 4);
+      saved = m.saveState();
+    }
+    assertEquals(List.of(1, 0), List.of(saved.epoch(), saved.position()));
+    try (dev.minibatch.runtime.engine.MergedProvider m = mergedArrays()) {
+      m.restoreState(saved);
+      assertEquals(List.of(merged(A), merged(B), merged(C), merged(D)), takeMerged(m.iterator(), 9));
+    }
+  }
+
+  /** Over streams, each on its prefetch thread (the generic path): the states the threads recorded. */
+  @Test
+  void mergedStreamsResumeFromTheStatesOfTheBatchesTaken() {
+    Supplier<dev.minibatch.runtime.engine.MergedProvider> make = () -> dev.minibatch.runtime.engine.MergedProvider
+        .builder().add(stream(10)).add(FeedingProvider.builder(Readers.range(0, 10).map(i -> Tuple.of(200f + i)))
+            .data("data2", 0, Shape.of(1), DType.FLOAT32).batchSize(3).build()).build();
+    IterationState saved;
+    try (dev.minibatch.runtime.engine.MergedProvider m = make.get()) {
+      takeMerged(m.iterator(), 4);
+      BatchIterator<NamedBatch> it = m.iterator();
+      assertEquals(List.of(merged(A)), takeMerged(it, 1));
+      saved = m.saveState();
+    }
+    try (dev.minibatch.runtime.engine.MergedProvider m = make.get()) {
+      m.restoreState(viaText(saved));
+      assertEquals(List.of(merged(B), merged(C), merged(D)), takeMerged(m.iterator(), 9));
+      assertEquals(List.of(merged(A), merged(B), merged(C), merged(D)), takeMerged(m.iterator(), 9));
+    }
+  }
+
+  /**
+   * A part a provider refuses names it, and leaves every provider as it stood: the merge then goes
+   * on from the state saved before the attempt.
+   */
+  @Test
+  void mergedRefusesAStateOfOtherProvidersAndKeepsItsOwnWhenAPartIsRefused() {
+    try (dev.minibatch.runtime.engine.MergedProvider m = mergedArrays()) {
+      BatchIterator<NamedBatch> it = m.iterator();
+      takeMerged(it, 1);
+      IterationState s0 = m.saveState();
+      IterationState badPart = new IterationState(0, 0, 1, new int[0], s0.settings(),
+          List.of(s0.parts().get(0), new IterationState(s0.parts().get(1).seed(), 0, 99, new int[0],
+              s0.parts().get(1).settings())));
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> m.restoreState(badPart));
+      assertTrue(e.getMessage().startsWith("MergedProvider: provider 1 (ArrayDataProvider) refused its part: iteration "
+          + "state: position 99 is out of range"), e.getMessage());
+      assertEquals(s0, m.saveState());
+      assertEquals(List.of(merged(B), merged(C), merged(D)), takeMerged(m.iterator(), 9));
+      IterationState one = new IterationState(0, 0, 0, new int[0], s0.settings(), List.of(s0.parts().get(0)));
+      e = assertThrows(IllegalArgumentException.class, () -> m.restoreState(one));
+      assertEquals("iteration state: a MergedProvider's state holds one part per provider, 2 here, found 1",
+          e.getMessage());
+      e = assertThrows(IllegalArgumentException.class, () -> m.restoreState(s0.parts().get(0)));
+      assertTrue(e.getMessage().endsWith("this one: MergedProvider(providers=2)"), e.getMessage());
+    }
+    try (dev.minibatch.runtime.engine.MergedProvider m = dev.minibatch.runtime.engine.MergedProvider.builder()
+        .add(counting(10, 3, 0, true)).add(notResumable(counting(10, 3, 200, true)), java.util.Map.of("data", "data2",
+            "softmax_label", "label2")).build()) {
+      UnsupportedOperationException e = assertThrows(UnsupportedOperationException.class, m::saveState);
+      assertTrue(e.getMessage().startsWith("MergedProvider cannot save an iteration state: provider 1 "), e.getMessage());
+    }
+  }
+
   /** {@code inner} behind a provider that is not {@link Resumable}. */
   static BatchProvider<NamedBatch> notResumable(ArrayDataProvider inner) {
     return new BatchProvider<>() {

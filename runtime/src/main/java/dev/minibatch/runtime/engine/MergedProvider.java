@@ -5,16 +5,21 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
+import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -32,8 +37,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * clashes). When one provider's epoch ends before another's, the next call throws {@link
  * IllegalStateException} naming both and their batch counts: merging batches of different samples
  * counts would pair samples wrongly. {@link #close()} closes every provider.
+ *
+ * <p>Resumable when every provider is (a prefetching wrapper is when its provider is): {@link
+ * #saveState()} composes this provider's epoch and position with every provider's state, one
+ * {@linkplain IterationState#parts() part} each in the order they were added, and a restore
+ * restores each provider from its part.
  */
-public final class MergedProvider implements BatchProvider<NamedBatch> {
+public final class MergedProvider implements BatchProvider<NamedBatch>, Resumable {
   private final List<BatchProvider<? extends Batch>> providers;
   private final List<String> labels;
   private final BatchLayout layout;
@@ -41,6 +51,17 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
   private final int[][] dataAt;
   private final int[][] labelAt;
   private final IterationGuard guard = new IterationGuard("MergedProvider");
+
+  // Where iteration stands; guarded by this.
+  /** The epoch the next {@link #iterator()} starts, and the batches of it already delivered (a restore). */
+  private int nextEpoch;
+  private int resumePosition;
+  /**
+   * Where the latest epoch stands, or null before the first and after a restore. Not the epoch
+   * itself: an epoch dropped mid-way must stay collectable, for its cleaner to stop the providers'
+   * epochs (their threads).
+   */
+  private @Nullable Progress current;
 
   private MergedProvider(Builder b) {
     List<BatchProvider<? extends Batch>> ps = new ArrayList<>();
@@ -130,9 +151,127 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
   @Override
   public BatchIterator<NamedBatch> iterator() {
     long ticket = guard.begin();
-    Epoch e = new Epoch(ticket);
-    guard.onStop(ticket, e::closeSources);
+    int epoch;
+    int start;
+    synchronized (this) {
+      epoch = nextEpoch++;
+      start = resumePosition;
+      resumePosition = 0;
+      current = null;
+    }
+    Epoch e = new Epoch(ticket, new Progress(epoch, start));
+    synchronized (this) {
+      current = e.progress;
+    }
+    guard.onStop(ticket, e.stopper::clean);
     return e;
+  }
+
+  /**
+   * This provider's epoch and the batches delivered of it (or, once its epoch is over, the next
+   * epoch at 0), with every provider's state as a part, in the order they were added.
+   *
+   * @throws UnsupportedOperationException if a provider cannot save a state (it is not {@link
+   *     Resumable}, or prefetched without being so), naming it
+   */
+  @Override
+  public IterationState saveState() {
+    List<Resumable> rs = resumables("save");
+    synchronized (this) {
+      List<IterationState> parts = new ArrayList<>(rs.size());
+      for (int i = 0; i < rs.size(); i++) {
+        try {
+          parts.add(rs.get(i).saveState());
+        } catch (UnsupportedOperationException e) {
+          throw new UnsupportedOperationException("MergedProvider cannot save an iteration state: " + labels.get(i)
+              + " cannot: " + e.getMessage(), e);
+        }
+      }
+      Progress c = current;
+      boolean going = c != null && !c.over;
+      int epoch = going ? c.epoch : nextEpoch;
+      int position = going ? (int) Math.min(Integer.MAX_VALUE, c.delivered) : resumePosition;
+      if (going && position > 0 && parts.stream().allMatch(p -> p.position() == 0)) {
+        // Every provider delivered its epoch to the end (each state names its next epoch): so did this one.
+        epoch = nextEpoch;
+        position = 0;
+      }
+      return new IterationState(0, epoch, position, new int[0], fingerprint(), parts);
+    }
+  }
+
+  /**
+   * Continues from {@code state} at the next iteration: this provider's epoch and position, and
+   * every provider restored from its part. The iteration in progress ends first. If a provider
+   * refuses its part, every provider is put back as {@link #saveState()} described it just before,
+   * so they stay in step.
+   *
+   * @throws UnsupportedOperationException if a provider is not {@link Resumable}
+   * @throws IllegalArgumentException if the state was saved by another kind of provider or with
+   *     another number of providers, or a provider refuses its part (the message names it)
+   * @throws IllegalStateException if a streaming provider cannot replay its source
+   */
+  @Override
+  public void restoreState(IterationState state) {
+    List<Resumable> rs = resumables("restore");
+    guard.checkOpen();
+    guard.supersede();
+    String fingerprint = fingerprint();
+    if (!state.settings().equals(fingerprint)) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved with other settings, or by another "
+          + "kind of provider:\n  saved:    " + state.settings() + "\n  this one: " + fingerprint);
+    }
+    if (state.parts().size() != rs.size()) {
+      throw new IllegalArgumentException("iteration state: a MergedProvider's state holds one part per provider, "
+          + rs.size() + " here, found " + state.parts().size());
+    }
+    IterationState before = saveState();
+    for (int i = 0; i < rs.size(); i++) {
+      try {
+        rs.get(i).restoreState(state.parts().get(i));
+      } catch (RuntimeException e) {
+        for (int j = 0; j < rs.size(); j++) {
+          try {
+            rs.get(j).restoreState(before.parts().get(j));
+          } catch (RuntimeException again) {
+            e.addSuppressed(again);
+          }
+        }
+        resumeAt(before);
+        String why = "MergedProvider: " + labels.get(i) + " refused its part: " + e.getMessage();
+        if (e instanceof IllegalArgumentException) {
+          throw new IllegalArgumentException(why, e);
+        }
+        if (e instanceof IllegalStateException) {
+          throw new IllegalStateException(why, e);
+        }
+        throw e;
+      }
+    }
+    resumeAt(state);
+  }
+
+  /** The next iteration starts at {@code state}'s epoch and position. */
+  private synchronized void resumeAt(IterationState state) {
+    nextEpoch = state.epoch();
+    resumePosition = state.position();
+    current = null;
+  }
+
+  private String fingerprint() {
+    return "MergedProvider(providers=" + providers.size() + ")";
+  }
+
+  private List<Resumable> resumables(String what) {
+    List<Resumable> out = new ArrayList<>(providers.size());
+    for (int i = 0; i < providers.size(); i++) {
+      if (!(providers.get(i) instanceof Resumable r)) {
+        throw new UnsupportedOperationException("MergedProvider cannot " + what + " an iteration state: "
+            + labels.get(i) + " is not Resumable; merge providers that are (every provider of this runtime)");
+      }
+      out.add(r);
+    }
+    return out;
   }
 
   /**
@@ -159,18 +298,43 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
     }
   }
 
+  /** Where an epoch stands: its number, the batches delivered (counting those before a restore), whether it is over. */
+  private static final class Progress {
+    final int epoch;
+    volatile long delivered;
+    volatile boolean over;
+
+    Progress(int epoch, long delivered) {
+      this.epoch = epoch;
+      this.delivered = delivered;
+    }
+  }
+
+  /** Closes the providers' epochs; holds no reference to the merged epoch. */
+  private record CloseSources(List<BatchIterator<? extends Batch>> sources) implements Runnable {
+    @Override
+    public void run() {
+      for (BatchIterator<? extends Batch> s : sources) {
+        s.close();
+      }
+    }
+  }
+
   /** One epoch: every provider's epoch, read in step. */
   private final class Epoch extends GuardedIterator<NamedBatch> {
     private final List<BatchIterator<? extends Batch>> sources = new ArrayList<>();
     private final NamedBatch[] ring = {new NamedBatch(layout), new NamedBatch(layout)};
     private final INDArray[] contents = new INDArray[layout.size()];
     private final Batch[] current;
-    private long delivered;
-    private boolean closed;
+    final Progress progress;
+    /** Closes the providers' epochs once, when this one ends or is collected. */
+    final Cleaner.Cleanable stopper;
 
-    Epoch(long ticket) {
+    Epoch(long ticket, Progress progress) {
       super(guard, ticket);
+      this.progress = progress;
       this.current = new Batch[providers.size()];
+      this.stopper = ThreadCleaner.register(this, new CloseSources(sources));
       try {
         for (BatchProvider<? extends Batch> p : providers) {
           sources.add(p.iterator());
@@ -181,14 +345,8 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
       }
     }
 
-    synchronized void closeSources() {
-      if (closed) {
-        return;
-      }
-      closed = true;
-      for (BatchIterator<? extends Batch> s : sources) {
-        s.close();
-      }
+    void closeSources() {
+      stopper.clean();
     }
 
     @Override
@@ -205,8 +363,11 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
       if (ended >= 0 && going >= 0) {
         closeSources();
         throw new IllegalStateException("MergedProvider: the providers' batch counts differ: " + labels.get(ended)
-            + " ended after " + delivered + " batches while " + labels.get(going) + " has more; merged providers must "
+            + " ended after " + progress.delivered + " batches while " + labels.get(going) + " has more; merged providers must "
             + "deliver the same number of batches per epoch");
+      }
+      if (going < 0) {
+        progress.over = true;
       }
       return going >= 0;
     }
@@ -228,7 +389,7 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
         if (rows < 0) {
           rows = b.rows();
         } else if (b.rows() != rows) {
-          throw new IllegalStateException("MergedProvider: batch " + delivered + " has " + rows + " rows from "
+          throw new IllegalStateException("MergedProvider: batch " + progress.delivered + " has " + rows + " rows from "
               + labels.get(0) + " but " + b.rows() + " from " + labels.get(i));
         }
         List<INDArray> d = b.data();
@@ -240,9 +401,9 @@ public final class MergedProvider implements BatchProvider<NamedBatch> {
           contents[labelAt[i][k]] = l.get(k);
         }
       }
-      NamedBatch out = ring[(int) (delivered & 1)];
+      NamedBatch out = ring[(int) (progress.delivered & 1)];
       out.reset(contents, rows, current[0].pad(), current[0].sampleIndices());
-      delivered++;
+      progress.delivered++;
       return out;
     }
 

@@ -127,6 +127,35 @@ class StreamResumeTest {
     }
   }
 
+  /**
+   * PAD_WRAP pads the last batch with the pass's first samples, which a replay read past without
+   * writing them: 10 samples in batches of 3 end [9 0 1] with 2 rows of padding.
+   */
+  @Test
+  void aReplayedPassStillPadsItsLastBatchWithItsFirstSamples() {
+    Consumer<ProviderBuilder<?>> settings = b -> b.batchSize(3).lastBatch(LastBatch.PAD_WRAP);
+    IterationState saved;
+    try (FeedingProvider p = provider(tuples(Readers.range(0, 10), new AtomicInteger()), settings)) {
+      BatchIterator<NamedBatch> it = p.iterator();
+      it.next();
+      it.next();
+      saved = p.saveState();
+    }
+    try (FeedingProvider q = provider(tuples(Readers.range(0, 10), new AtomicInteger()), settings)) {
+      q.restoreState(saved);
+      BatchIterator<NamedBatch> it = q.iterator();
+      assertEquals(List.of(6, 7, 8), rows(it.next()));
+      NamedBatch last = it.next();
+      assertEquals(2, last.pad());
+      List<Integer> all = new ArrayList<>();
+      for (int r = 0; r < 3; r++) {
+        all.add(last.get("x").getInt(r));
+      }
+      assertEquals(List.of(9, 0, 1), all);
+      assertEquals(false, it.hasNext());
+    }
+  }
+
   /** A one-shot source (a Stream's iterator, asked again) cannot be replayed, and says what to use. */
   @Test
   void aOneShotSourceIsRefusedAtRestoreNamingWhatToUseInstead() {
