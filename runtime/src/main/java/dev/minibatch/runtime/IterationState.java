@@ -11,9 +11,9 @@ import java.util.Objects;
  * dev.minibatch.LastBatch#ROLL_OVER}. Restoring it into a provider with the same data and settings
  * yields exactly the batches that would have come next, so training can resume mid-epoch.
  *
- * <p>A provider of providers ({@code ResizedProvider}, {@code MergedProvider}, a prefetching
- * wrapper's) composes its state: its own epoch and position, a fingerprint naming its kind and
- * settings, and the states of the providers it wraps as {@link #parts()}, in order.
+ * <p>A provider of providers ({@code ResizedProvider}, {@code MergedProvider}) composes its state:
+ * its own epoch and position, a fingerprint naming its kind and settings, and the states of the
+ * providers it wraps as {@link #parts()}, in order.
  *
  * <p>{@link #encode()} gives a one-line text form for checkpoints; {@link #decode(String)} reads
  * it back. A state without parts is written as version 1, {@code

@@ -3,7 +3,9 @@
  * PaddlePaddle's reader, reader creator and reader decorator.
  *
  * <p>A {@link dev.minibatch.runtime.reader.Reader} is what Paddle calls a reader creator: each
- * {@code iterator()} starts a new pass over the samples. Decorators are methods on it ({@code
+ * {@code iterator()} starts a new pass over the samples, and {@code iterator(pass)} starts pass
+ * number {@code pass}, the same samples in the same order each time (what a provider reads in its
+ * epoch {@code pass}, and replays to resume). Decorators are methods on it ({@code
  * map}, {@code filter}, {@code shuffle}, {@code buffered}, {@code firstn}, {@code cache}, {@code
  * xmap}, {@code batch}); combinators and creators are static methods of {@link
  * dev.minibatch.runtime.reader.Readers} ({@code compose}, {@code chain}, {@code mapReaders}, {@code
