@@ -228,8 +228,8 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
 
     /**
      * A streaming source, read in order once per epoch: batch size, PARTIAL, DISCARD, PAD_CONSTANT,
-     * PAD_WRAP, ROLL_OVER and shards (sample {@code i} goes to part {@code i % numParts}); no shuffle,
-     * no resume.
+     * PAD_WRAP, ROLL_OVER and shards (sample {@code i} goes to part {@code i % numParts}); no shuffle.
+     * Resumes by replay when each {@code iterator()} of {@code samples} starts a new pass.
      */
     public Builder streaming(Iterable<? extends Digit> samples) {
       this.stream = Objects.requireNonNull(samples, "samples");

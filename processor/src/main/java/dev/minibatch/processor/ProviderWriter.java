@@ -222,8 +222,8 @@ final class ProviderWriter {
             .returns(builder)
             .addParameter(iterable, "samples")
             .addJavadoc("A streaming source, read in order once per epoch: batch size, PARTIAL, DISCARD, PAD_CONSTANT,\n"
-                + "PAD_WRAP, ROLL_OVER and shards (sample {@code i} goes to part {@code i % numParts}); no shuffle,\n"
-                + "no resume.\n")
+                + "PAD_WRAP, ROLL_OVER and shards (sample {@code i} goes to part {@code i % numParts}); no shuffle.\n"
+                + "Resumes by replay when each {@code iterator()} of {@code samples} starts a new pass.\n")
             .addStatement("this.stream = $T.requireNonNull(samples, $S)", java.util.Objects.class, "samples")
             .addStatement("this.list = null")
             .addCode(shards ? "this.shards = null;\n" : "")
