@@ -1,6 +1,5 @@
 package dev.minibatch.shards.bench;
 
-import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardWriter;
@@ -70,68 +69,34 @@ public final class ShardPairs {
             .shuffleWindow(window).cacheFiles(4).build()) {
       double[] warmRatio = new double[rounds];
       double[] streamRatio = new double[rounds];
-      epoch(array);
-      epoch(warm);
-      epoch(streaming);
+      Epochs.samplesPerSecond(array);
+      Epochs.samplesPerSecond(warm);
+      Epochs.samplesPerSecond(streaming);
       for (int r = 0; r < rounds; r++) {
         double a;
         double w;
         double s;
         if (r % 2 == 0) {
-          a = epoch(array);
-          w = epoch(warm);
-          s = epoch(streaming);
+          a = Epochs.samplesPerSecond(array);
+          w = Epochs.samplesPerSecond(warm);
+          s = Epochs.samplesPerSecond(streaming);
         } else {
-          s = epoch(streaming);
-          w = epoch(warm);
-          a = epoch(array);
+          s = Epochs.samplesPerSecond(streaming);
+          w = Epochs.samplesPerSecond(warm);
+          a = Epochs.samplesPerSecond(array);
         }
         warmRatio[r] = w / a;
         streamRatio[r] = s / a;
         System.out.printf("round %d: array %.0f, shards warm %.0f, shards streaming %.0f samples/s; warm/array %.3f,"
             + " streaming/array %.3f%n", r, a, w, s, warmRatio[r], streamRatio[r]);
       }
-      System.out.printf("shards warm / array: median %.3f (%.3f-%.3f)%n", median(warmRatio), min(warmRatio),
-          max(warmRatio));
-      System.out.printf("shards streaming / array: median %.3f (%.3f-%.3f); file loads %d over %d epochs%n",
-          median(streamRatio), min(streamRatio), max(streamRatio), streaming.fileLoads(), rounds + 1);
+      System.out.printf("shards warm / array: %s%n", Epochs.summary(warmRatio));
+      System.out.printf("shards streaming / array: %s; file loads %d over %d epochs%n",
+          Epochs.summary(streamRatio), streaming.fileLoads(), rounds + 1);
     } finally {
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
-  }
-
-  /** One epoch's samples per second; reads one value of every batch so the work cannot be skipped. */
-  private static double epoch(Iterable<NamedBatch> p) {
-    long t = System.nanoTime();
-    double sum = 0;
-    int n = 0;
-    for (NamedBatch b : p) {
-      INDArray a = b.data().get(0);
-      long[] last = new long[a.rank()];
-      last[0] = b.rows() - 1;
-      sum += a.getDouble(last);
-      n += b.rows();
-    }
-    double s = n / ((System.nanoTime() - t) / 1e9);
-    if (sum == 42.4242) {
-      System.out.println(sum);
-    }
-    return s;
-  }
-
-  private static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-
-  private static double min(double[] v) {
-    return Arrays.stream(v).min().orElse(0);
-  }
-
-  private static double max(double[] v) {
-    return Arrays.stream(v).max().orElse(0);
   }
 }

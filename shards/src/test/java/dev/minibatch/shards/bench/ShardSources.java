@@ -1,6 +1,5 @@
 package dev.minibatch.shards.bench;
 
-import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardWriter;
@@ -52,9 +51,9 @@ public final class ShardSources {
       try (ShardProvider l = streaming(local, new Configuration());
           ShardProvider h = streaming(onHdfs, hdfsConf);
           ShardProvider s = streaming(onS3, s3.conf())) {
-        epoch(l);
-        epoch(h);
-        epoch(s);
+        Epochs.samplesPerSecond(l);
+        Epochs.samplesPerSecond(h);
+        Epochs.samplesPerSecond(s);
         double[] hr = new double[rounds];
         double[] sr = new double[rounds];
         for (int r = 0; r < rounds; r++) {
@@ -62,28 +61,28 @@ public final class ShardSources {
           double b;
           double c;
           if (r % 2 == 0) {
-            a = epoch(l);
-            b = epoch(h);
-            c = epoch(s);
+            a = Epochs.samplesPerSecond(l);
+            b = Epochs.samplesPerSecond(h);
+            c = Epochs.samplesPerSecond(s);
           } else {
-            c = epoch(s);
-            b = epoch(h);
-            a = epoch(l);
+            c = Epochs.samplesPerSecond(s);
+            b = Epochs.samplesPerSecond(h);
+            a = Epochs.samplesPerSecond(l);
           }
           hr[r] = b / a;
           sr[r] = c / a;
           System.out.printf("round %d: local %.0f, hdfs %.0f, s3 %.0f samples/s; hdfs/local %.3f, s3/local %.3f%n", r, a,
               b, c, hr[r], sr[r]);
         }
-        System.out.printf("hdfs / local: median %.3f (%.3f-%.3f)%n", median(hr), min(hr), max(hr));
-        System.out.printf("s3 / local: median %.3f (%.3f-%.3f)%n", median(sr), min(sr), max(sr));
+        System.out.printf("hdfs / local: %s%n", Epochs.summary(hr));
+        System.out.printf("s3 / local: %s%n", Epochs.summary(sr));
         System.out.printf("file loads: local %d, hdfs %d, s3 %d over %d epochs each%n", l.fileLoads(), h.fileLoads(),
             s.fileLoads(), rounds + 1);
       }
       try (ShardProvider l = streaming(local, new Configuration())) {
         long[] rss = new long[20];
         for (int e = 0; e < 20; e++) {
-          epoch(l);
+          Epochs.samplesPerSecond(l);
           rss[e] = rssKiB();
         }
         System.out.printf("RSS after epochs 1..20 (MiB): %s%n", Arrays.toString(Arrays.stream(rss).map(k -> k / 1024)
@@ -117,34 +116,5 @@ public final class ShardSources {
       }
     }
     return -1;
-  }
-
-  private static double epoch(Iterable<NamedBatch> p) {
-    long t = System.nanoTime();
-    double sum = 0;
-    int n = 0;
-    for (NamedBatch b : p) {
-      sum += b.data().get(0).getFloat(b.rows() - 1, 783);
-      n += b.rows();
-    }
-    double s = n / ((System.nanoTime() - t) / 1e9);
-    if (sum == 42.4242) {
-      System.out.println(sum);
-    }
-    return s;
-  }
-
-  private static double median(double[] v) {
-    double[] s = v.clone();
-    Arrays.sort(s);
-    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-
-  private static double min(double[] v) {
-    return Arrays.stream(v).min().orElse(0);
-  }
-
-  private static double max(double[] v) {
-    return Arrays.stream(v).max().orElse(0);
   }
 }

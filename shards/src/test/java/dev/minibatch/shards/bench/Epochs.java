@@ -1,0 +1,37 @@
+package dev.minibatch.shards.bench;
+
+import dev.minibatch.runtime.NamedBatch;
+import java.util.Arrays;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/** What the shard benchmarks share: one timed epoch, and the median and range of paired ratios. */
+final class Epochs {
+  private Epochs() {}
+
+  /** One epoch's samples per second; reads one value of every batch so the work cannot be skipped. */
+  static double samplesPerSecond(Iterable<NamedBatch> p) {
+    long t = System.nanoTime();
+    double sum = 0;
+    int n = 0;
+    for (NamedBatch b : p) {
+      INDArray a = b.data().get(0);
+      long[] last = new long[a.rank()];
+      last[0] = b.rows() - 1;
+      sum += a.getDouble(last);
+      n += b.rows();
+    }
+    double s = n / ((System.nanoTime() - t) / 1e9);
+    if (sum == 42.4242) {
+      System.out.println(sum);
+    }
+    return s;
+  }
+
+  /** "median m (min-max)" of {@code v}. */
+  static String summary(double[] v) {
+    double[] s = v.clone();
+    Arrays.sort(s);
+    double median = s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+    return String.format("median %.3f (%.3f-%.3f)", median, s[0], s[s.length - 1]);
+  }
+}
