@@ -42,10 +42,12 @@ final class ShardStore implements AutoCloseable {
     URI uri = uri(location);
     try {
       FileSystem fs = FileSystem.newInstance(uri, conf);
+      // The index holds every shard file's CRC-32C, which the reader checks over the whole file: a second
+      // check by the file system (HDFS's per-chunk checksums on the client, the .crc files beside local
+      // files) would read and sum every byte again.
+      fs.setVerifyChecksum(false);
       if (fs instanceof LocalFileSystem) {
-        // Hadoop's local file system writes a .crc file beside every file; the index has the checksums.
         fs.setWriteChecksum(false);
-        fs.setVerifyChecksum(false);
       }
       return new ShardStore(uri, fs);
     } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
@@ -115,7 +117,7 @@ final class ShardStore implements AutoCloseable {
       throw new FileFormatException(where(name), "the index says it is " + length + " bytes; a shard file holds at most"
           + " 2 GiB");
     }
-    try (FSDataInputStream in = fs.open(path(name))) {
+    try (FSDataInputStream in = openWhole(name, length)) {
       byte[] out = new byte[(int) length];
       int n = in.readNBytes(out, 0, out.length);
       if (n < length || in.read() >= 0) {
@@ -129,6 +131,29 @@ final class ShardStore implements AutoCloseable {
           + " lists it)", e);
     } catch (IOException e) {
       throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  /**
+   * Opens {@code name} to be read once from start to end. The standard open-file options tell an object
+   * store the length (S3A then skips the request for the file's status) and that the whole file is wanted
+   * (one ranged request instead of random-access reads); file systems that do not know them ignore them.
+   */
+  private FSDataInputStream openWhole(String name, long length) throws IOException {
+    try {
+      return fs.openFile(path(name))
+          .opt("fs.option.openfile.read.policy", "whole-file")
+          .opt("fs.option.openfile.length", Long.toString(length))
+          .build()
+          .get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("interrupted while opening " + where(name));
+    } catch (java.util.concurrent.ExecutionException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      throw new UncheckedIOException("cannot open " + where(name) + ": " + e.getCause(), new IOException(e.getCause()));
     }
   }
 
