@@ -245,4 +245,41 @@ class StreamResumeTest {
           + " ROLL_OVER and not into epoch 0", e.getMessage());
     }
   }
+  /**
+   * A pass that fails to open (a file briefly unreadable) leaves the provider where it was: the next
+   * iterator() starts the same epoch again, with the samples ROLL_OVER carried into it. 11 samples in
+   * batches of 3: epoch 0 is [0 1 2] [3 4 5] [6 7 8] carrying 9 10, so epoch 1 starts [9 10 0] from
+   * pass 1, however often its opening failed; epoch 2 is then pass 2.
+   */
+  @Test
+  void aPassThatFailsToOpenIsStartedAgainWithItsCarry() {
+    List<Integer> opened = new ArrayList<>();
+    AtomicInteger failures = new AtomicInteger(2);
+    Reader<Integer> flaky = new Reader<>() {
+      @Override
+      public PipelineIterator<Integer> iterator() {
+        throw new AssertionError("the provider opens numbered passes");
+      }
+
+      @Override
+      public PipelineIterator<Integer> iterator(int pass) {
+        if (pass == 1 && failures.getAndDecrement() > 0) {
+          throw new IllegalStateException("pass 1 cannot be opened yet");
+        }
+        opened.add(pass);
+        return Readers.range(0, 11).iterator(pass);
+      }
+    };
+    try (FeedingProvider p = provider(tuples(flaky, new AtomicInteger()), b -> b.batchSize(3)
+        .lastBatch(LastBatch.ROLL_OVER))) {
+      assertEquals(List.of(List.of(0, 1, 2), List.of(3, 4, 5), List.of(6, 7, 8)), epoch(p.iterator()));
+      assertThrows(IllegalStateException.class, p::iterator);
+      assertThrows(IllegalStateException.class, p::iterator);
+      List<List<Integer>> epoch1 = epoch(p.iterator());
+      assertEquals(List.of(9, 10, 0), epoch1.get(0), "epoch 1 starts with the samples carried from epoch 0");
+      assertEquals(2, p.saveState().epoch(), "after epoch 1, the state names epoch 2 next");
+      epoch(p.iterator());
+      assertEquals(List.of(0, 1, 2), opened, "passes opened: 0, then 1 once it opens, then 2");
+    }
+  }
 }

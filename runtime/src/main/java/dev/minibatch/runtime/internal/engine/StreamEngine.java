@@ -166,7 +166,12 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
       guard.unlockWriting();
     }
     if (c.it == null) {
-      c.open();
+      try {
+        c.open();
+      } catch (RuntimeException | Error e) {
+        unstart(c);
+        throw e;
+      }
     }
     guard.epoch(ticket, c.epoch);
     Pass pass = new Pass(ticket, c);
@@ -180,6 +185,25 @@ public final class StreamEngine<S, B extends AbstractBatch<B>> implements AutoCl
     // the cleaner then closes its source (stopping a reader's threads).
     guard.onStop(ticket, pass.sourceCloser::clean);
     return pass;
+  }
+
+  /**
+   * Puts back what {@link #iterator()} took for {@code c}, whose source failed to open: the next
+   * iterator() starts the same epoch again, with the samples carried into it (a pass that cannot be
+   * opened yet, such as a file briefly unreadable, must not cost an epoch or its carry).
+   */
+  private void unstart(Cursor c) {
+    guard.lockWriting();
+    try {
+      if (nextEpoch == c.epoch + 1) {
+        nextEpoch = c.epoch;
+        carried.clear();
+        carried.addAll(c.carriedIn);
+        carriedIndex = c.carriedInIndex;
+      }
+    } finally {
+      guard.unlockWriting();
+    }
   }
 
   /**
