@@ -97,10 +97,15 @@ class CliJarCheck {
     pb.environment().put("OMP_NUM_THREADS", "1");
     Path out = Files.createTempFile("minibatch", ".out");
     Path err = Files.createTempFile("minibatch", ".err");
-    Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-    assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/minibatch " + args[0] + " finished");
-    return new CliTest.Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-        Files.readString(err, StandardCharsets.UTF_8));
+    try {
+      Process p = pb.redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+      assertTrue(p.waitFor(120, TimeUnit.SECONDS), "bin/minibatch " + args[0] + " finished");
+      return new CliTest.Run(p.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+          Files.readString(err, StandardCharsets.UTF_8));
+    } finally {
+      Files.deleteIfExists(out);
+      Files.deleteIfExists(err);
+    }
   }
 
   @Test

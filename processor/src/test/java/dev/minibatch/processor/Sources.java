@@ -51,9 +51,21 @@ final class Sources {
             .map(p -> gen.relativize(p).toString().replace('\\', '/'))
             .sorted()
             .toList();
+      } finally {
+        delete(gen);
+        delete(classes);
       }
     } catch (java.io.IOException e) {
       throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /** Deletes {@code dir} and everything in it: the test leaves nothing in the temporary directory. */
+  private static void delete(java.nio.file.Path dir) throws java.io.IOException {
+    try (java.util.stream.Stream<java.nio.file.Path> all = java.nio.file.Files.walk(dir)) {
+      for (java.nio.file.Path p : all.sorted(java.util.Comparator.reverseOrder()).toList()) {
+        java.nio.file.Files.delete(p);
+      }
     }
   }
 }
