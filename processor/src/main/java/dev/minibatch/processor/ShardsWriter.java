@@ -9,14 +9,18 @@ import com.palantir.javapoet.ParameterizedTypeName;
 import com.palantir.javapoet.TypeName;
 import com.palantir.javapoet.TypeSpec;
 import com.palantir.javapoet.WildcardTypeName;
+import java.util.ArrayList;
+import java.util.List;
 import javax.lang.model.element.Modifier;
 import javax.lang.model.util.Elements;
 
 /**
- * With {@code minibatch-shards} on the compile class path, for a sample of fixed-size members:
- * {@code <Sample>Shards} (writing samples as a shard set) and the provider builder's {@code
- * shards(...)} source (reading one as typed batches), both through the shards module's public
- * classes (docs/shards.md, "Generated code").
+ * With {@code minibatch-shards} on the compile class path, for every sample: {@code <Sample>Shards}
+ * (writing samples as a shard set) and the provider builder's {@code shards(...)} source (reading
+ * one as typed batches), both through the shards module's public classes (docs/shards.md,
+ * "Generated code"). A sample with variable-length members is written from Lists of samples (a
+ * List source measures their lengths; a streaming one would need a maxLength on every member) and
+ * read with its sequence declarations, padded as a List source pads them.
  */
 final class ShardsWriter {
   private static final String SHARDS = "dev.minibatch.shards";
@@ -65,13 +69,58 @@ final class ShardsWriter {
             .addParameter(SHARD_WRITER, "writer")
             .addJavadoc("Writes {@code samples}, in their order, as a shard set in {@code directory} with {@code writer}'s\n"
                 + "settings (samples per file, compression, Hadoop configuration). The samples are read once, in\n"
-                + "batches of $L, so an {@code Iterable} that streams them from elsewhere is never held whole.\n\n"
-                + "@return the shard set written\n", WRITE_BATCH)
-            .beginControlFlow("try ($T p = $T.builder().streaming(samples).batchSize($L).lastBatch($T.PARTIAL).build())",
-                d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
-            .addStatement("return writer.write(p, directory)")
-            .endControlFlow()
-            .build());
+                + "batches of $L, so an {@code Iterable} that streams them from elsewhere is never held whole.\n"
+                + (d.variable() ? "Variable-length members are stored as their real steps (after their maxLength); the\n"
+                    + "files are one part of the set, {@code part-00000-00000.parquet}, ….\n" : "")
+                + "\n@return the shard set written\n", WRITE_BATCH)
+            .addCode(d.variable() ? writeInLists(d) : writeStreaming(d))
+            .build())
+        .addMethods(d.variable() ? List.of(writeList(d)) : List.of());
+  }
+
+  private static CodeBlock writeStreaming(SampleDescriptor d) {
+    return CodeBlock.builder()
+        .beginControlFlow("try ($T p = $T.builder().streaming(samples).batchSize($L).lastBatch($T.PARTIAL).build())",
+            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
+        .addStatement("return writer.write(p, directory)")
+        .endControlFlow()
+        .build();
+  }
+
+  /** Lists of {@code WRITE_BATCH} samples, each written by a List provider into one part, then committed. */
+  private static CodeBlock writeInLists(SampleDescriptor d) {
+    TypeName list = ParameterizedTypeName.get(ClassName.get(List.class), d.sample());
+    return CodeBlock.builder()
+        .addStatement("$T.WrittenPart written", SHARD_WRITER)
+        .beginControlFlow("try ($T.Part part = writer.part(directory, 0))", SHARD_WRITER)
+        .addStatement("$T chunk = new $T<>($L)", list, ArrayList.class, WRITE_BATCH)
+        .beginControlFlow("for ($T sample : samples)", d.sample())
+        .addStatement("chunk.add(sample)")
+        .beginControlFlow("if (chunk.size() == $L)", WRITE_BATCH)
+        .addStatement("writeList(part, chunk)")
+        .addStatement("chunk = new $T<>($L)", ArrayList.class, WRITE_BATCH)
+        .endControlFlow()
+        .endControlFlow()
+        .beginControlFlow("if (!chunk.isEmpty())")
+        .addStatement("writeList(part, chunk)")
+        .endControlFlow()
+        .addStatement("written = part.finish()")
+        .endControlFlow()
+        .addStatement("return writer.commit(directory, $T.of(written))", List.class)
+        .build();
+  }
+
+  private static MethodSpec writeList(SampleDescriptor d) {
+    return MethodSpec.methodBuilder("writeList")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addParameter(SHARD_WRITER.nestedClass("Part"), "part")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
+        .addJavadoc("Appends {@code chunk} to {@code part}, read by a List provider (which measures the lengths).\n")
+        .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL).build())",
+            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
+        .addStatement("part.write(p)")
+        .endControlFlow()
+        .build();
   }
 
   /** The builder's {@code shards} field and its two setters. */
@@ -105,12 +154,25 @@ final class ShardsWriter {
 
   /** The first branch of the builder's {@code build()}: a shard source, when one is set. */
   static CodeBlock buildBranch(SampleDescriptor d) {
-    return CodeBlock.builder()
+    CodeBlock.Builder c = CodeBlock.builder()
         .addStatement("$T sh = shards", SHARD_PROVIDER_BUILDER)
-        .beginControlFlow("if (sh != null)")
-        .addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new))", d.provider(),
-            d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch())
-        .endControlFlow()
-        .build();
+        .beginControlFlow("if (sh != null)");
+    if (d.variable()) {
+      // The members' declarations and step paddings: the shard source pads as a List source does.
+      CodeBlock.Builder pads = CodeBlock.builder();
+      for (int i = 0; i < d.fields().size(); i++) {
+        double p = d.fields().get(i).stepPadding();
+        String v = Double.isNaN(p) ? "Double.NaN" : Double.isInfinite(p)
+            ? (p > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : p + "d";
+        pads.add(i == 0 ? "$L" : ", $L", v);
+      }
+      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new, SEQUENCES, new $T(fixedLength,"
+          + " buckets), new double[] {$L}))", d.provider(), d.sample(), d.batch(), d.provider().simpleName(),
+          d.provider(), d.batch(), RuntimeNames.SEQUENCE_OPTIONS, pads.build());
+    } else {
+      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new))", d.provider(),
+          d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch());
+    }
+    return c.endControlFlow().build();
   }
 }

@@ -34,8 +34,9 @@ final class Writers {
 
   void write(SampleDescriptor d) {
     write(d, BatchWriter.write(d));
-    // Shard sets hold fixed-size arrays: samples with a variable axis get no shard source yet.
-    boolean shards = shardsAvailable && !d.variable();
+    // Every member kind a sample can declare has a shard column: fixed arrays a fixed-size one, a
+    // variable axis (primitive arrays and INDArray, one VARIABLE axis) a binary one of its real steps.
+    boolean shards = shardsAvailable;
     write(d, ProviderWriter.write(d, shards));
     if (shards) {
       write(d, ShardsWriter.write(d));

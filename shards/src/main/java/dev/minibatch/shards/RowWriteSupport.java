@@ -47,7 +47,7 @@ final class RowWriteSupport extends WriteSupport<RowCursor> {
     for (int i = 0; i < columns.size(); i++) {
       c.startField(columns.get(i).name(), i);
       // The bytes are copied by the column writer before the next row reuses the buffer.
-      c.addBinary(Binary.fromReusedByteArray(row.bytes(i)));
+      c.addBinary(Binary.fromReusedByteArray(row.bytes(i), 0, row.length(i)));
       c.endField(columns.get(i).name(), i);
     }
     c.endMessage();

@@ -27,12 +27,12 @@ final class ShardCache implements AutoCloseable {
   private final ShardFiles sources;
   private final List<Column> columns;
   private final int capacity;
-  private final Map<Integer, CompletableFuture<byte[][]>> files = new LinkedHashMap<>();
+  private final Map<Integer, CompletableFuture<ShardFile.Decoded>> files = new LinkedHashMap<>();
   private final BlockingQueue<Integer> ahead = new LinkedBlockingQueue<>();
   private final AtomicInteger loads = new AtomicInteger();
   // The loaded files, for a lookup without the lock (every row of a shuffled batch may be in another
   // file); set when a load completes, cleared when the file is dropped.
-  private final AtomicReferenceArray<byte @Nullable [][]> ready;
+  private final AtomicReferenceArray<ShardFile.@Nullable Decoded> ready;
   private @Nullable Workers reader;
   private boolean closed;
 
@@ -48,12 +48,12 @@ final class ShardCache implements AutoCloseable {
    *
    * @throws dev.minibatch.runtime.io.FileFormatException if the file is missing, cut or corrupt
    */
-  byte[][] get(int file) {
-    byte[][] loaded = ready.get(file);
+  ShardFile.Decoded get(int file) {
+    ShardFile.Decoded loaded = ready.get(file);
     if (loaded != null) {
       return loaded;
     }
-    CompletableFuture<byte[][]> f;
+    CompletableFuture<ShardFile.Decoded> f;
     boolean mine = false;
     synchronized (this) {
       f = files.get(file);
@@ -105,7 +105,7 @@ final class ShardCache implements AutoCloseable {
     try {
       while (!Thread.currentThread().isInterrupted()) {
         int file = ahead.take();
-        CompletableFuture<byte[][]> f;
+        CompletableFuture<ShardFile.Decoded> f;
         synchronized (this) {
           if (closed || files.containsKey(file)) {
             continue;
@@ -121,12 +121,12 @@ final class ShardCache implements AutoCloseable {
     }
   }
 
-  private void load(int file, CompletableFuture<byte[][]> f) {
+  private void load(int file, CompletableFuture<ShardFile.Decoded> f) {
     try {
       ShardIndex.Entry e = sources.entry(file);
       ShardStore store = sources.store(file);
       String where = store.where(e.name());
-      byte[][] decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
+      ShardFile.Decoded decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
       // Counted before anyone can see the file, so a reader that got it also sees it counted.
       loads.incrementAndGet();
       synchronized (this) {
@@ -146,9 +146,9 @@ final class ShardCache implements AutoCloseable {
   /** Drops the earliest loaded files beyond the capacity. */
   private void trim() {
     int excess = files.size() - capacity;
-    for (Iterator<Map.Entry<Integer, CompletableFuture<byte[][]>>> it = files.entrySet().iterator();
+    for (Iterator<Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>>> it = files.entrySet().iterator();
         excess > 0 && it.hasNext(); ) {
-      Map.Entry<Integer, CompletableFuture<byte[][]>> e = it.next();
+      Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e = it.next();
       if (e.getValue().isDone()) {
         it.remove();
         ready.set(e.getKey(), null);

@@ -13,11 +13,14 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
 /**
- * The columns of a shard set: one per provided array, each a required fixed-size binary column
- * that holds one sample's array as little-endian bytes, row-major. The shape, element type and
- * role of every column are in each Parquet file's key-value metadata ({@code minibatch.columns},
- * one line per column: {@code name role dtype dims}) and in the index, so any Parquet reader sees
- * plain fixed-size binary columns and minibatch sees typed arrays.
+ * The columns of a shard set: one per provided array, each a required binary column that holds one
+ * sample's array as little-endian bytes, row-major: fixed-size ({@code fixed_len_byte_array}) for
+ * an array of fixed shape, variable ({@code binary}) for one with a {@link Shape#VARIABLE} axis,
+ * whose value holds the sample's real steps only (its length is the value's bytes over {@link
+ * Column#stepBytes()}). The shape (-1 for the variable axis), element type and role of every column
+ * are in each Parquet file's key-value metadata ({@code minibatch.columns}, one line per column:
+ * {@code name role dtype dims}) and in the index, so any Parquet reader sees plain binary columns
+ * and minibatch sees typed arrays.
  */
 final class ShardColumns {
   /** The key of the column descriptions in a shard file's key-value metadata. */
@@ -28,12 +31,41 @@ final class ShardColumns {
 
   /** One column: a provided array of one sample. */
   record Column(String name, Role role, Shape shape, DType dtype) {
-    /** The bytes of one sample's array. */
+    /** Whether the array has a variable axis (a {@code binary} column of the sample's real steps). */
+    boolean variable() {
+      return !shape.isFixed();
+    }
+
+    /** The bytes of one sample's array; for a variable array, of one step of it ({@link #stepBytes()}). */
     int rowBytes() {
-      long n = shape.elementCount() * dtype.byteSize();
+      long n = stepElements() * dtype.byteSize();
       if (n <= 0 || n > Integer.MAX_VALUE / 2) {
         throw new IllegalArgumentException("column '" + name + "': a sample of shape " + shape + " and " + dtype
-            + " takes " + n + " bytes; a shard column holds 1 byte to 1 GiB per sample");
+            + " takes " + n + " bytes" + (variable() ? " per step" : "") + "; a shard column holds 1 byte to 1 GiB per"
+            + (variable() ? " step" : " sample"));
+      }
+      return (int) n;
+    }
+
+    /** The bytes of one step of a variable array: the product of its fixed dims times the element size. */
+    int stepBytes() {
+      return rowBytes();
+    }
+
+    /** The elements of the array, or of one step of a variable array. */
+    private long stepElements() {
+      long n = 1;
+      for (int i = 0; i < shape.rank(); i++) {
+        n *= shape.dim(i) == Shape.VARIABLE ? 1 : shape.dim(i);
+      }
+      return n;
+    }
+
+    /** The elements before the variable axis (row-major), the blocks a sample's steps are cut into. */
+    int outer() {
+      long n = 1;
+      for (int i = 0; i < shape.variableAxis(); i++) {
+        n *= shape.dim(i);
       }
       return (int) n;
     }
@@ -70,14 +102,18 @@ final class ShardColumns {
         try {
           dims[i] = Long.parseLong(d[i]);
         } catch (NumberFormatException e) {
-          dims[i] = -1;
+          dims[i] = 0;
         }
-        if (dims[i] <= 0) {
-          throw new IllegalArgumentException("dimension " + i + " of column '" + f[0] + "' must be a positive integer, found '"
-              + d[i] + "'");
+        if (dims[i] <= 0 && dims[i] != Shape.VARIABLE) {
+          throw new IllegalArgumentException("dimension " + i + " of column '" + f[0] + "' must be a positive integer or"
+              + " -1 (the variable axis), found '" + d[i] + "'");
         }
       }
-      return new Column(f[0], role, Shape.of(dims), dtype);
+      try {
+        return new Column(f[0], role, Shape.of(dims), dtype);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("column '" + f[0] + "': " + e.getMessage(), e);
+      }
     }
 
     private static <E extends Enum<E>> E enumValue(Class<E> type, String text, String field) {
@@ -98,10 +134,6 @@ final class ShardColumns {
     for (List<DataDesc> group : List.of(data, labels)) {
       for (DataDesc d : group) {
         Shape s = d.sampleShape();
-        if (!s.isFixed()) {
-          throw new IllegalArgumentException("'" + d.name() + "' has a variable axis (" + s + "); shard sets hold"
-              + " fixed-shape arrays so far");
-        }
         Column c = new Column(d.name(), d.role(), s, d.dtype());
         c.rowBytes();
         out.add(c);
@@ -110,11 +142,18 @@ final class ShardColumns {
     return out;
   }
 
-  /** The Parquet schema: one required fixed-size binary column per array, in order. */
+  /**
+   * The Parquet schema: one required binary column per array, in order; fixed-size for a fixed
+   * shape.
+   */
   static MessageType parquetSchema(List<Column> columns) {
     Types.MessageTypeBuilder b = Types.buildMessage();
     for (Column c : columns) {
-      b.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(c.rowBytes()).named(c.name());
+      if (c.variable()) {
+        b.required(PrimitiveTypeName.BINARY).named(c.name());
+      } else {
+        b.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(c.rowBytes()).named(c.name());
+      }
     }
     return b.named("sample");
   }

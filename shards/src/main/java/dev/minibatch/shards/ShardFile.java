@@ -29,16 +29,39 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Type;
+import org.jspecify.annotations.Nullable;
 
 /**
  * One shard file decoded: each column's samples as one array of bytes, row after row, ready to be
  * copied into batches. A file as {@link ShardWriter} writes it (required fixed-size binary columns,
  * plain encoding, no dictionary) decodes with one copy per page; any other Parquet file with the
  * index's columns as fixed-size or variable binary of the right length (one Spark wrote, say)
- * decodes through Parquet's column reader, value by value.
+ * decodes through Parquet's column reader, value by value. A column with a variable axis (a binary
+ * column of each sample's real steps) decodes value by value too, with where each row ends.
  */
 final class ShardFile {
   private ShardFile() {}
+
+  /**
+   * A decoded file.
+   *
+   * @param columns per column, the rows' bytes back to back
+   * @param ends per column with a variable axis, where each row's bytes end in {@code columns}
+   *     ({@code ends[c][r]}; row {@code r} starts where row {@code r - 1} ends, row 0 at 0); null for a
+   *     fixed column, whose rows are {@link Column#rowBytes()} each
+   */
+  record Decoded(byte[][] columns, int[] @Nullable [] ends) {
+    /** The steps of row {@code row} of variable column {@code c}. */
+    int steps(int c, int row, int stepBytes) {
+      int[] e = java.util.Objects.requireNonNull(ends[c]);
+      return (e[row] - (row == 0 ? 0 : e[row - 1])) / stepBytes;
+    }
+
+    /** Where row {@code row} of variable column {@code c} starts in {@code columns[c]}. */
+    int start(int c, int row) {
+      return row == 0 ? 0 : java.util.Objects.requireNonNull(ends[c])[row - 1];
+    }
+  }
 
   /**
    * The columns of {@code file}, the whole bytes of {@code entry}.
@@ -48,11 +71,11 @@ final class ShardFile {
    *     Parquet file with the index's columns and sample count; the message names the file, and
    *     for a failure inside the data the rows it was decoding
    */
-  static byte[][] decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
+  static Decoded decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
     CRC32C crc = new CRC32C();
     crc.update(file, 0, file.length);
     boolean intact = (int) crc.getValue() == entry.crc32c();
-    byte[][] out;
+    Decoded out;
     try {
       out = columns(file, entry, columns, where);
     } catch (FileFormatException e) {
@@ -71,7 +94,7 @@ final class ShardFile {
     return out;
   }
 
-  private static byte[][] columns(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
+  private static Decoded columns(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
     ParquetReadOptions options = ParquetReadOptions.builder().usePageChecksumVerification(true).build();
     long row = 0;
     long rowsInGroup = 0;
@@ -83,10 +106,16 @@ final class ShardFile {
       }
       ColumnDescriptor[] descriptors = new ColumnDescriptor[columns.size()];
       byte[][] out = new byte[columns.size()][];
+      int[] @Nullable [] ends = new int[columns.size()][];
       for (int i = 0; i < descriptors.length; i++) {
         Column c = columns.get(i);
         descriptors[i] = descriptor(schema, c, where);
-        out[i] = new byte[Math.multiplyExact(entry.samples(), c.rowBytes())];
+        if (c.variable()) {
+          ends[i] = new int[entry.samples()];
+          out[i] = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, chunkBytes(reader, descriptors[i])))];
+        } else {
+          out[i] = new byte[Math.multiplyExact(entry.samples(), c.rowBytes())];
+        }
       }
       List<BlockMetaData> blocks = reader.getFooter().getBlocks();
       int block = 0;
@@ -102,7 +131,14 @@ final class ShardFile {
         for (int i = 0; i < descriptors.length; i++) {
           ColumnDescriptor d = descriptors[i];
           int rowBytes = columns.get(i).rowBytes();
-          if (plain(blocks.get(block), d)) {
+          if (columns.get(i).variable()) {
+            if (values == null) {
+              values = new ColumnReadStoreImpl(group, new GroupRecordConverter(schema).getRootConverter(), schema,
+                  reader.getFooter().getFileMetaData().getCreatedBy());
+            }
+            out[i] = copySteps(values.getColumnReader(d), d, out[i], ends[i], (int) row, (int) rowsInGroup, columns.get(i),
+                where, row);
+          } else if (plain(blocks.get(block), d)) {
             copyPages(group.getPageReader(d), out[i], (int) row, (int) rowsInGroup, rowBytes, columns.get(i), where, row);
           } else {
             if (values == null) {
@@ -116,7 +152,7 @@ final class ShardFile {
         row += rowsInGroup;
         block++;
       }
-      return out;
+      return new Decoded(out, ends);
     } catch (FileFormatException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -124,6 +160,20 @@ final class ShardFile {
           + rowsInGroup - 1) + " of the shard set)";
       throw new FileFormatException(where, "not a readable Parquet shard file" + rows + ": " + e, e);
     }
+  }
+
+  /** The uncompressed bytes of column {@code d} in the whole file: a first guess of its decoded size. */
+  private static long chunkBytes(ParquetFileReader reader, ColumnDescriptor d) {
+    ColumnPath path = ColumnPath.get(d.getPath());
+    long n = 0;
+    for (BlockMetaData b : reader.getFooter().getBlocks()) {
+      for (ColumnChunkMetaData m : b.getColumns()) {
+        if (m.getPath().equals(path)) {
+          n += m.getTotalUncompressedSize();
+        }
+      }
+    }
+    return n;
   }
 
   /** The column of {@code schema} that holds {@code c}, checked. */
@@ -138,6 +188,13 @@ final class ShardFile {
           + c.rowBytes() + " bytes per sample");
     }
     PrimitiveType p = t.asPrimitiveType();
+    if (c.variable()) {
+      if (p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
+        throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected binary (" + c.shape() + " "
+            + c.dtype() + " per sample: " + c.stepBytes() + " bytes per step, the steps of the sample)");
+      }
+      return schema.getColumnDescription(new String[] {c.name()});
+    }
     boolean fixed = p.getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
     if (fixed ? p.getTypeLength() != c.rowBytes() : p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
       throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected fixed_len_byte_array("
@@ -210,5 +267,44 @@ final class ShardFile {
       System.arraycopy(b.getBytesUnsafe(), 0, out, (row + r) * rowBytes, rowBytes);
       values.consume();
     }
+  }
+
+  /**
+   * Appends the values of a variable column's rows {@code [row, row + rows)} to {@code out} (grown
+   * when needed) and records where each ends.
+   *
+   * @return the column's bytes, {@code out} or a larger copy of it
+   * @throws FileFormatException for a null, or a value whose length is not a whole number of steps
+   */
+  private static byte[] copySteps(ColumnReader values, ColumnDescriptor d, byte[] out, int[] ends, int row, int rows,
+      Column c, String where, long firstRow) {
+    int max = d.getMaxDefinitionLevel();
+    int step = c.stepBytes();
+    int at = row == 0 ? 0 : ends[row - 1];
+    for (int r = 0; r < rows; r++) {
+      if (values.getCurrentDefinitionLevel() < max) {
+        throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name()
+            + "': null; every sample needs a value");
+      }
+      Binary b = values.getBinary();
+      int n = b.length();
+      if (n % step != 0) {
+        throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name() + "': "
+            + n + " bytes, expected a multiple of " + step + " (whole steps of " + c.shape() + " " + c.dtype() + ")");
+      }
+      if (out.length - at < n) {
+        long grown = Math.max((long) at + n, Math.min(Integer.MAX_VALUE - 8L, 2L * out.length));
+        if (grown > Integer.MAX_VALUE - 8) {
+          throw new FileFormatException(where, "column '" + c.name() + "' holds more than 2 GiB in one file; write"
+              + " fewer samples per file");
+        }
+        out = java.util.Arrays.copyOf(out, (int) grown);
+      }
+      System.arraycopy(b.getBytesUnsafe(), 0, out, at, n);
+      at += n;
+      ends[row + r] = at;
+      values.consume();
+    }
+    return out;
   }
 }

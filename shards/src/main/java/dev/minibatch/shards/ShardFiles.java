@@ -15,12 +15,14 @@ final class ShardFiles {
   private final ShardIndex.Entry[] entries;
   private final long[] firsts;
   private final long[] offsets;
+  private final int[] longest;
 
   /**
    * @throws IllegalArgumentException if a set's columns differ from the first set's
    */
   ShardFiles(List<ShardStore> sets, List<ShardIndex> indexes) {
     this.columns = indexes.get(0).columns();
+    this.longest = new int[columns.size()];
     List<ShardStore> storeOf = new ArrayList<>();
     List<ShardIndex.Entry> all = new ArrayList<>();
     List<Long> starts = new ArrayList<>();
@@ -34,6 +36,9 @@ final class ShardFiles {
             + sets.get(0).directory() + " has " + describe(columns));
       }
       offsets[s] = offset;
+      for (int c = 0; c < longest.length; c++) {
+        longest[c] = Math.max(longest[c], index.longest().get(c));
+      }
       for (ShardIndex.Entry e : index.files()) {
         storeOf.add(sets.get(s));
         all.add(e);
@@ -63,6 +68,11 @@ final class ShardFiles {
 
   List<Column> columns() {
     return columns;
+  }
+
+  /** Per column, the most steps a sample of any set holds along its variable axis (0 for a fixed column). */
+  int longest(int column) {
+    return longest[column];
   }
 
   int size() {

@@ -11,7 +11,9 @@ import java.util.Set;
  * The index of a shard set, the text file {@value #NAME} beside its Parquet files: the columns,
  * then one line per shard file with its global sample range, its length in bytes and its CRC-32C,
  * in global order. Shard file {@code f} holds the samples {@code [first, first + samples)}; the
- * ranges follow each other from 0 without a gap.
+ * ranges follow each other from 0 without a gap. A column with a variable axis (-1 in its dims)
+ * has a {@code longest} line: the most steps a sample of the set holds along it, so a reader can
+ * size its batch buffers without reading every file first.
  *
  * <pre>
  * minibatch-shards/1
@@ -19,8 +21,10 @@ import java.util.Set;
  * column	label	LABEL	INT32
  * file	part-00000.parquet	0	10000	31462001	7a3b12c4
  * </pre>
+ *
+ * @param longest per column, the longest sample's steps along its variable axis (0 for a fixed column)
  */
-record ShardIndex(List<Column> columns, List<Entry> files) {
+record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files) {
   /** The index's file name in the shard set's directory. */
   static final String NAME = "shards.index";
   private static final String MAGIC = "minibatch-shards/1";
@@ -38,7 +42,11 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
 
   ShardIndex {
     columns = List.copyOf(columns);
+    longest = List.copyOf(longest);
     files = List.copyOf(files);
+    if (longest.size() != columns.size()) {
+      throw new IllegalArgumentException("one longest length per column");
+    }
   }
 
   /**
@@ -54,6 +62,7 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
     int columnsOf = -1;
     Set<String> names = new HashSet<>();
     List<Entry> files = new ArrayList<>();
+    int[] longest = new int[0];
     long first = 0;
     for (int i = 0; i < parts.size(); i++) {
       ShardWriter.WrittenPart p = parts.get(i);
@@ -70,6 +79,13 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
         } else if (!columnText.equals(p.columns())) {
           throw new IllegalArgumentException("part " + i + " holds the arrays\n" + p.columns() + "part " + columnsOf
               + " holds\n" + columnText + "the parts of a shard set hold the same arrays");
+        }
+        int[] l = p.longest();
+        if (longest.length == 0) {
+          longest = new int[l.length];
+        }
+        for (int c = 0; c < l.length; c++) {
+          longest[c] = Math.max(longest[c], l[c]);
         }
       }
       for (ShardWriter.WrittenFile f : p.files()) {
@@ -88,7 +104,11 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
     for (String line : columnText.split("\n")) {
       columns.add(Column.parse(line));
     }
-    return new ShardIndex(columns, files);
+    List<Integer> longestOf = new ArrayList<>();
+    for (int c = 0; c < columns.size(); c++) {
+      longestOf.add(c < longest.length && columns.get(c).variable() ? longest[c] : 0);
+    }
+    return new ShardIndex(columns, longestOf, files);
   }
 
   /** The samples of all files. */
@@ -110,6 +130,11 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
     StringBuilder sb = new StringBuilder(MAGIC).append('\n');
     for (Column c : columns) {
       sb.append("column\t").append(c.line()).append('\n');
+    }
+    for (int c = 0; c < columns.size(); c++) {
+      if (columns.get(c).variable()) {
+        sb.append("longest\t").append(columns.get(c).name()).append('\t').append(longest.get(c)).append('\n');
+      }
     }
     for (Entry e : files) {
       sb.append("file\t").append(e.name()).append('\t').append(e.first()).append('\t').append(e.samples()).append('\t')
@@ -136,6 +161,7 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
           : shorten(lines[0])) + "': not a minibatch shard index");
     }
     List<Column> columns = new ArrayList<>();
+    java.util.Map<String, Integer> longestOf = new java.util.HashMap<>();
     List<Entry> files = new ArrayList<>();
     long next = 0;
     for (int i = 1; i < lines.length; i++) {
@@ -157,6 +183,22 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
             }
           }
           columns.add(c);
+        } else if (line.startsWith("longest\t")) {
+          String[] f = line.split("\t", -1);
+          if (f.length != 3) {
+            throw new IllegalArgumentException("expected 'longest<TAB>column<TAB>steps', found '" + shorten(line) + "'");
+          }
+          Column c = columns.stream().filter(k -> k.name().equals(f[1])).findFirst().orElseThrow(
+              () -> new IllegalArgumentException("'longest' of column '" + f[1] + "', which no 'column' line before it"
+                  + " names"));
+          if (!c.variable()) {
+            throw new IllegalArgumentException("'longest' of column '" + f[1] + "', which has no variable axis");
+          }
+          long steps = number(f[2], "steps");
+          if (steps > Integer.MAX_VALUE || longestOf.put(f[1], (int) steps) != null) {
+            throw new IllegalArgumentException("'longest' of column '" + f[1] + "' is given twice or is above "
+                + Integer.MAX_VALUE);
+          }
         } else if (line.startsWith("file\t")) {
           String[] f = line.split("\t", -1);
           if (f.length != 6 || f[1].isEmpty() || f[1].contains("/")) {
@@ -181,7 +223,7 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
           files.add(new Entry(f[1], first, (int) samples, bytes, crc));
           next = first + samples;
         } else {
-          throw new IllegalArgumentException("expected a 'column' or 'file' line, found '" + shorten(line) + "'");
+          throw new IllegalArgumentException("expected a 'column', 'longest' or 'file' line, found '" + shorten(line) + "'");
         }
       } catch (IllegalArgumentException e) {
         throw new FileFormatException(source, where + e.getMessage(), e);
@@ -193,7 +235,16 @@ record ShardIndex(List<Column> columns, List<Entry> files) {
     if (files.isEmpty()) {
       throw new FileFormatException(source, "no 'file' line: the shard set holds no sample");
     }
-    return new ShardIndex(columns, files);
+    List<Integer> longest = new ArrayList<>();
+    for (Column c : columns) {
+      Integer l = longestOf.get(c.name());
+      if (c.variable() && l == null) {
+        throw new FileFormatException(source, "no 'longest' line for column '" + c.name() + "', which has a variable"
+            + " axis: expected 'longest<TAB>" + c.name() + "<TAB>steps' after the columns");
+      }
+      longest.add(l == null ? 0 : l);
+    }
+    return new ShardIndex(columns, longest, files);
   }
 
   private static long number(String text, String field) {

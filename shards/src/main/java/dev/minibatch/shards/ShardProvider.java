@@ -5,8 +5,10 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.SampleBatcher;
+import dev.minibatch.runtime.internal.SequenceOptions;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.internal.engine.SequenceFields;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.util.ArrayList;
@@ -28,7 +30,11 @@ import org.jspecify.annotations.Nullable;
  * {@code p, p + k, …} of the global order, and a state saved by {@code k} trainers restores under
  * any other count. {@link #mix()} reads several shard sets of the same columns as one, each epoch
  * taking from each a share proportional to its weight. Every other shared setting (batch size, last-batch policy, padding, bad-sample
- * policy, reader threads) works as on every provider.
+ * policy, reader threads) works as on every provider. A column with a variable axis gives batches
+ * padded to their longest sample, with its mask and lengths ({@link
+ * dev.minibatch.runtime.Batch#mask(String)}), as a generated provider's; {@link
+ * Builder#maxLength(String, int)} and {@link Builder#stepPadding(String, double)} set its bound and
+ * padding.
  */
 public final class ShardProvider extends EngineProvider<NamedBatch> {
   private final ShardReading reading;
@@ -38,18 +44,29 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     this.reading = new ShardReading(b, sampling);
     try {
       List<Column> columns = reading.columns();
-      this.engine = reading.engine("ShardProvider", rows -> layout(columns, rows), NamedBatch::new);
+      ShardSequences variable = ShardSequences.any(columns)
+          ? ShardSequences.of(columns, b.maxLengths, b.stepPaddings) : null;
+      if (variable == null && !(b.maxLengths.isEmpty() && b.stepPaddings.isEmpty())) {
+        throw new IllegalArgumentException("maxLength and stepPadding name columns with a variable axis; the shard set "
+            + "has none (its columns: " + columns.stream().map(Column::name).toList() + ")");
+      }
+      this.engine = reading.engine("ShardProvider", rows -> layout(columns, b.maxLengths, rows), NamedBatch::new,
+          variable);
     } catch (RuntimeException | Error t) {
       reading.close();
       throw t;
     }
   }
 
-  private static BatchLayout layout(List<Column> columns, int rows) {
+  private static BatchLayout layout(List<Column> columns, java.util.Map<String, Integer> maxLengths, int rows) {
     List<dev.minibatch.DataDesc> data = new ArrayList<>();
     List<dev.minibatch.DataDesc> label = new ArrayList<>();
     for (Column c : columns) {
-      (c.role() == dev.minibatch.Role.LABEL ? label : data).add(c.toDataDesc(rows));
+      dev.minibatch.DataDesc d = c.toDataDesc(rows);
+      if (c.variable()) {
+        d = d.toBuilder().maxLength(maxLengths.getOrDefault(c.name(), 0)).build();
+      }
+      (c.role() == dev.minibatch.Role.LABEL ? label : data).add(d);
     }
     return BatchLayout.of(data, label);
   }
@@ -101,6 +118,8 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     int cacheFiles;
     int readAhead = 2;
     int readers;
+    final java.util.Map<String, Integer> maxLengths = new java.util.LinkedHashMap<>();
+    final java.util.Map<String, Double> stepPaddings = new java.util.LinkedHashMap<>();
 
     private Builder(boolean mix) {
       this.mix = mix;
@@ -199,6 +218,29 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     }
 
     /**
+     * The most steps a sample of the variable column {@code column} may hold, {@code >= 1}; default
+     * none (the batch buffers are sized by the longest sample of the sets, which their indexes
+     * give). A longer sample is a {@link dev.minibatch.runtime.io.FileFormatException} naming its
+     * file, row and column when its batch is read.
+     */
+    public Builder maxLength(String column, int steps) {
+      if (steps < 1) {
+        throw new IllegalArgumentException("maxLength of '" + column + "' must be >= 1 step, got " + steps);
+      }
+      maxLengths.put(Objects.requireNonNull(column, "column"), steps);
+      return this;
+    }
+
+    /**
+     * The value the padded steps of the variable column {@code column} hold (as {@code
+     * @Provides(stepPadding)} declares it for a generated provider); default 0.
+     */
+    public Builder stepPadding(String column, double value) {
+      stepPaddings.put(Objects.requireNonNull(column, "column"), value);
+      return this;
+    }
+
+    /**
      * NOT for applications: what a generated provider's {@code shards(...)} source delegates to.
      * The batches of this builder's shard sets, read with its settings (sets, weights, {@code
      * samplesPerEpoch}, window, cache, read-ahead, readers, configuration) and cut by {@code
@@ -216,7 +258,43 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       }
       ShardReading reading = new ShardReading(this, sampling);
       try {
-        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches), reading);
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, null), reading);
+      } catch (RuntimeException | Error t) {
+        reading.close();
+        throw t;
+      }
+    }
+
+    /**
+     * NOT for applications: {@link #batcher(String, Sampling, IntFunction, Function)} for a
+     * generated provider with variable-length members: {@code fields} and {@code options} are its
+     * declarations and builder settings, {@code stepPadding} each array's padding value (layout
+     * order). Batches are padded by the runtime's rule as from a List source, the lengths read from
+     * the files as batches are planned.
+     *
+     * @throws IllegalArgumentException for buckets (the samples' lengths are not read before an
+     *     epoch), or sets whose columns are not the arrays of {@code layouts}
+     */
+    public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(String providerName, Sampling sampling,
+        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, SequenceFields<S> fields,
+        SequenceOptions options, double[] stepPadding) {
+      if (options.buckets() != null) {
+        throw new IllegalArgumentException(providerName + ": buckets(...) cannot be honoured from a shard set: buckets"
+            + " group every sample by its length before an epoch is cut, and a shard set's lengths are read file by"
+            + " file as its global order reaches them; read without buckets (batches are padded to their longest"
+            + " sample), or build from a List with samples(list)");
+      }
+      if (!maxLengths.isEmpty() || !stepPaddings.isEmpty()) {
+        throw new IllegalArgumentException(providerName + ": maxLength and stepPadding are declared on the sample's"
+            + " members (@Provides); leave them off the ShardProvider.Builder given to shards(...)");
+      }
+      if (sources.isEmpty()) {
+        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
+      }
+      ShardReading reading = new ShardReading(this, sampling);
+      try {
+        ShardSequences variable = new ShardSequences(fields, options.fixedLength(), stepPadding);
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, variable), reading);
       } catch (RuntimeException | Error t) {
         reading.close();
         throw t;

@@ -6,9 +6,11 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.BatchSlot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -87,13 +89,21 @@ final class ShardReading implements AutoCloseable {
    * @throws IllegalArgumentException if the layout's arrays are not the sets' columns, in order
    */
   <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches) {
+      Function<BatchLayout, B> batches, @Nullable ShardSequences variable) {
     check(providerName, layouts.apply(1));
+    if (variable == null && ShardSequences.any(files.columns())) {
+      throw new IllegalArgumentException(providerName + " reads fixed-size arrays, but the shard set "
+          + stores.get(0).directory() + " has columns with a variable axis");
+    }
+    Rows rows = new Rows(files, cache, order, readAhead, variable);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)
         .batches(batches)
         .draws(order)
-        .rows(new Rows(files, cache, order, readAhead));
+        .rows(rows);
+    if (variable != null && ShardSequences.any(files.columns())) {
+      e.sequences(variable.sequences(files, rows::length));
+    }
     if (readers > 0) {
       e.readers(new ReaderThreads("shard-reader", readers, readers + 2));
     }
@@ -136,9 +146,15 @@ final class ShardReading implements AutoCloseable {
 
   /**
    * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
-   * (little-endian, the batch buffers' order on the machines ND4J runs on).
+   * (little-endian, the batch buffers' order on the machines ND4J runs on); a variable array's real
+   * steps, then its padding to the batch's steps, and its group's length and mask.
    */
   private static final class Rows implements RowWriter {
+    private final ShardFiles files;
+    private final @Nullable ShardSequences variable;
+    private final ShardSequences.@Nullable Padder[] padders;
+    // Per length group, its first column: the one whose length the group's mask and lengths give.
+    private final int[] roots;
     private final long[] firsts;
     // The samples of every file but the last when they are all equal, else 0.
     private final int perFile;
@@ -155,7 +171,26 @@ final class ShardReading implements AutoCloseable {
     /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
     private record FileOrder(int epoch, int[] files, int[] place) {}
 
-    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead) {
+    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead, @Nullable ShardSequences variable) {
+      this.files = files;
+      this.variable = variable;
+      List<Column> columns = files.columns();
+      this.padders = new ShardSequences.Padder[columns.size()];
+      int groups = 0;
+      for (int c = 0; c < columns.size(); c++) {
+        if (variable != null && columns.get(c).variable()) {
+          padders[c] = new ShardSequences.Padder(columns.get(c), variable.padding(c));
+          groups = Math.max(groups, variable.group(c) + 1);
+        }
+      }
+      this.roots = new int[groups];
+      java.util.Arrays.fill(roots, -1);
+      for (int c = 0; c < columns.size(); c++) {
+        int g = variable == null ? -1 : variable.group(c);
+        if (g >= 0 && roots[g] < 0) {
+          roots[g] = c;
+        }
+      }
       int f = files.size();
       this.firsts = files.firsts();
       int equal = files.entry(0).samples();
@@ -183,11 +218,12 @@ final class ShardReading implements AutoCloseable {
       FileOrder ahead = readAhead > 0 ? fileOrder(slot.epoch()) : null;
       int touched = 0;
       int file = fileOf(indices[from]);
-      byte[][] columns = cache.get(file);
+      ShardFile.Decoded columns = cache.get(file);
       int furthest = ahead != null ? ahead.place[file] : 0;
       for (int r = from; r < to; r++) {
         int row = (int) (indices[r] - firsts[file]);
-        byte[][] current = columns;
+        ShardFile.Decoded current = columns;
+        int currentFile = file;
         if (r + 1 < to) {
           int next = fileOf(indices[r + 1]);
           if (next != file) {
@@ -199,11 +235,17 @@ final class ShardReading implements AutoCloseable {
           }
           // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
           // drawn at random are each a miss the hardware prefetcher cannot foresee.
-          touched += columns[0][(int) (indices[r + 1] - firsts[next]) * rowBytes[0]];
+          int nextRow = (int) (indices[r + 1] - firsts[next]);
+          touched += columns.columns()[0][padders[0] == null ? nextRow * rowBytes[0] : columns.start(0, nextRow)];
         }
         for (int a = 0; a < arrays; a++) {
-          int n = rowBytes[a];
-          dst[a].put(r * n, current[a], row * n, n);
+          if (padders[a] == null) {
+            int n = rowBytes[a];
+            dst[a].put(r * n, current.columns()[a], row * n, n);
+          }
+        }
+        if (padders.length > 0 && roots.length > 0) {
+          variableRow(current, currentFile, row, r, out);
         }
       }
       if (ahead != null) {
@@ -215,6 +257,53 @@ final class ShardReading implements AutoCloseable {
       if (touched == 0x5EED_0001) {
         sink = touched; // almost never: keeps the reads alive without a shared write per call
       }
+    }
+
+    /**
+     * Writes row {@code r}'s variable arrays from row {@code row} of a decoded file, padded to the
+     * batch's steps, and each group's length and mask.
+     */
+    private void variableRow(ShardFile.Decoded d, int file, int row, int r, CollateTarget out) {
+      ShardSequences v = java.util.Objects.requireNonNull(variable);
+      for (int g = 0; g < roots.length; g++) {
+        int root = roots[g];
+        int stored = d.steps(root, row, rowBytes[root]);
+        int len = v.clamp(g, stored, where(file), row, files.columns().get(root).name());
+        int skip = v.skip(g, stored, len);
+        int steps = out.steps(g);
+        for (int a = root; a < padders.length; a++) {
+          ShardSequences.Padder p = padders[a];
+          if (p == null || v.group(a) != g) {
+            continue;
+          }
+          int own = a == root ? stored : d.steps(a, row, rowBytes[a]);
+          if (own != stored) {
+            throw new FileFormatException(where(file), "row " + row + " (of the file), column '" + files.columns().get(a)
+                .name() + "': " + own + " steps, expected " + stored + " (the length of '" + files.columns().get(root)
+                .name() + "', which it shares)");
+          }
+          p.write(d.columns()[a], d.start(a, row), stored, skip, len, steps, out, a, r);
+        }
+        out.lengths(g).put(r, len);
+        Collate.maskRow(out.mask(g), r * steps, len, steps);
+      }
+    }
+
+    /**
+     * The length of sample {@code sample} in group {@code g} after the group's bound, read from its
+     * decoded file (loaded now if no one has): what the engine pads a batch by.
+     */
+    int length(int g, int sample) {
+      ShardSequences v = java.util.Objects.requireNonNull(variable);
+      int file = fileOf(sample);
+      int row = (int) (sample - firsts[file]);
+      int root = roots[g];
+      int stored = cache.get(file).steps(root, row, rowBytes[root]);
+      return v.clamp(g, stored, where(file), row, files.columns().get(root).name());
+    }
+
+    private String where(int file) {
+      return files.store(file).where(files.entry(file).name());
     }
 
     private int fileOf(int sample) {

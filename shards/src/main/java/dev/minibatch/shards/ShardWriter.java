@@ -34,9 +34,10 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Writes a shard set: samples as Parquet files of {@link Builder#samplesPerFile(int)} samples each
- * and their index ({@value ShardIndex#NAME}). Each provided array is a required fixed-size binary
- * column of little-endian bytes (docs/shards.md, "The format"), so the files open in any Parquet
- * reader (pyarrow, Spark, DuckDB) and decode in minibatch with one copy.
+ * and their index ({@value ShardIndex#NAME}). Each provided array is a required binary column of
+ * little-endian bytes (docs/shards.md, "The format"): fixed-size for an array of fixed shape, of
+ * variable length for one with a variable axis, whose value holds the sample's real steps (the
+ * batch's padding is never stored). The files open in any Parquet reader (pyarrow, Spark, DuckDB).
  *
  * <p>One writer: {@link #write} writes one epoch of a provider into a new directory ({@code
  * part-00000.parquet}, …) and commits it. Several writers in parallel (Spark executors, an ETL's
@@ -96,7 +97,7 @@ public final class ShardWriter implements Serializable {
    *
    * @return the shard set written
    * @throws IllegalArgumentException if the directory holds files already, the provider gives no
-   *     sample, or an array has a variable axis
+   *     sample, or an array with a variable axis comes without its lengths
    * @throws UncheckedIOException if the file system fails
    */
   public ShardSet write(BatchProvider<? extends Batch> provider, String directory) {
@@ -149,11 +150,12 @@ public final class ShardWriter implements Serializable {
    * running sum of the samples before it). Parts with no sample take no place.
    *
    * @param partsInOrder every part {@code 0 .. k-1}, each once, in order of part number ({@code k} is
-   *     the list's length: a part missing from its end cannot be told from a set of fewer parts)
+   *     the list's length; a part left out of the list whose files are in the directory is found by
+   *     its files)
    * @return the shard set
    * @throws IllegalArgumentException if a part is missing, listed twice or out of order, two parts
-   *     name the same file, parts hold different arrays, no part holds a sample, or the directory
-   *     holds an index already
+   *     name the same file, parts hold different arrays, no part holds a sample, the directory
+   *     holds an index already, or it holds {@code part-*.parquet} files that no listed part wrote
    * @throws dev.minibatch.runtime.io.FileFormatException naming a file a part wrote that is missing
    *     or of another length
    * @throws UncheckedIOException if the file system fails
@@ -179,7 +181,11 @@ public final class ShardWriter implements Serializable {
     }
   }
 
-  /** Every file the parts name is in the directory with the length its part wrote. */
+  /**
+   * Every file the parts name is in the directory with the length its part wrote, and no other
+   * shard file is: a part left out of the list (the last one, say, which the list's length cannot
+   * reveal) leaves its files behind.
+   */
   private static void checkWritten(ShardStore store, List<WrittenPart> parts) {
     Map<String, Long> lengths = new HashMap<>();
     try {
@@ -190,6 +196,24 @@ public final class ShardWriter implements Serializable {
       // no directory: every file is missing, reported below
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + store.directory() + ": " + e.getMessage(), e);
+    }
+    java.util.Set<String> listed = new java.util.HashSet<>();
+    for (WrittenPart p : parts) {
+      for (WrittenFile f : p.files()) {
+        listed.add(f.name());
+      }
+    }
+    List<String> stray = new ArrayList<>();
+    for (String name : lengths.keySet()) {
+      if (name.startsWith("part-") && name.endsWith(".parquet") && !listed.contains(name)) {
+        stray.add(name);
+      }
+    }
+    if (!stray.isEmpty()) {
+      java.util.Collections.sort(stray);
+      throw new IllegalArgumentException(store.directory() + " holds shard files that no listed part wrote: " + stray
+          + "; pass every part's WrittenPart to commit (a part left out of the list, the last one say, is not"
+          + " detected by the list alone), or delete these files if they are left from another attempt");
     }
     for (WrittenPart p : parts) {
       for (WrittenFile f : p.files()) {
@@ -240,7 +264,7 @@ public final class ShardWriter implements Serializable {
      *
      * @return this part
      * @throws IllegalArgumentException if the provider's arrays differ from those written before, or
-     *     one has a variable axis
+     *     one with a variable axis comes without its lengths
      * @throws IllegalStateException if the part is finished or closed
      * @throws UncheckedIOException if the file system fails
      */
@@ -307,7 +331,9 @@ public final class ShardWriter implements Serializable {
       }
       done = true;
       List<Column> cs = columns;
-      WrittenPart written = new WrittenPart(number, cs == null ? "" : ShardColumns.text(cs), files);
+      RowCursor rc = cursor;
+      WrittenPart written = new WrittenPart(number, cs == null ? "" : ShardColumns.text(cs), files,
+          rc == null ? new int[0] : rc.longest);
       if (ownsStore) {
         store.close();
       }
@@ -351,11 +377,13 @@ public final class ShardWriter implements Serializable {
     private final int part;
     private final String columns;
     private final List<WrittenFile> files;
+    private final int[] longest;
 
-    WrittenPart(int part, String columns, List<WrittenFile> files) {
+    WrittenPart(int part, String columns, List<WrittenFile> files, int[] longest) {
       this.part = part;
       this.columns = columns;
       this.files = List.copyOf(files);
+      this.longest = longest.clone();
     }
 
     /** The part's number, its place in the set's order. */
@@ -380,6 +408,11 @@ public final class ShardWriter implements Serializable {
     /** The arrays' description lines ({@code name role dtype dims}); empty when nothing was written. */
     String columns() {
       return columns;
+    }
+
+    /** Per column, the most steps a sample of this part holds along its variable axis (0 for a fixed column). */
+    int[] longest() {
+      return longest.clone();
     }
 
     @Override
@@ -455,7 +488,10 @@ public final class ShardWriter implements Serializable {
     }
   }
 
-  /** Where the writer reads the row being written: the current batch's arrays and a row. */
+  /**
+   * Where the writer reads the row being written: the current batch's arrays and a row. A variable
+   * array's row is its sample's real steps, cut from the batch's padded row by the batch's lengths.
+   */
   static final class RowCursor {
     final List<Column> columns;
     /**
@@ -466,16 +502,29 @@ public final class ShardWriter implements Serializable {
     final ByteBuffer[] arrays;
     final int[] offsets;
     final byte[][] rowBytes;
+    /** Per column, the bytes of the current row in {@link #rowBytes} (its real steps for a variable one). */
+    final int[] rowLength;
+    /** Per variable column, the steps of the batch's padded rows and the batch's lengths. */
+    final int[] batchSteps;
+    final int[][] lengths;
+    /** Per column, the most steps a row written so far held (0 for a fixed column). */
+    final int[] longest;
     int row;
 
     RowCursor(List<Column> columns) {
       this.columns = columns;
-      this.held = new INDArray[columns.size()];
-      this.arrays = new ByteBuffer[columns.size()];
-      this.offsets = new int[columns.size()];
-      this.rowBytes = new byte[columns.size()][];
-      for (int i = 0; i < rowBytes.length; i++) {
-        rowBytes[i] = new byte[columns.get(i).rowBytes()];
+      int n = columns.size();
+      this.held = new INDArray[n];
+      this.arrays = new ByteBuffer[n];
+      this.offsets = new int[n];
+      this.rowBytes = new byte[n][];
+      this.rowLength = new int[n];
+      this.batchSteps = new int[n];
+      this.lengths = new int[n][];
+      this.longest = new int[n];
+      for (int i = 0; i < n; i++) {
+        rowBytes[i] = new byte[columns.get(i).variable() ? 0 : columns.get(i).rowBytes()];
+        rowLength[i] = rowBytes[i].length;
       }
     }
 
@@ -491,6 +540,16 @@ public final class ShardWriter implements Serializable {
           throw new IllegalArgumentException("array '" + c.name() + "' of the batch is " + a.dataType() + ", the provider"
               + " describes it as " + c.dtype());
         }
+        if (c.variable()) {
+          INDArray l = batch.lengths(c.name());
+          if (l == null) {
+            throw new IllegalArgumentException("array '" + c.name() + "' has a variable axis, but the batch gives no"
+                + " lengths for it (batch.lengths(\"" + c.name() + "\")); a shard column stores each sample's real"
+                + " steps");
+          }
+          lengths[i] = l.toIntVector();
+          batchSteps[i] = (int) a.size(c.shape().variableAxis() + 1);
+        }
         if (a.isView() || a.ordering() != 'c') {
           a = a.dup('c');
         }
@@ -500,11 +559,42 @@ public final class ShardWriter implements Serializable {
       }
     }
 
-    /** Row {@link #row} of column {@code i} as bytes, in a buffer reused for every row. */
+    /**
+     * Row {@link #row} of column {@code i} as bytes, in a buffer reused for every row: its first
+     * {@link #length(int)} bytes. A variable array's row is its real steps, each block of steps
+     * (one per index of the axes before the variable one) without the padding after it.
+     */
     byte[] bytes(int i) {
       byte[] out = rowBytes[i];
-      arrays[i].get(offsets[i] + row * out.length, out, 0, out.length);
+      Column c = columns.get(i);
+      if (!c.variable()) {
+        arrays[i].get(offsets[i] + row * out.length, out, 0, out.length);
+        return out;
+      }
+      int len = lengths[i][row];
+      int steps = batchSteps[i];
+      if (len < 0 || len > steps) {
+        throw new IllegalArgumentException("array '" + c.name() + "', row " + row + " of the batch: length " + len
+            + " outside the batch's " + steps + " steps");
+      }
+      int outer = c.outer();
+      int block = c.stepBytes() / outer;
+      int n = len * c.stepBytes();
+      if (out.length < n) {
+        out = rowBytes[i] = new byte[Math.max(n, out.length * 2)];
+      }
+      int at = offsets[i] + row * steps * c.stepBytes();
+      for (int o = 0; o < outer; o++) {
+        arrays[i].get(at + o * steps * block, out, o * len * block, len * block);
+      }
+      rowLength[i] = n;
+      longest[i] = Math.max(longest[i], len);
       return out;
+    }
+
+    /** The bytes of the row {@link #bytes(int)} returned last for column {@code i}. */
+    int length(int i) {
+      return rowLength[i];
     }
   }
 

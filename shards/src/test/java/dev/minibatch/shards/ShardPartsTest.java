@@ -142,7 +142,7 @@ class ShardPartsTest {
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of()));
     assertTrue(e.getMessage().contains("no sample"), e.getMessage());
     // Two parts naming one file: only a forged or mixed-up description can; the commit refuses it.
-    ShardWriter.WrittenPart copy = new ShardWriter.WrittenPart(1, p0.columns(), p0.files());
+    ShardWriter.WrittenPart copy = new ShardWriter.WrittenPart(1, p0.columns(), p0.files(), p0.longest());
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, copy)));
     assertTrue(e.getMessage().contains("file part-00000-00000.parquet is listed twice"), e.getMessage());
     assertFalse(Files.exists(dir.resolve("set").resolve(ShardIndex.NAME)), "a refused commit writes no index");
@@ -153,6 +153,25 @@ class ShardPartsTest {
     assertTrue(e.getMessage().contains("holds a shard set already"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> w.part(set, 3));
     assertTrue(e.getMessage().contains("holds a shard set already"), e.getMessage());
+  }
+
+  @Test
+  void commitRefusesTheFilesOfALastPartLeftOutOfTheList() throws IOException {
+    String set = dir.resolve("set").toString();
+    ShardWriter w = writer();
+    ShardWriter.WrittenPart p0 = part(w, set, 0, 0, 5);
+    ShardWriter.WrittenPart p1 = part(w, set, 1, 5, 9);
+    part(w, set, 2, 9, 14); // files part-00002-00000 (4 samples) and part-00002-00001 (1)
+    // Parts 0 and 1 alone look like a set of two parts; the directory shows the third.
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1)));
+    assertTrue(e.getMessage().contains("[part-00002-00000.parquet, part-00002-00001.parquet]")
+        && e.getMessage().contains("pass every part's WrittenPart") && e.getMessage().contains("delete these files"),
+        e.getMessage());
+    assertFalse(Files.exists(dir.resolve("set").resolve(ShardIndex.NAME)), "a refused commit writes no index");
+    Files.delete(dir.resolve("set").resolve("part-00002-00000.parquet"));
+    Files.delete(dir.resolve("set").resolve("part-00002-00001.parquet"));
+    assertEquals(9, w.commit(set, List.of(p0, p1)).samples());
+    assertArrayEquals(range(9), readInOrder(set));
   }
 
   @Test

@@ -128,15 +128,13 @@ class GeneratedShardsTest {
   }
 
   @Test
-  void onlySamplesOfFixedSizeMembersGetShardCode() throws Exception {
-    assertTrue(Class.forName("dev.minibatch.samples.shards.PixelShards").getMethod("write", Iterable.class, String.class)
-        .getReturnType() == ShardSet.class);
-    // Frames has a variable axis: shard columns hold fixed-size arrays, so it gets neither.
-    assertThrows(ClassNotFoundException.class, () -> Class.forName("dev.minibatch.samples.sequences.FramesShards"));
-    Class<?> builder = Class.forName("dev.minibatch.samples.sequences.FramesProvider$Builder");
-    assertTrue(java.util.Arrays.stream(builder.getMethods()).noneMatch(m -> m.getName().equals("shards")));
-    assertTrue(java.util.Arrays.stream(PixelProvider.Builder.class.getMethods())
-        .filter(m -> m.getName().equals("shards")).count() == 2);
+  void samplesOfFixedAndOfVariableMembersGetShardCode() throws Exception {
+    for (String sample : List.of("shards.Pixel", "shards.Utter", "sequences.Frames")) {
+      assertTrue(Class.forName("dev.minibatch.samples." + sample + "Shards").getMethod("write", Iterable.class,
+          String.class).getReturnType() == ShardSet.class, sample);
+      Class<?> builder = Class.forName("dev.minibatch.samples." + sample + "Provider$Builder");
+      assertEquals(2, java.util.Arrays.stream(builder.getMethods()).filter(m -> m.getName().equals("shards")).count());
+    }
   }
 
   @Test

@@ -46,23 +46,28 @@ public final class SequenceFields<S> {
     return maxLengths.length;
   }
 
-  int axis(int position) {
+  /** The variable axis of the sample shape at layout position {@code position}, or -1. */
+  public int axis(int position) {
     return axes[position];
   }
 
-  int group(int position) {
+  /** The length group of layout position {@code position}, or -1. */
+  public int group(int position) {
     return groups[position];
   }
 
-  String groupName(int group) {
+  /** The provided name of the member that owns group {@code group}'s length. */
+  public String groupName(int group) {
     return groupNames.get(group);
   }
 
-  int maxLength(int group) {
+  /** The declared bound of group {@code group} (0: none). */
+  public int maxLength(int group) {
     return maxLengths[group];
   }
 
-  TooLong tooLong(int group) {
+  /** What a sample longer than group {@code group}'s bound becomes. */
+  public TooLong tooLong(int group) {
     return tooLong[group];
   }
 

@@ -18,13 +18,44 @@ public final class Sequences {
   private final SequenceFields<?> fields;
   private final int[] bounds;
   private final int @Nullable [][] table;
+  // Where the lengths are read when a batch is planned, for a source without a table (a shard set).
+  private final @Nullable Lookup lookup;
   private final boolean fixed;
 
   private Sequences(SequenceFields<?> fields, int[] bounds, int @Nullable [][] table, boolean fixed) {
+    this(fields, bounds, table, null, fixed);
+  }
+
+  private Sequences(SequenceFields<?> fields, int[] bounds, int @Nullable [][] table, @Nullable Lookup lookup,
+      boolean fixed) {
     this.fields = fields;
     this.bounds = bounds;
     this.table = table;
+    this.lookup = lookup;
     this.fixed = fixed;
+  }
+
+  /**
+   * Reads a sample's length (after its group's bound) when a batch is planned, for a source whose
+   * lengths are known without reading every sample first. Called from any reader thread.
+   */
+  @FunctionalInterface
+  public interface Lookup {
+    /** The length of sample {@code sample} in group {@code group}, after the group's bound. */
+    int length(int group, int sample);
+  }
+
+  /**
+   * For a random-access source whose lengths are read as batches are planned ({@code lengths}), and
+   * whose bound per group is known in advance ({@code bounds}: no sample is longer): batches are
+   * padded to their longest sample, or with {@code fixedLength} to the bound, as for a List source.
+   * Buckets need every length first, so {@link #lengths(int)} is refused.
+   */
+  public static Sequences lookup(SequenceFields<?> fields, int[] bounds, boolean fixedLength, Lookup lengths) {
+    if (bounds.length != fields.groupCount()) {
+      throw new IllegalArgumentException("one bound per length group: " + fields.groupCount() + ", got " + bounds.length);
+    }
+    return new Sequences(fields, bounds.clone(), null, lengths, fixedLength);
   }
 
   /**
@@ -83,7 +114,7 @@ public final class Sequences {
   Sequences bucketed(int largestBound) {
     int[] b = bounds.clone();
     b[0] = Math.max(b[0], largestBound);
-    return new Sequences(fields, b, table, fixed);
+    return new Sequences(fields, b, table, lookup, fixed);
   }
 
   /** The number of length groups. */
@@ -100,7 +131,8 @@ public final class Sequences {
   public int[] lengths(int g) {
     int[][] t = table;
     if (t == null) {
-      throw new IllegalStateException("a streaming source's lengths are not known in advance");
+      throw new IllegalStateException(lookup != null ? "the lengths of this source are read as batches are planned, not"
+          + " in advance" : "a streaming source's lengths are not known in advance");
     }
     return t[g].clone();
   }
@@ -132,6 +164,14 @@ public final class Sequences {
         out[g] = bounds[g];
       } else if (g == 0 && bucketKey >= 0) {
         out[g] = bucketKey;
+      } else if (lookup != null) {
+        int max = 1;
+        for (int r = 0; r < samples; r++) {
+          if (idx[r] >= 0) {
+            max = Math.max(max, lookup.length(g, idx[r]));
+          }
+        }
+        out[g] = max;
       } else {
         int[] lengths = java.util.Objects.requireNonNull(table)[g];
         int max = 1;
