@@ -127,7 +127,8 @@ public final class ImagePairs {
     System.exit(0);
   }
 
-  private static double[] column(double[][] rate, java.util.function.ToDoubleFunction<double[]> f) {
+  /** {@code f} of every round's rates, sorted (shared with the runtime package's pair runs). */
+  public static double[] column(double[][] rate, java.util.function.ToDoubleFunction<double[]> f) {
     double[] out = new double[rate.length];
     for (int i = 0; i < rate.length; i++) {
       out[i] = f.applyAsDouble(rate[i]);
@@ -136,9 +137,11 @@ public final class ImagePairs {
     return out;
   }
 
-  private static void print(String name, double[] sorted) {
+  /** Prints the median and range of {@code sorted}, named. */
+  public static void print(String name, double[] sorted) {
     int n = sorted.length;
     double median = n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-    System.out.printf(Locale.ROOT, "  %-38s %9.3f  (%.3f-%.3f)%n", name, median, sorted[0], sorted[n - 1]);
+    String format = "  %-" + Math.max(38, name.length()) + "s %9.3f  (%.3f-%.3f)%n";
+    System.out.printf(Locale.ROOT, format, name, median, sorted[0], sorted[n - 1]);
   }
 }

@@ -116,7 +116,7 @@ public class JpegCheckBenchmark {
     }
 
     /** {@code n} pictures of {@code width} x {@code height}, quality 90, from a fixed seed. */
-    private static List<byte[]> pictures(int n, int height, int width, boolean optimize) {
+    static List<byte[]> pictures(int n, int height, int width, boolean optimize) {
       List<byte[]> out = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         Random r = new Random(24_000 + i);

@@ -76,7 +76,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
     String dataName = b.data();
     String labelName = b.label();
-    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed);
+    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed,
+        b.reducedDecode);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(
             List.of(DataDesc.builder().name(dataName).shape(sample.withBatch(n)).dtype(dtype).layout(layout)
@@ -224,6 +225,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private Consumer<RecordProblem> problems = p -> {};
     private boolean channelsLast;
     private DType dtype = DType.FLOAT32;
+    private boolean reducedDecode = true;
     private final Augment augment = new Augment();
     private final Normalize normalize = new Normalize();
 
@@ -333,6 +335,22 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     /** Channels last, (batch, h, w, c) with layout NHWC, instead of MXNet's NCHW; default false. */
     public Builder channelsLast(boolean channelsLast) {
       this.channelsLast = channelsLast;
+      return this;
+    }
+
+    /**
+     * Decode a JPEG at 1/2, 1/4 or 1/8 of its size (libjpeg's DCT scaling, through OpenCV's {@code
+     * IMREAD_REDUCED_*}) when the augmentation shrinks it anyway: with {@code resize}, a random
+     * resized crop or a random crop size, and no affine step, padding or alpha channel, the crop is
+     * drawn from the size in the JPEG's header before the decode, and the largest reduction is
+     * taken at which the crop still has at least the output's pixels on both axes. The crops and
+     * every other draw are the same as with a full decode; the pixels differ by the reduced
+     * decode's filtering (docs/images.md, "Reduced decoding", gives the measured difference).
+     * Other formats, and settings that need the full-size pixels, decode at full size. Default
+     * true.
+     */
+    public Builder reducedDecode(boolean reduced) {
+      this.reducedDecode = reduced;
       return this;
     }
 

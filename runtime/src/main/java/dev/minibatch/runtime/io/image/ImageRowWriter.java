@@ -3,6 +3,12 @@ package dev.minibatch.runtime.io.image;
 import static org.bytedeco.opencv.global.opencv_core.CV_8U;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_GRAYSCALE;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_2;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_4;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_COLOR_8;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_GRAYSCALE_2;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_GRAYSCALE_4;
+import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_REDUCED_GRAYSCALE_8;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_UNCHANGED;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_GRAY2BGRA;
@@ -35,6 +41,11 @@ import org.jspecify.annotations.Nullable;
  * <p>A JPEG is checked ({@link JpegCheck}) before OpenCV decodes it, because OpenCV decodes a
  * corrupt one without an error; the check runs once per image, the first time it is read, and later
  * epochs skip it.
+ *
+ * <p>With reduced decoding on and settings that allow it ({@link Augmenter#reducible}), a JPEG's
+ * size is read from its frame header (the check's walk, stopped at the frame, in later epochs), the
+ * augmenter plans the crop from it and chooses a reduction, and OpenCV decodes at 1/2, 1/4 or 1/8
+ * ({@code IMREAD_REDUCED_*}). Other formats decode at full size.
  */
 final class ImageRowWriter implements RowWriter {
   private final ImageSource source;
@@ -43,14 +54,17 @@ final class ImageRowWriter implements RowWriter {
   private final boolean uint8;
   private final float @Nullable [] meanImage;
   private final LongSupplier seed;
+  /** Whether images are decoded reduced where the augmentation allows it. */
+  private final boolean reduce;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
   /** One bit per image: its bytes passed {@link JpegCheck} and decoded (reader threads set bits at once). */
   private final AtomicLongArray checked;
   private static final LongBinaryOperator OR = (x, y) -> x | y;
 
   ImageRowWriter(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
-      LongSupplier seed) {
+      LongSupplier seed, boolean reducedDecode) {
     this.source = source;
+    this.reduce = reducedDecode && Augmenter.reducible(a);
     this.a = a;
     this.channelsLast = channelsLast;
     this.uint8 = uint8;
@@ -70,7 +84,7 @@ final class ImageRowWriter implements RowWriter {
       int sample = indices[r];
       w.random.reset(s, slot.epoch(), sample);
       // The augmenter's result may be the decoded image itself: close it only after the pixels are written.
-      try (Mat image = w.decode(sample)) {
+      try (Mat image = w.decode(sample, reduce, s, slot.epoch())) {
         try {
           w.augmenter.apply(image, w.random);
         } catch (RuntimeException e) {
@@ -100,10 +114,19 @@ final class ImageRowWriter implements RowWriter {
     private @Nullable BytePointer pointer;
 
     /**
-     * Reads and decodes sample {@code i}: an 8-bit image with the output's channel count, owned by
-     * the caller (close it).
+     * Reads and decodes sample {@code i} at full size: an 8-bit image with the output's channel
+     * count, owned by the caller (close it).
      */
     Mat decode(int i) {
+      return decode(i, false, 0, 0);
+    }
+
+    /**
+     * Reads and decodes sample {@code i}, as {@link #decode(int)}; with {@code reduced}, a JPEG is
+     * decoded at the reduction the augmenter plans ({@link Augmenter#plan}), its draws taken from
+     * {@link #random}, which the caller has reset for ({@code seed}, {@code epoch}, {@code i}).
+     */
+    Mat decode(int i, boolean reduced, long seed, long epoch) {
       source.read(i, encoded);
       ByteBuffer b = encoded.buffer;
       BytePointer p = pointer;
@@ -123,8 +146,33 @@ final class ImageRowWriter implements RowWriter {
           throw source.error(i, encoded, corrupt, null);
         }
       }
-      int flags = a.channels() == 1 ? IMREAD_GRAYSCALE : a.channels() == 3 ? IMREAD_COLOR : IMREAD_UNCHANGED;
-      Mat decoded = OpenCv.decode(p, encoded.offset, encoded.length, flags);
+      // A plan left by an image that failed after planning must not reach this one.
+      augmenter.unplan();
+      int rows = 0;
+      int cols = 0;
+      int d = 1;
+      boolean planned = reduced && JpegCheck.isJpeg(b, encoded.offset, encoded.length)
+          && (check ? jpeg.hasFrame() : jpeg.frameSize(b, encoded.offset, encoded.length));
+      if (planned) {
+        rows = jpeg.frameHeight();
+        cols = jpeg.frameWidth();
+        try {
+          d = augmenter.plan(rows, cols, random);
+        } catch (RuntimeException e) {
+          throw source.error(i, encoded, e.getMessage(), e);
+        }
+      }
+      Mat decoded = OpenCv.decode(p, encoded.offset, encoded.length, flags(d));
+      if (planned && !decoded.empty() && (decoded.rows() != ceilDiv(rows, d) || decoded.cols() != ceilDiv(cols, d))) {
+        // OpenCV turned the image by its EXIF orientation, so the header's size is not the decoded
+        // one and the plan is wrong: replay the same draws on the full-size image.
+        augmenter.unplan();
+        random.reset(seed, epoch, i);
+        if (d > 1) {
+          decoded.close();
+          decoded = OpenCv.decode(p, encoded.offset, encoded.length, flags(1));
+        }
+      }
       if (decoded.empty()) {
         decoded.close();
         throw source.error(i, encoded, "OpenCV cannot decode the " + encoded.length + " image bytes (they start with "
@@ -145,6 +193,24 @@ final class ImageRowWriter implements RowWriter {
       }
       return decoded;
     }
+  }
+
+  /** The imdecode flags for the output's channels, reduced by {@code d} (1, 2, 4 or 8; 4 channels only at 1). */
+  private int flags(int d) {
+    if (a.channels() == 4) {
+      return IMREAD_UNCHANGED;
+    }
+    boolean gray = a.channels() == 1;
+    return switch (d) {
+      case 2 -> gray ? IMREAD_REDUCED_GRAYSCALE_2 : IMREAD_REDUCED_COLOR_2;
+      case 4 -> gray ? IMREAD_REDUCED_GRAYSCALE_4 : IMREAD_REDUCED_COLOR_4;
+      case 8 -> gray ? IMREAD_REDUCED_GRAYSCALE_8 : IMREAD_REDUCED_COLOR_8;
+      default -> gray ? IMREAD_GRAYSCALE : IMREAD_COLOR;
+    };
+  }
+
+  private static int ceilDiv(int v, int d) {
+    return (v + d - 1) / d;
   }
 
   private static String head(ByteBuffer b, int offset, int length) {

@@ -95,6 +95,8 @@ final class JpegCheck {
   private int faultOffset = -1;
   private int faultEnd = -1;
   private @Nullable String problem;
+  /** Set by {@link #frameSize}: the walk stops at the frame header. */
+  private boolean frameOnly;
 
   private static JpegCheckHuffman[] tables() {
     return new JpegCheckHuffman[] {new JpegCheckHuffman(), new JpegCheckHuffman(), new JpegCheckHuffman(),
@@ -155,6 +157,39 @@ final class JpegCheck {
     return problem;
   }
 
+  /**
+   * Reads only the segments up to the frame header of the {@code length} bytes at {@code offset},
+   * for the reduced decode (the same walk as {@link #check}, stopped at the frame): after true,
+   * {@link #frameWidth()} and {@link #frameHeight()} are the size the frame declares. False when
+   * the bytes are not a JPEG or the walk finds a problem before the frame.
+   */
+  boolean frameSize(ByteBuffer b, int offset, int length) {
+    frameOnly = true;
+    try {
+      return check(b, offset, length) == null && sof >= 0;
+    } finally {
+      frameOnly = false;
+    }
+  }
+
+  /**
+   * The width the frame header of the last JPEG checked (or read by {@link #frameSize}) declares;
+   * meaningful after a check that passed, or a {@code frameSize} that returned true.
+   */
+  int frameWidth() {
+    return width;
+  }
+
+  /** The height the frame header declares; see {@link #frameWidth()}. */
+  int frameHeight() {
+    return height;
+  }
+
+  /** Whether the last JPEG checked had a frame header (false too for bytes that are not a JPEG). */
+  boolean hasFrame() {
+    return sof >= 0;
+  }
+
   /** What the last check found. */
   Fault fault() {
     return fault;
@@ -171,6 +206,7 @@ final class JpegCheck {
   }
 
   private @Nullable String pass() {
+    sof = -1;
     fault = Fault.NONE;
     faultOffset = -1;
     faultEnd = -1;
@@ -270,6 +306,9 @@ final class JpegCheck {
         case 0xC0, 0xC1, 0xC2, 0xC9, 0xCA -> {
           if (!frame(code, marker, body, next)) {
             return false;
+          }
+          if (frameOnly) {
+            return true;
           }
         }
         case 0xC3, 0xC5, 0xC6, 0xC7, 0xCB, 0xCD, 0xCE, 0xCF -> {
