@@ -1,7 +1,6 @@
 package dev.minibatch.spark;
 
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.spark.internal.RowValues;
 import dev.minibatch.shards.ShardSet;
 import dev.minibatch.shards.ShardWriter;
 import java.util.ArrayList;
@@ -136,8 +135,7 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
    * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
    *     the directory's file system, e.g. {@code spark.sparkContext().hadoopConfiguration()})
    * @return the shard set written
-   * @throws IllegalArgumentException if the record has a variable-length member, or the directory
-   *     holds a shard set already
+   * @throws IllegalArgumentException if the directory holds a shard set already
    * @throws IllegalStateException if {@code spark.speculation} is on
    * @throws SparkSampleException if a sample fails on an executor
    */
@@ -147,13 +145,6 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
     if (spark.sparkContext().conf().getBoolean("spark.speculation", false)) {
       throw new IllegalStateException("spark.speculation is on: two attempts of one task would write the same shard"
           + " files at once; run writeShards in a session with spark.speculation=false");
-    }
-    for (StructField f : rows.schema().fields()) {
-      if (f.metadata().contains(RowValues.SHAPE_KEY)
-          && Arrays.stream(f.metadata().getLongArray(RowValues.SHAPE_KEY)).anyMatch(d -> d < 0)) {
-        throw new IllegalArgumentException(rows.sampleType().getSimpleName() + "." + f.name() + " has a variable axis;"
-            + " shard sets hold fixed-shape arrays so far (build batches on the executors with batches(...) instead)");
-      }
     }
     // Fails here, on the driver, for a directory that holds a shard set already or cannot be reached;
     // a part that met no sample writes nothing.

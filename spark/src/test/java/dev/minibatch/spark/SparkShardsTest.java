@@ -182,14 +182,41 @@ class SparkShardsTest {
     assertTrue(e.getMessage().startsWith(message), e.getMessage());
   }
 
+  /**
+   * Variable-length samples written by the executors: sentence {@code i} has {@code 1 + i mod 4} ids
+   * {@code 10i, 10i + 1, …} ({@link Sentence#of}). Read back in order in batches of 64, each batch is
+   * padded with 0 to 4 steps (every batch holds every length), its lengths and mask say which steps are
+   * real; 2 500 sentences in 3 partitions of files of 400.
+   */
   @Test
-  void samplesOfAVariableLengthMemberAreRefusedBeforeAnyJob() {
-    List<Sentence> sentences = List.of(Sentence.of(0), Sentence.of(1));
+  void theExecutorsWriteVariableLengthSamplesThatReadBackPaddedWithTheirLengths() {
+    int n = 2_500;
+    List<Sentence> sentences = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      sentences.add(Sentence.of(i));
+    }
+    Collections.shuffle(sentences, new Random(7));
+    // Sorted by all columns: the first id, 10i, orders the sentences by i.
     SparkSamples<Sentence, SentenceProvider> s = SparkSamples.builder(SentenceSparkRows.INSTANCE)
-        .fromRdd(spark, jsc.parallelize(sentences, 1));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> s.writeShards(dir.resolve("sentences").toString(), ShardWriter.builder().build()));
-    assertTrue(e.getMessage().contains("Sentence.ids has a variable axis"), e.getMessage());
+        .fromRdd(spark, jsc.parallelize(sentences, 3));
+    String set = dir.resolve("sentences").toString();
+    assertEquals(n, s.writeShards(set, ShardWriter.builder().samplesPerFile(400).build()).samples());
     s.unpersist();
+    int i = 0;
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(64).build()) {
+      for (NamedBatch b : p) {
+        assertEquals(4, b.get("ids").size(1), "a batch of 64 consecutive sentences holds every length 1 .. 4");
+        for (int r = 0; r < b.countSamples(); r++, i++) {
+          int length = 1 + i % 4;
+          assertEquals(i, b.get("y").getInt(r));
+          assertEquals(length, b.lengths("ids").getInt(r), "length of sentence " + i);
+          for (int t = 0; t < 4; t++) {
+            assertEquals(t < length ? 10 * i + t : 0, b.get("ids").getInt(r, t), "sentence " + i + " step " + t);
+            assertEquals(t < length ? 1f : 0f, b.mask("ids").getFloat(r, t), "mask of sentence " + i + " step " + t);
+          }
+        }
+      }
+    }
+    assertEquals(n, i);
   }
 }
