@@ -8,6 +8,8 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardSet;
 import dev.minibatch.shards.ShardWriter;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -218,5 +220,23 @@ class SparkShardsTest {
       }
     }
     assertEquals(n, i);
+
+    // The files are plain Parquet to Spark's own reader: each column a binary value of the sample's
+    // little-endian bytes (the label one int32, the ids as many int32s as the sentence has).
+    List<Row> rows = spark.read().parquet(set + "/*.parquet").collectAsList();
+    assertEquals(n, rows.size());
+    byte[][] idsOf = new byte[n][];
+    for (Row row : rows) {
+      int y = ByteBuffer.wrap(row.<byte[]>getAs("y")).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      assertEquals(null, idsOf[y], "sentence " + y + " once");
+      idsOf[y] = row.getAs("ids");
+    }
+    for (int k = 0; k < n; k++) {
+      ByteBuffer le = ByteBuffer.wrap(idsOf[k]).order(ByteOrder.LITTLE_ENDIAN);
+      assertEquals(4 * (1 + k % 4), idsOf[k].length, "bytes of sentence " + k);
+      for (int t = 0; t < idsOf[k].length / 4; t++) {
+        assertEquals(10 * k + t, le.getInt(), "sentence " + k + " step " + t);
+      }
+    }
   }
 }
