@@ -4,16 +4,18 @@ import dev.minibatch.DType
 import dev.minibatch.runtime.NamedBatch
 import dev.minibatch.runtime.array.ArrayDataProvider
 import dev.minibatch.runtime.contract.EngineThreads
+import dev.minibatch.runtime.pipeline.PipelineIterator
+import dev.minibatch.runtime.reader.Reader
 import dev.minibatch.runtime.reader.FeedingProvider
 import dev.minibatch.runtime.reader.Readers.Tuple
 import dev.minibatch.shape.Shape
+import java.util.concurrent.CountDownLatch
 import java.util.concurrent.TimeUnit
 import java.util.concurrent.atomic.AtomicBoolean
 import kotlinx.coroutines.CompletableDeferred
 import kotlinx.coroutines.async
 import kotlinx.coroutines.cancelAndJoin
 import kotlinx.coroutines.flow.asFlow
-import kotlinx.coroutines.flow.flow
 import kotlinx.coroutines.flow.map
 import kotlinx.coroutines.flow.onCompletion
 import kotlinx.coroutines.flow.toList
@@ -78,25 +80,31 @@ class EpochFlowTest {
     }
 
     /**
-     * The source waits for a signal that only the collector's own thread can give. Were the
-     * provider's `next()` run on that thread, it would block it and never get the signal.
+     * The source stops at sample 10, inside the provider's `next()` for the second batch, until the
+     * collector's own thread (runBlocking's only one) lets it go on. Were `next()` run on that
+     * thread, it would block it and the signal would never come (the test would time out).
      */
     @Test
     fun theCollectorsThreadIsFreeWhileTheProviderWaits() = runBlocking {
         val waiting = CompletableDeferred<Unit>()
-        val go = CompletableDeferred<Unit>()
-        val gated = flow {
-            waiting.complete(Unit)
-            go.await()
-            for (i in 0 until 20) emit(i)
-        }.asReader()
-        FeedingProvider.builder(gated.map { Tuple.of(it) })
-            .data("x", 0, Shape.scalar(), DType.INT32).batchSize(10).build().use { provider ->
-                val batches = async { provider.epochFlow().map { it.xs() }.toList() }
-                waiting.await()        // resumes on runBlocking's one thread, which the epoch must not hold
-                go.complete(Unit)
-                assertEquals((0 until 20).chunked(10), batches.await())
-            }
+        val go = CountDownLatch(1)
+        val gated = Reader<Tuple> {
+            PipelineIterator.of(iterator<Tuple> {
+                for (i in 0 until 20) {
+                    if (i == 10) {
+                        waiting.complete(Unit)
+                        go.await()
+                    }
+                    yield(Tuple.of(i))
+                }
+            })
+        }
+        FeedingProvider.builder(gated).data("x", 0, Shape.scalar(), DType.INT32).batchSize(10).build().use { provider ->
+            val batches = async { provider.epochFlow().map { it.xs() }.toList() }
+            waiting.await()
+            go.countDown()
+            assertEquals((0 until 20).chunked(10), batches.await())
+        }
     }
 
     @Test
