@@ -22,8 +22,32 @@ public final class ImagePairs {
   private ImagePairs() {}
 
   /** One variant: an epoch of 2 048 images. */
-  private interface Epoch {
+  /** One timed epoch of a variant. */
+  public interface Epoch {
+    /** Runs the epoch. */
     void run() throws Exception;
+  }
+
+  /**
+   * Images/s of every variant in every round: 2 warm-up rounds, then {@code rounds}, each running one
+   * epoch of every variant in an order that rotates from round to round, so that no variant always
+   * runs first (or right after the same other one); ratios are then taken within a round.
+   */
+  public static double[][] rates(List<? extends Epoch> epochs, int rounds, int images) throws Exception {
+    int k = epochs.size();
+    double[][] rate = new double[rounds][k];
+    for (int round = -2; round < rounds; round++) {
+      for (int j = 0; j < k; j++) {
+        int v = Math.floorMod(j + round, k);
+        long t0 = System.nanoTime();
+        epochs.get(v).run();
+        double seconds = (System.nanoTime() - t0) / 1e9;
+        if (round >= 0) {
+          rate[round][v] = images / seconds;
+        }
+      }
+    }
+    return rate;
   }
 
   /** Runs {@code args[0]} rounds (default 10) after two warm-up rounds and prints the ratios. */
@@ -94,18 +118,7 @@ public final class ImagePairs {
       }
     });
     int k = epochs.size();
-    double[][] rate = new double[rounds][k];
-    for (int round = -2; round < rounds; round++) {
-      for (int j = 0; j < k; j++) {
-        int v = Math.floorMod(j + round, k);
-        long t0 = System.nanoTime();
-        epochs.get(v).run();
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        if (round >= 0) {
-          rate[round][v] = ImageBenchmark.IMAGES / seconds;
-        }
-      }
-    }
+    double[][] rate = rates(epochs, rounds, ImageBenchmark.IMAGES);
     for (AutoCloseable c : closers) {
       c.close();
     }

@@ -27,6 +27,20 @@ final class Epochs {
     return s;
   }
 
+  /**
+   * Round {@code round}: one epoch of each provider, in the given order on even rounds and in the
+   * reverse order on odd ones (so none always runs first); samples per second, in the given order.
+   */
+  @SafeVarargs
+  static double[] round(int round, Iterable<NamedBatch>... providers) {
+    double[] rates = new double[providers.length];
+    for (int j = 0; j < providers.length; j++) {
+      int v = round % 2 == 0 ? j : providers.length - 1 - j;
+      rates[v] = samplesPerSecond(providers[v]);
+    }
+    return rates;
+  }
+
   /** "median m (min-max)" of {@code v}. */
   static String summary(double[] v) {
     double[] s = v.clone();

@@ -73,18 +73,10 @@ public final class ShardPairs {
       Epochs.samplesPerSecond(warm);
       Epochs.samplesPerSecond(streaming);
       for (int r = 0; r < rounds; r++) {
-        double a;
-        double w;
-        double s;
-        if (r % 2 == 0) {
-          a = Epochs.samplesPerSecond(array);
-          w = Epochs.samplesPerSecond(warm);
-          s = Epochs.samplesPerSecond(streaming);
-        } else {
-          s = Epochs.samplesPerSecond(streaming);
-          w = Epochs.samplesPerSecond(warm);
-          a = Epochs.samplesPerSecond(array);
-        }
+        double[] rates = Epochs.round(r, array, warm, streaming);
+        double a = rates[0];
+        double w = rates[1];
+        double s = rates[2];
         warmRatio[r] = w / a;
         streamRatio[r] = s / a;
         System.out.printf("round %d: array %.0f, shards warm %.0f, shards streaming %.0f samples/s; warm/array %.3f,"

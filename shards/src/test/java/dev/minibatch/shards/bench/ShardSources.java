@@ -57,18 +57,10 @@ public final class ShardSources {
         double[] hr = new double[rounds];
         double[] sr = new double[rounds];
         for (int r = 0; r < rounds; r++) {
-          double a;
-          double b;
-          double c;
-          if (r % 2 == 0) {
-            a = Epochs.samplesPerSecond(l);
-            b = Epochs.samplesPerSecond(h);
-            c = Epochs.samplesPerSecond(s);
-          } else {
-            c = Epochs.samplesPerSecond(s);
-            b = Epochs.samplesPerSecond(h);
-            a = Epochs.samplesPerSecond(l);
-          }
+          double[] rates = Epochs.round(r, l, h, s);
+          double a = rates[0];
+          double b = rates[1];
+          double c = rates[2];
           hr[r] = b / a;
           sr[r] = c / a;
           System.out.printf("round %d: local %.0f, hdfs %.0f, s3 %.0f samples/s; hdfs/local %.3f, s3/local %.3f%n", r, a,

@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.image;
 
 import static dev.minibatch.benchmarks.io.ImagePairs.column;
 import static dev.minibatch.benchmarks.io.ImagePairs.print;
+import static dev.minibatch.benchmarks.io.ImagePairs.rates;
 import static org.bytedeco.opencv.global.opencv_core.CV_32F;
 import static org.bytedeco.opencv.global.opencv_core.CV_32FC1;
 import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
@@ -11,6 +12,7 @@ import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 import static org.bytedeco.opencv.global.opencv_imgproc.resize;
 
+import dev.minibatch.benchmarks.io.ImagePairs.Epoch;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
@@ -66,10 +68,6 @@ public final class ReducedDecodePairs {
   private ReducedDecodePairs() {}
 
   /** One epoch of one variant. */
-  private interface Epoch {
-    void run() throws Exception;
-  }
-
   /** One workload: its images, output side and crop. */
   private record Workload(String name, List<byte[]> jpegs, Path rec, int out, boolean resizedCrop) {}
 
@@ -117,18 +115,7 @@ public final class ReducedDecodePairs {
       }
     }
     int k = epochs.size();
-    double[][] rate = new double[rounds][k];
-    for (int round = -2; round < rounds; round++) {
-      for (int j = 0; j < k; j++) {
-        int v = Math.floorMod(j + round, k);
-        long t0 = System.nanoTime();
-        epochs.get(v).run();
-        double seconds = (System.nanoTime() - t0) / 1e9;
-        if (round >= 0) {
-          rate[round][v] = IMAGES / seconds;
-        }
-      }
-    }
+    double[][] rate = rates(epochs, rounds, IMAGES);
     for (AutoCloseable c : closers) {
       c.close();
     }
