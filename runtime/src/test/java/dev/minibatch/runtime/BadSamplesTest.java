@@ -8,6 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.contract.EngineThreads;
+import dev.minibatch.runtime.engine.MergedProvider;
+import dev.minibatch.runtime.engine.ResizedProvider;
 import dev.minibatch.runtime.example.ComputedProvider;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
@@ -219,5 +221,50 @@ class BadSamplesTest {
       out.add(it.next());
     }
     return out.iterator();
+  }
+
+  /** (epoch, sample, replacement) of each bad sample, in the order reported. */
+  private static List<List<Long>> reported(Iterator<?> it) {
+    return PipelineStats.of(it).badSamples().stream()
+        .map(b -> List.of((long) b.epoch(), b.sample(), b.replacement())).toList();
+  }
+
+  @Test
+  void resizedEpochsReportTheBadSamplesOfTheBatchesTheyDelivered() {
+    // 20 samples in batches of 4 are 5 wrapped batches a epoch: 0-3, 4-7, 8-11, 12-15, 16-19. Three
+    // batches per resized epoch, carrying on: epoch 0 takes wrapped epoch 0's batches 0-2 (sample 5
+    // bad), epoch 1 its batches 3-4 (sample 13) and wrapped epoch 1's batch 0 (none), epoch 2
+    // wrapped epoch 1's batches 1-3 (samples 5 and 13 again). Each bad sample is replaced by the next.
+    try (ResizedProvider<NamedBatch> r = ResizedProvider.of(
+        provider(20, 4, Set.of(5, 13), BadSamples.replace(2), 0, LastBatch.PARTIAL), 3)) {
+      List<List<List<Long>>> perEpoch = new ArrayList<>();
+      for (int e = 0; e < 3; e++) {
+        Iterator<NamedBatch> it = r.iterator();
+        while (it.hasNext()) {
+          it.next();
+        }
+        perEpoch.add(reported(it));
+      }
+      assertEquals(List.of(
+          List.of(List.of(0L, 5L, 6L)),
+          List.of(List.of(0L, 13L, 14L)),
+          List.of(List.of(1L, 5L, 6L), List.of(1L, 13L, 14L))), perEpoch);
+    }
+  }
+
+  @Test
+  void aMergedEpochReportsEveryProvidersBadSamples() {
+    try (MergedProvider m = MergedProvider.builder()
+        .add(provider(12, 4, Set.of(5), BadSamples.replace(1), 0, LastBatch.PARTIAL))
+        .add(provider(12, 4, Set.of(2, 9), BadSamples.replace(2), 0, LastBatch.PARTIAL),
+            java.util.Map.of("data", "data2", "label", "label2"))
+        .build()) {
+      Iterator<NamedBatch> it = m.iterator();
+      while (it.hasNext()) {
+        it.next();
+      }
+      // Provider by provider, each in its batch order.
+      assertEquals(List.of(List.of(0L, 5L, 6L), List.of(0L, 2L, 3L), List.of(0L, 9L, 10L)), reported(it));
+    }
   }
 }

@@ -12,6 +12,7 @@ import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import java.lang.ref.Cleaner;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -36,7 +37,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * thread. All providers must have the same batch size, and merged names must be unique (rename the
  * clashes). When one provider's epoch ends before another's, the next call throws {@link
  * IllegalStateException} naming both and their batch counts: merging batches of different samples
- * counts would pair samples wrongly. {@link #close()} closes every provider.
+ * counts would pair samples wrongly. {@link #close()} closes every provider. An epoch's {@linkplain
+ * PipelineStats#badSamples() bad samples} are every provider's, provider by provider.
  *
  * <p>Resumable when every provider is (a prefetching wrapper is when its provider is): {@link
  * #saveState()} composes this provider's epoch and position with every provider's state, one
@@ -414,6 +416,16 @@ public final class MergedProvider implements BatchProvider<NamedBatch>, Resumabl
         s = s.plus(PipelineStats.of(it));
       }
       return s;
+    }
+
+    /** Every provider's bad samples, provider by provider (each provider's in its batch order). */
+    @Override
+    protected List<BadSample> badSamples() {
+      List<BadSample> all = new ArrayList<>();
+      for (BatchIterator<? extends Batch> it : sources) {
+        all.addAll(PipelineStats.of(it).badSamples());
+      }
+      return all;
     }
   }
 

@@ -9,6 +9,8 @@ import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.function.Consumer;
@@ -29,6 +31,9 @@ import org.jspecify.annotations.Nullable;
  * iteration from another thread while its own is unfinished). The one-iteration-at-a-time rule holds
  * for this provider as for every other. {@link #close()} ends the wrapped iteration and closes the
  * wrapped provider.
+ *
+ * <p>An epoch's {@linkplain PipelineStats#badSamples() bad samples} are those of the batches it
+ * delivered, as the wrapped provider numbers them (its epochs, its sample indices).
  *
  * <p>Resumable when the wrapped provider is: {@link #saveState()} composes this provider's epoch and
  * position with the wrapped provider's state (its one {@linkplain IterationState#parts() part}), so
@@ -215,6 +220,7 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B>,
     BatchIterator<B> it = inner;
     if (it == null || !it.hasNext()) {
       if (it != null) {
+        epoch.carry(badSamplesOf(it));
         it.close();
       }
       inner = null;
@@ -242,6 +248,11 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B>,
     return b;
   }
 
+  /** The wrapped epoch's bad samples so far (a stats snapshot: called at epoch boundaries, not per batch). */
+  private static List<BadSample> badSamplesOf(@Nullable BatchIterator<?> it) {
+    return it == null ? List.of() : PipelineStats.of(it).badSamples();
+  }
+
   private synchronized PipelineStats innerStats() {
     BatchIterator<B> it = inner;
     return it == null ? PipelineStats.EMPTY : PipelineStats.of(it);
@@ -253,10 +264,38 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B>,
     /** Batches delivered, counting those delivered before a restore; guarded by the provider. */
     int delivered;
 
+    /** Bad samples of wrapped epochs that ended during this one, from their batches this one delivered. */
+    private final List<BadSample> ended = new ArrayList<>();
+    /** How many of the current wrapped epoch's bad samples came in batches of earlier epochs. */
+    private int reportedBefore;
+
     Epoch(long ticket, int epoch, int delivered) {
       super(guard, ticket);
       this.epoch = epoch;
       this.delivered = delivered;
+      synchronized (ResizedProvider.this) {
+        reportedBefore = badSamplesOf(inner).size();
+      }
+    }
+
+    /** A wrapped epoch ended with {@code bad}: those from this epoch's batches are kept. */
+    void carry(List<BadSample> bad) {
+      ended.addAll(bad.subList(Math.min(reportedBefore, bad.size()), bad.size()));
+      reportedBefore = 0;
+    }
+
+    /**
+     * The bad samples of the batches this epoch delivered, as the wrapped provider reported them (its
+     * epoch numbers and sample indices), in delivery order.
+     */
+    @Override
+    protected List<BadSample> badSamples() {
+      synchronized (ResizedProvider.this) {
+        List<BadSample> now = badSamplesOf(inner);
+        List<BadSample> all = new ArrayList<>(ended);
+        all.addAll(now.subList(Math.min(reportedBefore, now.size()), now.size()));
+        return all;
+      }
     }
 
     @Override
