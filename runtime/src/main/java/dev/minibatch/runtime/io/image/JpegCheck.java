@@ -35,9 +35,10 @@ import org.jspecify.annotations.Nullable;
  * </ul>
  *
  * <p>Progressive (SOF2) and arithmetic-coded (SOF9, SOF10) scans are walked to the marker after
- * them without decoding their data, and so are the scans of a sequential frame whose Huffman tables
- * the file does not define (Motion-JPEG frames, which libjpeg-turbo decodes with the standard
- * tables). A flipped bit that leaves the data a valid stream (most flips of a coefficient's
+ * them without decoding their data. A sequential scan whose Huffman table 0 or 1 the file never
+ * defines is checked with the standard table of ITU T.81 Annex K, as libjpeg-turbo decodes it
+ * (Motion-JPEG frames leave those tables out); an undefined table 2 or 3 is an error, as in
+ * libjpeg. A flipped bit that leaves the data a valid stream (most flips of a coefficient's
  * magnitude bits) cannot be found this way, by libjpeg or by anyone without a checksum.
  *
  * <p>One instance per thread: it keeps its tables (rebuilt only when an image's differ from the
@@ -89,6 +90,8 @@ final class JpegCheck {
 
   private final JpegCheckHuffman[] dcTables = tables();
   private final JpegCheckHuffman[] acTables = tables();
+  /** libjpeg-turbo's stand-ins for tables 0 and 1 an image never defines: DC 0, DC 1, AC 0, AC 1; built when first needed. */
+  private final @Nullable JpegCheckHuffman[] standardTables = new JpegCheckHuffman[4];
   private final JpegCheckEntropy entropy = new JpegCheckEntropy();
 
   private Fault fault = Fault.NONE;
@@ -241,6 +244,28 @@ final class JpegCheck {
 
   private String truncated() {
     return "the " + (end - start) + " bytes end";
+  }
+
+  /**
+   * Huffman table {@code t} of class DC or AC as a scan decodes with it: the image's own; for table 0
+   * or 1 the image never defines, the standard one libjpeg-turbo supplies (Motion-JPEG frames leave
+   * them out); else null, which libjpeg refuses.
+   */
+  private @Nullable JpegCheckHuffman table(boolean dc, int t) {
+    JpegCheckHuffman own = (dc ? dcTables : acTables)[t];
+    if (own.defined) {
+      return own;
+    }
+    if (t > 1) {
+      return null;
+    }
+    int k = (dc ? 0 : 2) + t;
+    JpegCheckHuffman std = standardTables[k];
+    if (std == null) {
+      std = JpegCheckHuffman.standard(dc, t);
+      standardTables[k] = std;
+    }
+    return std;
   }
 
   /** Walks the segments after SOI up to EOI; false with the problem recorded. */
@@ -450,7 +475,6 @@ final class JpegCheck {
       return skip(headerEnd);
     }
     JpegCheckEntropy e = entropy;
-    boolean tablesDefined = true;
     int blocks = 0;
     int only = 0;
     for (int k = 0; k < ns; k++) {
@@ -478,7 +502,15 @@ final class JpegCheck {
             + ta + " for component " + id + " (0 to 3)");
         return -1;
       }
-      tablesDefined &= dcTables[td].defined && acTables[ta].defined;
+      JpegCheckHuffman dc = table(true, td);
+      JpegCheckHuffman ac = table(false, ta);
+      if (dc == null || ac == null) {
+        int missing = dc == null ? td : 0x10 | ta;
+        fail(Fault.STRUCTURE, marker, "the SOS segment at " + at(marker) + " uses " + (dc == null ? "DC" : "AC")
+            + " Huffman table " + (missing & 15) + ", which the image does not define (libjpeg: Huffman table 0x"
+            + String.format("%02x", missing) + " was not defined)");
+        return -1;
+      }
       // One block per MCU in a one-component scan; else the component's H x V blocks.
       int n = ns == 1 ? 1 : h[c] * v[c];
       if (blocks + n > MAX_BLOCKS_IN_MCU) {
@@ -487,8 +519,8 @@ final class JpegCheck {
         return -1;
       }
       for (int i = 0; i < n; i++, blocks++) {
-        e.dcTable[blocks] = dcTables[td];
-        e.acTable[blocks] = acTables[ta];
+        e.dcTable[blocks] = dc;
+        e.acTable[blocks] = ac;
         e.component[blocks] = c;
       }
     }
@@ -500,10 +532,6 @@ final class JpegCheck {
           + se + " and successive approximation " + (a >> 4) + ", " + (a & 15) + "; a sequential scan has 0 to 63"
           + " and 0, 0 (libjpeg: invalid SOS parameters for sequential JPEG)");
       return -1;
-    }
-    if (!tablesDefined) {
-      // Motion-JPEG frames leave out the standard tables, which libjpeg-turbo then supplies.
-      return skip(headerEnd);
     }
     for (int b = 0; b < blocks; b++) {
       JpegCheckHuffman bad = e.dcTable[b].problem != null ? e.dcTable[b] : e.acTable[b].problem != null

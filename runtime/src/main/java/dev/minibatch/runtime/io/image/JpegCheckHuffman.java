@@ -19,6 +19,37 @@ final class JpegCheckHuffman {
   static final int FLAG = Integer.MIN_VALUE;
   /** A run table of zeros: every lookup falls back to {@link #look}, for scans too small to pay for building one. */
   static final int[] NO_RUN = new int[1 << RUN];
+  /**
+   * The tables of ITU T.81 Annex K.3 (Tables K.3 to K.6) as DHT bytes (16 code counts, then the
+   * symbols): DC luminance (table 0), DC chrominance (1), AC luminance (0), AC chrominance (1).
+   * libjpeg-turbo decodes with them a sequential scan whose table 0 or 1 the file never defines
+   * (Motion-JPEG frames leave them out), and libjpeg's encoder writes them by default.
+   */
+  private static final String[] STANDARD = {
+    "00010501010101010100000000000000000102030405060708090a0b",
+    "00030101010101010101010000000000000102030405060708090a0b",
+    "0002010303020403050504040000017d01020300041105122131410613516107227114328191a1082342b1c11552d1f0243362"
+        + "7282090a161718191a25262728292a3435363738393a434445464748494a535455565758595a636465666768696a7374757677"
+        + "78797a838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2d3d4d5"
+        + "d6d7d8d9dae1e2e3e4e5e6e7e8e9eaf1f2f3f4f5f6f7f8f9fa",
+    "00020102040403040705040400010277000102031104052131061241510761711322328108144291a1b1c109233352f015627"
+        + "2d10a162434e125f11718191a262728292a35363738393a434445464748494a535455565758595a636465666768696a737475"
+        + "767778797a82838485868788898a92939495969798999aa2a3a4a5a6a7a8a9aab2b3b4b5b6b7b8b9bac2c3c4c5c6c7c8c9cad2"
+        + "d3d4d5d6d7d8d9dae2e3e4e5e6e7e8e9eaf2f3f4f5f6f7f8f9fa",
+  };
+
+  /** Standard table {@code table} (0 or 1) of class DC or AC, built anew ({@link #STANDARD}). */
+  static JpegCheckHuffman standard(boolean isDc, int table) {
+    byte[] spec = java.util.HexFormat.of().parseHex(STANDARD[(isDc ? 0 : 2) + table]);
+    JpegCheckHuffman h = new JpegCheckHuffman();
+    h.define(spec, 0, spec.length, isDc);
+    return h;
+  }
+
+  /** The DHT bytes of standard table {@code table} (0 or 1) of class DC or AC, for tests. */
+  static byte[] standardSpec(boolean isDc, int table) {
+    return java.util.HexFormat.of().parseHex(STANDARD[(isDc ? 0 : 2) + table]);
+  }
 
   /**
    * By the next {@value #LOOK} bits: 0 where the code is longer, else the code's entry: the bits it

@@ -297,4 +297,87 @@ class JpegCheckTest {
     }
     throw new AssertionError("not found");
   }
+
+  /** The image's DHT segments' tables, each as (class << 4 | id) followed by its 16 counts and symbols. */
+  private static List<byte[]> huffmanTables(byte[] jpeg) {
+    List<byte[]> tables = new ArrayList<>();
+    int p = 2;
+    while ((jpeg[p + 1] & 0xFF) != 0xDA) {
+      int length = (jpeg[p + 2] & 0xFF) << 8 | (jpeg[p + 3] & 0xFF);
+      if ((jpeg[p + 1] & 0xFF) == 0xC4) {
+        for (int t = p + 4; t < p + 2 + length; ) {
+          int symbols = 0;
+          for (int l = 0; l < 16; l++) {
+            symbols += jpeg[t + 1 + l] & 0xFF;
+          }
+          tables.add(java.util.Arrays.copyOfRange(jpeg, t, t + 17 + symbols));
+          t += 17 + symbols;
+        }
+      }
+      p += 2 + length;
+    }
+    return tables;
+  }
+
+  /** {@code jpeg} without its DHT segments, as a Motion-JPEG frame is stored. */
+  private static byte[] withoutHuffmanTables(byte[] jpeg) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.write(jpeg, 0, 2);
+    int p = 2;
+    while ((jpeg[p + 1] & 0xFF) != 0xDA) {
+      int length = (jpeg[p + 2] & 0xFF) << 8 | (jpeg[p + 3] & 0xFF);
+      if ((jpeg[p + 1] & 0xFF) != 0xC4) {
+        out.write(jpeg, p, 2 + length);
+      }
+      p += 2 + length;
+    }
+    out.write(jpeg, p, jpeg.length - p);
+    return out.toByteArray();
+  }
+
+  private static byte[] pixels(byte[] jpeg) {
+    ByteBuffer direct = ByteBuffer.allocateDirect(jpeg.length).put(jpeg).flip();
+    try (org.bytedeco.javacpp.BytePointer p = new org.bytedeco.javacpp.BytePointer(direct);
+        Mat m = OpenCv.decode(p, 0, jpeg.length, org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR)) {
+      byte[] out = new byte[(int) (m.total() * m.channels())];
+      m.data().get(out);
+      return out;
+    }
+  }
+
+  @Test
+  void aScanWhoseTablesTheImageLeavesOutIsCheckedWithTheStandardOnes() {
+    byte[] jpeg;
+    try (Mat m = JpegSamples.picture(37, 53, 3, 11)) {
+      jpeg = JpegSamples.opencv(m, IMWRITE_JPEG_QUALITY, 90);
+    }
+    // libjpeg's encoder writes the tables of ITU T.81 Annex K unless told to optimise them: they are
+    // the check's standard tables, byte for byte.
+    List<byte[]> written = huffmanTables(jpeg);
+    assertEquals(4, written.size());
+    for (byte[] t : written) {
+      boolean dc = (t[0] >> 4) == 0;
+      org.junit.jupiter.api.Assertions.assertArrayEquals(JpegCheckHuffman.standardSpec(dc, t[0] & 15),
+          java.util.Arrays.copyOfRange(t, 1, t.length), "table class " + (t[0] >> 4) + ", id " + (t[0] & 15));
+    }
+    // Stored without them, as Motion-JPEG frames are: libjpeg-turbo (OpenCV) decodes the same pixels
+    // with its standard tables, and the check passes it.
+    byte[] bare = withoutHuffmanTables(jpeg);
+    assertTrue(huffmanTables(bare).isEmpty());
+    org.junit.jupiter.api.Assertions.assertArrayEquals(pixels(jpeg), pixels(bare));
+    assertNull(check.check(bare, 0, bare.length));
+    // Its entropy-coded data is checked with those tables: cut 20 bytes before EOI, it ends early
+    // (libjpeg-turbo warns "premature end of data segment" and decodes grey blocks).
+    byte[] cut = cut(bare, bare.length - 22, bare.length - 2);
+    assertTrue(check.check(cut, 0, cut.length) != null);
+    assertEquals(Fault.PREMATURE_END, check.fault());
+    // Tables 2 and 3 have no standard stand-in: libjpeg stops, and so does the check.
+    byte[] table2 = bare.clone();
+    int sos = scanStart(table2) - 8; // the first component's selector: after FF DA, length, Ns, its id
+    assertEquals(3, table2[sos - 2], "three components in the scan");
+    table2[sos] = 0x20;
+    String problem = check.check(table2, 0, table2.length);
+    assertEquals(Fault.STRUCTURE, check.fault());
+    assertTrue(problem != null && problem.contains("DC Huffman table 2, which the image does not define"), problem);
+  }
 }
