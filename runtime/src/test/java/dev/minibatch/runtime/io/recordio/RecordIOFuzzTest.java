@@ -27,7 +27,9 @@ import java.util.Objects;
  * .idx} and a {@code .lst} beside a fixed, valid file of two PNG records: their content must end
  * in an error naming them (or, for an index offset that points elsewhere, the record there), never
  * in an I/O error. Seeds: dmlc's {@code sample.rec}, a small file with split records, two PNG
- * image records, and that file's index and list, under {@code RecordIOFuzzTestInputs/<method>}.
+ * image records, two 24x16 JPEG records (4:2:0, the encoder's standard tables) and one JPEG cut
+ * inside its entropy-coded data (written by the project's own test helpers), and the PNG file's
+ * index and list, under {@code RecordIOFuzzTestInputs/<method>}.
  * Without {@code JAZZER_FUZZ} this replays the seeds and every committed finding; see
  * docs/bad-input.md to fuzz.
  */
