@@ -221,4 +221,38 @@ class EngineBehaviourTest {
     List<Long> o = outputs.get(0);
     assertTrue(!o.subList(0, o.size() / 2).equals(o.subList(o.size() / 2, o.size())));
   }
+
+  @Test
+  void flushHandsOverTheSamplesEmittedBeforeTheGeneratorWaits() throws InterruptedException {
+    // The generator emits 103 fast samples, flushes, and then waits until the consumer has read them
+    // all. Fast samples go over in groups (a queue of 64 hands over up to 32 at a time once the pacer
+    // has seen that they are cheap), so without the flush the last few would sit in the producer's
+    // group while the consumer waits for them. The wait is bounded so that a broken flush fails the
+    // assertion instead of hanging the build.
+    int n = 103;
+    java.util.concurrent.CountDownLatch consumerHasAll = new java.util.concurrent.CountDownLatch(1);
+    AtomicBoolean readBeforeTheWaitEnded = new AtomicBoolean();
+    Reader<Integer> r = Readers.generate(out -> {
+      for (int i = 0; i < n; i++) {
+        out.emit(i);
+      }
+      out.flush();
+      try {
+        readBeforeTheWaitEnded.set(consumerHasAll.await(20, TimeUnit.SECONDS));
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      out.emit(n);
+    });
+    try (PipelineIterator<Integer> it = r.iterator()) {
+      for (int i = 0; i < n; i++) {
+        assertEquals(i, it.next());
+      }
+      consumerHasAll.countDown();
+      assertEquals(n, it.next());
+      assertTrue(!it.hasNext());
+    }
+    assertTrue(readBeforeTheWaitEnded.get(), "the consumer read the " + n + " samples only after the generator's wait");
+  }
 }

@@ -48,7 +48,11 @@ final class ChunkWriter<T> implements Emitter<T> {
   }
 
   /** Hands over what was gathered. */
-  void flush() {
+  @Override
+  public void flush() {
+    if (channel.isClosed()) {
+      throw new Channel.Stopped();
+    }
     if (size == 0) {
       return;
     }
