@@ -78,7 +78,7 @@ private class EpochThread : AutoCloseable {
     init {
         // Interrupts come only from runInterruptible, which cancels the call it interrupted; the
         // loop itself ignores them.
-        workers.start { dispatcher.runUntil(done) {} }
+        workers.start { dispatcher.runUntil(done, onIdle = {}, onInterrupt = {}) }
     }
 
     /** Ends the loop and waits for the thread, which has nothing left to do. */

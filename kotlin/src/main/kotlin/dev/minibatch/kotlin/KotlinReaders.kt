@@ -42,9 +42,10 @@ public fun <T : Any> Sequence<T>.asReader(): Reader<T> {
  *   `StageFailedException` of stage `flow` whose `sampleIndex()` is the number of samples the flow
  *   had emitted and whose cause is the flow's exception. As with every runtime stage, it comes at
  *   once: samples still queued are dropped.
- * - Samples are handed over in small groups, as by `Readers.generate` (up to `capacity / 2` when
- *   they come fast): a flow that pauses without completing may hold the last few samples it
- *   emitted until it emits again. With `capacity` of 3 or less every sample is handed over at once.
+ * - Samples are handed over in small groups when they come fast, as by `Readers.generate` (up to
+ *   `capacity / 2`); when the flow suspends waiting for something outside (a `delay`, an upstream
+ *   `flowOn`, a channel), what it emitted is handed over at once ([dev.minibatch.runtime.pipeline.Generator.Emitter.flush]), so
+ *   no sample waits with it.
  *
  * @throws IllegalArgumentException now if [capacity] is negative
  */
@@ -104,6 +105,20 @@ private fun <T : Any> collectPass(flow: Flow<T>, capacity: Int): PipelineIterato
                 failure = t
             }
         }
-        loop.runUntil(collection) { collection.cancel() }
+        var stopped: RuntimeException? = null
+        // The flow is suspended, waiting for something outside: what it emitted goes over now
+        // rather than waiting with it. A flush that finds the consumer gone cancels the collection.
+        val flush = {
+            if (stopped == null) {
+                try {
+                    out.flush()
+                } catch (e: RuntimeException) {
+                    stopped = e
+                    collection.cancel()
+                }
+            }
+        }
+        loop.runUntil(collection, flush) { collection.cancel() }
+        stopped?.let { throw it }
         failure?.let { throw it }
     }

@@ -137,4 +137,27 @@ class FlowReaderTest {
         val e = assertThrows(IllegalArgumentException::class.java) { flowOf(1).asReader(-1) }
         assertEquals("capacity must be >= 0 (0 = unbounded), got -1", e.message)
     }
+
+    @Test
+    fun samplesEmittedBeforeTheFlowSuspendsAreHandedOverAtOnce() {
+        // 40 fast samples go over in groups (a queue of 64 hands over up to 32 at a time once the
+        // samples prove cheap); then the flow suspends until the consumer has read all 40. Without the
+        // hand-over on suspension the last few would wait with the flow, and the consumer for them: the
+        // wait is bounded, so that failure shows as a false flag instead of a hung build.
+        val n = 40
+        val consumerHasAll = kotlinx.coroutines.CompletableDeferred<Unit>()
+        val readBeforeTheWaitEnded = AtomicBoolean()
+        val pausing = flow {
+            for (i in 0 until n) emit(i)
+            readBeforeTheWaitEnded.set(kotlinx.coroutines.withTimeoutOrNull(20_000) { consumerHasAll.await() } != null)
+            emit(n)
+        }
+        pausing.asReader().iterator().use { pass ->
+            assertEquals((0 until n).toList(), List(n) { pass.next() })
+            consumerHasAll.complete(Unit)
+            assertEquals(n, pass.next())
+            assertTrue(!pass.hasNext())
+        }
+        assertTrue(readBeforeTheWaitEnded.get(), "the consumer read the $n samples only after the flow's wait")
+    }
 }

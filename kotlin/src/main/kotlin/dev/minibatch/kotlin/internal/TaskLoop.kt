@@ -24,18 +24,24 @@ internal class TaskLoop : CoroutineDispatcher() {
     }
 
     /**
-     * Runs the dispatched tasks on the calling thread until [job] has completed. An interrupt of the
-     * waiting thread (the runtime stopping it) calls [onInterrupt] and the loop goes on.
+     * Runs the dispatched tasks on the calling thread until [job] has completed. Before the loop waits
+     * for a task (every coroutine on it is suspended, waiting for something outside), it calls
+     * [onIdle]. An interrupt of the waiting thread (the runtime stopping it) calls [onInterrupt] and
+     * the loop goes on.
      */
-    fun runUntil(job: Job, onInterrupt: () -> Unit) {
+    fun runUntil(job: Job, onIdle: () -> Unit, onInterrupt: () -> Unit) {
         // Wakes the loop if the job completes on another thread (its last child ended elsewhere).
         job.invokeOnCompletion { tasks.add(WAKE) }
         while (!job.isCompleted) {
-            val task = try {
-                tasks.take()
-            } catch (e: InterruptedException) {
-                onInterrupt()
-                continue
+            var task = tasks.poll()
+            if (task == null) {
+                onIdle()
+                task = try {
+                    tasks.take()
+                } catch (e: InterruptedException) {
+                    onInterrupt()
+                    continue
+                }
             }
             task.run()
         }
