@@ -1,6 +1,8 @@
 package dev.minibatch.processor;
 
 import com.google.auto.service.AutoService;
+import dev.minibatch.processor.internal.DataProviderStep;
+import dev.minibatch.processor.internal.model.AnnotationData;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -12,7 +14,8 @@ import javax.lang.model.element.TypeElement;
 /**
  * The entry point javac and kapt discover (through {@code META-INF/services}, written by
  * AutoService) or are given explicitly ({@code -processorpath}, Maven's {@code
- * annotationProcessorPaths}). It only wires the {@link DataProviderStep}; the work is there.
+ * annotationProcessorPaths}). It only adapts javac's model to the core's ({@link JavacRound},
+ * {@link FilerOutput}) and runs the core's {@link DataProviderStep}; the work is there.
  *
  * <p>Isolating for Gradle: every generated file has exactly one originating element, the sample
  * type it is generated from ({@code META-INF/gradle/incremental.annotation.processors}).
@@ -27,17 +30,17 @@ public final class MinibatchProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment env) {
     super.init(env);
-    step = new DataProviderStep(env);
+    step = new DataProviderStep(env.getOptions(), new FilerOutput(env.getFiler(), env.getMessager()));
   }
 
   @Override
   public Set<String> getSupportedAnnotationTypes() {
-    return Set.of(Annotations.DATA_PROVIDER);
+    return Set.of(AnnotationData.DATA_PROVIDER);
   }
 
   @Override
   public Set<String> getSupportedOptions() {
-    return Options.NAMES;
+    return DataProviderStep.OPTIONS;
   }
 
   @Override
@@ -47,7 +50,7 @@ public final class MinibatchProcessor extends AbstractProcessor {
 
   @Override
   public boolean process(Set<? extends TypeElement> annotations, RoundEnvironment round) {
-    step.process(round);
+    step.process(new JavacRound(processingEnv, round));
     return false;
   }
 }

@@ -37,12 +37,18 @@ final class Sources {
    * and returns the generated source files, relative to the source output directory, sorted.
    */
   static java.util.List<String> generatedWhenFailing(JavaFileObject... sources) {
+    return generatedWhenFailing(new String[0], sources);
+  }
+
+  /** {@link #generatedWhenFailing(JavaFileObject...)} with processor {@code options} ({@code -Akey=value}). */
+  static java.util.List<String> generatedWhenFailing(String[] options, JavaFileObject... sources) {
     try {
       java.nio.file.Path gen = java.nio.file.Files.createTempDirectory("gen");
       java.nio.file.Path classes = java.nio.file.Files.createTempDirectory("classes");
       javax.tools.JavaCompiler javac = javax.tools.ToolProvider.getSystemJavaCompiler();
       javax.tools.JavaCompiler.CompilationTask task = javac.getTask(new java.io.StringWriter(), null, d -> { },
-          java.util.List.of("-s", gen.toString(), "-d", classes.toString(), "-proc:only"), null,
+          java.util.stream.Stream.concat(java.util.stream.Stream.of("-s", gen.toString(), "-d", classes.toString(),
+              "-proc:only"), java.util.Arrays.stream(options)).toList(), null,
           java.util.List.of(sources));
       task.setProcessors(java.util.List.of(new MinibatchProcessor()));
       task.call();

@@ -1,0 +1,112 @@
+package dev.minibatch.processor;
+
+import dev.minibatch.processor.internal.model.AnnotationData;
+import dev.minibatch.processor.internal.model.Position;
+import dev.minibatch.processor.internal.model.SourceMember;
+import dev.minibatch.processor.internal.model.SourceType;
+import java.util.ArrayList;
+import java.util.List;
+import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.Element;
+import javax.lang.model.element.ElementKind;
+import javax.lang.model.element.ExecutableElement;
+import javax.lang.model.element.Modifier;
+import javax.lang.model.element.RecordComponentElement;
+import javax.lang.model.element.TypeElement;
+import org.jspecify.annotations.Nullable;
+
+/** A {@link TypeElement} as the core's {@link SourceType}: its members as javac lists them. */
+record JavacType(TypeElement element, ProcessingEnvironment env) implements SourceType {
+  @Override
+  public String qualifiedName() {
+    return element.getQualifiedName().toString();
+  }
+
+  @Override
+  public String simpleName() {
+    return element.getSimpleName().toString();
+  }
+
+  @Override
+  public String packageName() {
+    return env.getElementUtils().getPackageOf(element).getQualifiedName().toString();
+  }
+
+  @Override
+  public Kind kind() {
+    return switch (element.getKind()) {
+      case RECORD -> Kind.RECORD;
+      case INTERFACE -> Kind.INTERFACE;
+      case ENUM -> Kind.ENUM;
+      case ANNOTATION_TYPE -> Kind.ANNOTATION;
+      default -> Kind.CLASS;
+    };
+  }
+
+  @Override
+  public boolean isAbstract() {
+    return element.getModifiers().contains(Modifier.ABSTRACT);
+  }
+
+  @Override
+  public boolean isPrivate() {
+    return element.getModifiers().contains(Modifier.PRIVATE);
+  }
+
+  @Override
+  public boolean isInnerOrLocal() {
+    Element enclosing = element.getEnclosingElement();
+    return enclosing.getKind() != ElementKind.PACKAGE
+        && (!element.getModifiers().contains(Modifier.STATIC) && element.getKind() == ElementKind.CLASS
+            || !(enclosing instanceof TypeElement));
+  }
+
+  @Override
+  public @Nullable SourceType enclosingType() {
+    return element.getEnclosingElement() instanceof TypeElement t ? new JavacType(t, env) : null;
+  }
+
+  @Override
+  public @Nullable AnnotationData dataProvider() {
+    return annotation(element, AnnotationData.DATA_PROVIDER);
+  }
+
+  @Override
+  public List<SourceMember> recordComponents() {
+    List<SourceMember> out = new ArrayList<>();
+    for (RecordComponentElement rc : element.getRecordComponents()) {
+      out.add(new SourceMember(rc.getSimpleName().toString(), SourceMember.Kind.RECORD_COMPONENT, false, false, 0,
+          JavacTypes.of(rc.asType(), env.getTypeUtils()), annotation(rc, AnnotationData.PROVIDES),
+          new JavacPosition(rc, null, null)));
+    }
+    return out;
+  }
+
+  @Override
+  public List<SourceMember> members() {
+    List<SourceMember> out = new ArrayList<>();
+    for (Element e : element.getEnclosedElements()) {
+      if (e.getKind() == ElementKind.FIELD) {
+        out.add(member(e, SourceMember.Kind.FIELD, 0, e.asType()));
+      } else if (e instanceof ExecutableElement m && e.getKind() == ElementKind.METHOD) {
+        out.add(member(e, SourceMember.Kind.METHOD, m.getParameters().size(), m.getReturnType()));
+      }
+    }
+    return out;
+  }
+
+  private SourceMember member(Element e, SourceMember.Kind kind, int parameters, javax.lang.model.type.TypeMirror type) {
+    return new SourceMember(e.getSimpleName().toString(), kind, e.getModifiers().contains(Modifier.STATIC),
+        e.getModifiers().contains(Modifier.PRIVATE), parameters, JavacTypes.of(type, env.getTypeUtils()),
+        annotation(e, AnnotationData.PROVIDES), new JavacPosition(e, null, null));
+  }
+
+  private @Nullable AnnotationData annotation(Element e, String name) {
+    return JavacAnnotation.find(e, name, env.getElementUtils()).orElse(null);
+  }
+
+  @Override
+  public Position position() {
+    return new JavacPosition(element, null, null);
+  }
+}

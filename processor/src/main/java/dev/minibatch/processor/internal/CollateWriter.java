@@ -1,0 +1,371 @@
+package dev.minibatch.processor.internal;
+
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.WildcardTypeName;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * Writes the collate method: one call per batch. Per batch it fetches every member's typed view; per
+ * row it reads each member once, check its lengths against the declared
+ * shape, and copy it into its row of the batch buffer through a typed NIO view — one absolute bulk
+ * {@code put} per innermost row when the Java type is the buffer's type, an element loop with a
+ * primitive cast otherwise. No reflection, boxing or allocation; errors go through the runtime's
+ * {@code Collate} so the message is {@code ShapeCheck.sampleMismatch}'s.
+ */
+final class CollateWriter {
+  private CollateWriter() {}
+
+  static MethodSpec collateMethod(SampleDescriptor d) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder("collate")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addJavadoc("Copies {@code samples.get(positions[row])} into row {@code row} of the batch buffers, for\n"
+            + "every row in {@code [from, to)}; {@code indices[row]} is the sample's index in its source.\n")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), WildcardTypeName.subtypeOf(d.sample())),
+            "samples")
+        .addParameter(int[].class, "positions")
+        .addParameter(long[].class, "indices")
+        .addParameter(int.class, "from")
+        .addParameter(int.class, "to")
+        .addParameter(RuntimeNames.COLLATE_TARGET, "target");
+    List<FieldDescriptor> fields = d.fields();
+    // Per batch: the typed view (or array) of every member.
+    for (int i = 0; i < fields.size(); i++) {
+      FieldDescriptor f = fields.get(i);
+      if (f.storage() == FieldType.Storage.INDARRAY) {
+        m.addStatement("$T out$L = target.array($L)", RuntimeNames.INDARRAY, i, i);
+      } else {
+        m.addStatement("$T out$L = target.$L($L)", bufferType(f), i, ProviderWriter.viewMethod(f.dtype()), i);
+      }
+    }
+    // Per batch: the padded length, the mask and the lengths of every length group.
+    for (int g = 0; g < d.groups().size(); g++) {
+      m.addStatement("int steps$L = target.steps($L)", g, g);
+      m.addStatement("$T mask$L = target.mask($L)", ClassName.get("java.nio", "FloatBuffer"), g, g);
+      m.addStatement("$T lengths$L = target.lengths($L)", ClassName.get("java.nio", "IntBuffer"), g, g);
+    }
+    // Per row: read each member once, check it, bulk-copy it.
+    m.beginControlFlow("for (int row = from; row < to; row++)");
+    m.addStatement("$T sample = samples.get(positions[row])", d.sample());
+    m.beginControlFlow("if (sample == null)");
+    m.addStatement("throw $T.nullSample(indices[row])", RuntimeNames.COLLATE);
+    m.endControlFlow();
+    if (d.variable()) {
+      m.addCode(sequencePreamble(d));
+    }
+    for (int i = 0; i < fields.size(); i++) {
+      FieldDescriptor f = fields.get(i);
+      m.addCode(f.variable() ? variableField(f, i) : field(f, i));
+    }
+    m.endControlFlow();
+    return m.build();
+  }
+
+  /**
+   * Per row, before any member is copied: reads every variable member, measures its variable axis,
+   * applies its group's bound ({@code len} steps kept, {@code skip} dropped at the start), checks
+   * that members sharing a length have it, and writes the row's length and mask.
+   */
+  private static CodeBlock sequencePreamble(SampleDescriptor d) {
+    CodeBlock.Builder c = CodeBlock.builder();
+    List<FieldDescriptor> fields = d.fields();
+    for (int i = 0; i < fields.size(); i++) {
+      FieldDescriptor f = fields.get(i);
+      if (f.variable()) {
+        String v = "v" + i;
+        c.addStatement("$T $L = sample.$L", valueType(f), v, f.read());
+        nullCheck(c, f, v);
+        c.addStatement("int n$L = $L", i, rawLength(c, f, v, "indices[row]"));
+      }
+    }
+    for (int g = 0; g < d.groups().size(); g++) {
+      List<FieldDescriptor> group = d.group(g);
+      FieldDescriptor root = group.get(0);
+      int r = fields.indexOf(root);
+      c.addStatement("int len$L = n$L", g, r);
+      c.addStatement("int skip$L = 0", g);
+      if (root.maxLength() > 0) {
+        c.beginControlFlow("if (n$L > $L)", r, root.maxLength());
+        switch (root.tooLong()) {
+          case ERROR -> c.addStatement("throw $T.tooLong($S, indices[row], n$L, $L)", RuntimeNames.COLLATE, root.name(), r,
+              root.maxLength());
+          case TRUNCATE_START -> c.addStatement("len$L = $L", g, root.maxLength())
+              .addStatement("skip$L = n$L - $L", g, r, root.maxLength());
+          case TRUNCATE_END -> c.addStatement("len$L = $L", g, root.maxLength());
+        }
+        c.endControlFlow();
+      }
+      for (FieldDescriptor follower : group.subList(1, group.size())) {
+        int fi = fields.indexOf(follower);
+        c.beginControlFlow("if (n$L != n$L)", fi, r);
+        c.addStatement("throw $T.lengthMismatch($S, indices[row], n$L, $S, n$L)", RuntimeNames.COLLATE, follower.name(), fi,
+            root.name(), r);
+        c.endControlFlow();
+      }
+      c.addStatement("lengths$L.put(row, len$L)", g, g);
+      c.addStatement("$T.maskRow(mask$L, row * steps$L, len$L, steps$L)", RuntimeNames.COLLATE, g, g, g, g);
+    }
+    return c.build();
+  }
+
+  /** The Java type of a member's value. */
+  static TypeName valueType(FieldDescriptor f) {
+    return f.storage() == FieldType.Storage.INDARRAY ? RuntimeNames.INDARRAY
+        : ProviderWriter.arrayOf(f.primitive(), f.arrayRank());
+  }
+
+  /**
+   * Emits the checks that reach the variable axis of {@code v} (the fixed axes before it) and
+   * returns the expression of its length there.
+   */
+  static String rawLength(CodeBlock.Builder c, FieldDescriptor f, String v, String index) {
+    String shape = ProviderWriter.shapeConstant(f);
+    if (f.storage() == FieldType.Storage.INDARRAY) {
+      return CodeBlock.of("$T.lengthOf($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index, shape, v).toString();
+    }
+    int axis = f.variableAxis();
+    String cur = v;
+    for (int a = 0; a < axis; a++) {
+      mismatchIf(c, f, index, v, "$L.length != $L || $L[0] == null", cur, f.shape().get(a), cur);
+      cur = cur + "[0]";
+    }
+    return cur + ".length";
+  }
+
+  /**
+   * A member with a variable axis: its row holds {@code steps} along that axis, the sample's kept
+   * steps first (from {@code skip} on), then {@code stepPadding}.
+   */
+  private static CodeBlock variableField(FieldDescriptor f, int position) {
+    CodeBlock.Builder c = CodeBlock.builder();
+    int g = f.group();
+    String v = "v" + position;
+    String out = "out" + position;
+    c.add("// $L: $L $L, padded to steps$L\n", f.name(), f.dtype(), BatchWriter.batchShape(f), g);
+    if (f.storage() == FieldType.Storage.INDARRAY) {
+      c.addStatement("$T.sequence($L, target.row($L, row), $L, len$L, skip$L, $L)", RuntimeNames.COLLATE, v, position,
+          f.variableAxis(), g, g, literal(f.stepPadding()));
+      return c.build();
+    }
+    // The row's length: the fixed dims times the batch's steps.
+    String at = "at" + position;
+    c.addStatement("int $L = row * $L * steps$L", at, f.elementCount(), g);
+    emitAxis(c, f, position, 0, v, v, out, at);
+    return c.build();
+  }
+
+  /** The loops of axis {@code axis} of {@code src} (an array of rank {@code rank - axis}), writing from {@code at}. */
+  private static void emitAxis(CodeBlock.Builder c, FieldDescriptor f, int position, int axis, String root, String src,
+      String out, String at) {
+    List<Integer> dims = f.shape();
+    int rank = dims.size();
+    int g = f.group();
+    boolean variable = axis == f.variableAxis();
+    if (axis == rank - 1) {
+      if (variable) {
+        copyRow(c, f, out, src, "skip" + g, at, "len" + g);
+        fill(c, f, out, at + " + len" + g, "steps" + g + " - len" + g);
+        c.addStatement("$L += steps$L", at, g);
+      } else {
+        mismatchIf(c, f, "indices[row]", root, "$L.length != $L", src, dims.get(axis));
+        copyRow(c, f, out, src, "0", at, String.valueOf(dims.get(axis)));
+        c.addStatement("$L += $L", at, dims.get(axis));
+      }
+      return;
+    }
+    String i = "i" + position + "_" + axis;
+    String child = root + "_" + (axis + 1);
+    TypeName childType = ProviderWriter.arrayOf(f.primitive(), rank - axis - 1);
+    String expected = axis + 1 == f.variableAxis() ? "n" + position : String.valueOf(dims.get(axis + 1));
+    if (variable) {
+      c.beginControlFlow("for (int $L = 0; $L < len$L; $L++)", i, i, g, i);
+      c.addStatement("$T $L = $L[skip$L + $L]", childType, child, src, g, i);
+    } else {
+      if (axis > 0 || f.variableAxis() == 0) {
+        // Axis 0 of a member whose variable axis is deeper was checked when its length was read.
+        mismatchIf(c, f, "indices[row]", root, "$L.length != $L", src, dims.get(axis));
+      }
+      c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
+      c.addStatement("$T $L = $L[$L]", childType, child, src, i);
+    }
+    mismatchIf(c, f, "indices[row]", root, "$L == null || $L.length != $L", child, child, expected);
+    emitAxis(c, f, position, axis + 1, root, child, out, at);
+    c.endControlFlow();
+    if (variable) {
+      long inner = 1;
+      for (int b = axis + 1; b < rank; b++) {
+        inner *= dims.get(b);
+      }
+      fill(c, f, out, at, "(steps" + g + " - len" + g + ") * " + inner);
+      c.addStatement("$L += (steps$L - len$L) * $L", at, g, g, inner);
+    }
+  }
+
+  /**
+   * The one shape check of the generated collate: when {@code condition} (a JavaPoet format over
+   * {@code args}) holds, throw {@code Collate.mismatch}, which names the member, the sample at
+   * {@code index} and the declared against the actual shape of {@code value}.
+   */
+  private static void mismatchIf(CodeBlock.Builder c, FieldDescriptor f, String index, String value, String condition,
+      Object... args) {
+    c.beginControlFlow("if (" + condition + ")", args);
+    c.addStatement("throw $T.mismatch($S, $L, $L, $L)", RuntimeNames.COLLATE, f.name(), index,
+        ProviderWriter.shapeConstant(f), value);
+    c.endControlFlow();
+  }
+
+  /** Writes {@code count} padding values to {@code out} from {@code at}: bulk copies of the member's padding row. */
+  private static void fill(CodeBlock.Builder c, FieldDescriptor f, String out, String at, String count) {
+    c.addStatement("$T.fill($L, $L, $L, $L)", RuntimeNames.COLLATE, out, at, count, padRowConstant(f));
+  }
+
+  /** The provider's constant holding {@code f}'s padding row. */
+  static String padRowConstant(FieldDescriptor f) {
+    return f.constant() + "_PAD";
+  }
+
+  /** The initializer of {@link #padRowConstant}: {@code Collate.padRow(value)} in the buffer's element type. */
+  static CodeBlock padRowInitializer(FieldDescriptor f) {
+    return CodeBlock.of("$T.padRow($L)", RuntimeNames.COLLATE, padValue(f));
+  }
+
+  /** The step padding as a literal of the buffer's element type. */
+  private static String padValue(FieldDescriptor f) {
+    double p = f.stepPadding();
+    String to = ProviderWriter.bufferElement(f.dtype());
+    if (Double.isNaN(p) || Double.isInfinite(p)) {
+      String special = Double.isNaN(p) ? "NaN" : p > 0 ? "POSITIVE_INFINITY" : "NEGATIVE_INFINITY";
+      return to.equals("float") ? "Float." + special : "Double." + special;
+    }
+    // byte, short and char get a cast literal, so the padRow overload of the buffer's type is chosen.
+    return switch (to) {
+      case "float" -> p + "f";
+      case "double" -> String.valueOf(p);
+      case "long" -> (long) p + "L";
+      case "int" -> String.valueOf((int) p);
+      default -> "(" + to + ") " + (long) p;
+    };
+  }
+
+  private static String literal(double d) {
+    return d + "d";
+  }
+
+  private static CodeBlock field(FieldDescriptor f, int position) {
+    String v = "v" + position;
+    String out = "out" + position;
+    String shape = ProviderWriter.shapeConstant(f);
+    CodeBlock.Builder c = CodeBlock.builder();
+    c.add("// $L: $L $L\n", f.name(), f.dtype(), BatchWriter.batchShape(f));
+    switch (f.storage()) {
+      case SCALAR: {
+        String value = convert("sample." + f.read(), f.primitive(), f.dtype());
+        c.addStatement("$L.put(row, $L)", out, value);
+        break;
+      }
+      case INDARRAY: {
+        c.addStatement("$T $L = sample.$L", RuntimeNames.INDARRAY, v, f.read());
+        nullCheck(c, f, v);
+        c.addStatement("$T.indarray($S, indices[row], $L, $L, $L, row)", RuntimeNames.COLLATE, f.name(), shape,
+            v, out);
+        break;
+      }
+      case ARRAY: {
+        TypeName type = ProviderWriter.arrayOf(f.primitive(), f.arrayRank());
+        c.addStatement("$T $L = sample.$L", type, v, f.read());
+        nullCheck(c, f, v);
+        long count = f.elementCount();
+        if (f.arrayRank() == 1) {
+          mismatchIf(c, f, "indices[row]", v, "$L.length != $L", v, count);
+          copyRow(c, f, out, v, "0", "row * " + count, String.valueOf(count));
+        } else {
+          nested(c, f, position, v, out);
+        }
+        break;
+      }
+    }
+    return c.build();
+  }
+
+  /** Nested loops over the outer axes, a bulk copy of the innermost axis. */
+  private static void nested(CodeBlock.Builder c, FieldDescriptor f, int position, String root, String out) {
+    List<Integer> dims = f.shape();
+    int rank = dims.size();
+    mismatchIf(c, f, "indices[row]", root, "$L.length != $L", root, dims.get(0));
+    String at = "at" + position;
+    c.addStatement("int $L = row * $L", at, f.elementCount());
+    String parent = root;
+    for (int axis = 0; axis < rank - 1; axis++) {
+      String i = "i" + position + "_" + axis;
+      String child = root + "_" + (axis + 1);
+      c.beginControlFlow("for (int $L = 0; $L < $L; $L++)", i, i, dims.get(axis), i);
+      c.addStatement("$T $L = $L[$L]", ProviderWriter.arrayOf(f.primitive(), rank - axis - 1), child, parent, i);
+      mismatchIf(c, f, "indices[row]", root, "$L == null || $L.length != $L", child, child, dims.get(axis + 1));
+      parent = child;
+    }
+    copyRow(c, f, out, parent, "0", at, String.valueOf(dims.get(rank - 1)));
+    c.addStatement("$L += $L", at, dims.get(rank - 1));
+    for (int axis = 0; axis < rank - 1; axis++) {
+      c.endControlFlow();
+    }
+  }
+
+  /** Copies {@code length} elements of {@code src} from {@code srcFrom} to {@code out} at {@code at}. */
+  private static void copyRow(CodeBlock.Builder c, FieldDescriptor f, String out, String src, String srcFrom, String at,
+      String length) {
+    if (ProviderWriter.bufferElement(f.dtype()).equals(f.primitive())) {
+      c.addStatement("$L.put($L, $L, $L, $L)", out, at, src, srcFrom, length);
+    } else {
+      String from = srcFrom.equals("0") ? "" : srcFrom + " + ";
+      c.beginControlFlow("for (int j = 0; j < $L; j++)", length);
+      c.addStatement("$L.put($L + j, $L)", out, at, convert(src + "[" + from + "j]", f.primitive(), f.dtype()));
+      c.endControlFlow();
+    }
+  }
+
+  private static void nullCheck(CodeBlock.Builder c, FieldDescriptor f, String v) {
+    c.beginControlFlow("if ($L == null)", v);
+    c.addStatement("throw $T.nullMember($S, indices[row])", RuntimeNames.COLLATE, f.name());
+    c.endControlFlow();
+  }
+
+  private static TypeName bufferType(FieldDescriptor f) {
+    String view = switch (ProviderWriter.bufferElement(f.dtype())) {
+      case "byte" -> "ByteBuffer";
+      case "short" -> "ShortBuffer";
+      case "char" -> "CharBuffer";
+      case "int" -> "IntBuffer";
+      case "long" -> "LongBuffer";
+      case "float" -> "FloatBuffer";
+      default -> "DoubleBuffer";
+    };
+    return com.palantir.javapoet.ClassName.get("java.nio", view);
+  }
+
+  /** {@code expr} (of Java type {@code primitive}) as the buffer's element type. */
+  private static String convert(String expr, String primitive, dev.minibatch.DType dtype) {
+    String to = ProviderWriter.bufferElement(dtype);
+    if (primitive.equals("boolean")) {
+      return to.equals("byte") || to.equals("short") || to.equals("char")
+          ? "(" + to + ") (" + expr + " ? 1 : 0)"
+          : "(" + expr + " ? 1 : 0)";
+    }
+    if (to.equals(primitive)) {
+      return expr;
+    }
+    boolean widening = switch (primitive) {
+      case "byte" -> !to.equals("char");
+      case "short" -> !to.equals("byte") && !to.equals("char");
+      case "char" -> to.equals("int") || to.equals("long") || to.equals("float") || to.equals("double");
+      case "int" -> to.equals("long") || to.equals("float") || to.equals("double");
+      case "long" -> to.equals("float") || to.equals("double");
+      case "float" -> to.equals("double");
+      default -> false;
+    };
+    return widening ? expr : "(" + to + ") " + expr;
+  }
+}

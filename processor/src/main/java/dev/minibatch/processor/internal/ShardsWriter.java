@@ -1,0 +1,177 @@
+package dev.minibatch.processor.internal;
+
+import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ClassName;
+import com.palantir.javapoet.CodeBlock;
+import com.palantir.javapoet.FieldSpec;
+import com.palantir.javapoet.MethodSpec;
+import com.palantir.javapoet.ParameterizedTypeName;
+import com.palantir.javapoet.TypeName;
+import com.palantir.javapoet.TypeSpec;
+import com.palantir.javapoet.WildcardTypeName;
+import java.util.ArrayList;
+import java.util.List;
+import javax.lang.model.element.Modifier;
+
+/**
+ * With {@code minibatch-shards} on the compile class path, for every sample: {@code <Sample>Shards}
+ * (writing samples as a shard set) and the provider builder's {@code shards(...)} source (reading
+ * one as typed batches), both through the shards module's public classes (docs/shards.md,
+ * "Generated code"). A sample with variable-length members is written from Lists of samples (a
+ * List source measures their lengths; a streaming one would need a maxLength on every member) and
+ * read with its sequence declarations, padded as a List source pads them.
+ */
+final class ShardsWriter {
+  private static final String SHARDS = "dev.minibatch.shards";
+  static final ClassName SHARD_PROVIDER = ClassName.get(SHARDS, "ShardProvider");
+  static final ClassName SHARD_PROVIDER_BUILDER = SHARD_PROVIDER.nestedClass("Builder");
+  static final ClassName SHARD_WRITER = ClassName.get(SHARDS, "ShardWriter");
+  static final ClassName SHARD_SET = ClassName.get(SHARDS, "ShardSet");
+  static final ClassName LAST_BATCH = ClassName.get("dev.minibatch", "LastBatch");
+  /** The batch size the writer reads samples in: large enough for long bulk copies, small in memory. */
+  private static final int WRITE_BATCH = 1024;
+
+  private ShardsWriter() {}
+
+  static boolean available(dev.minibatch.processor.internal.model.Round round) {
+    return round.exists(SHARD_WRITER.canonicalName());
+  }
+
+  /** {@code Digit} → {@code DigitShards}, beside {@code DigitProvider}. */
+  static ClassName name(SampleDescriptor d) {
+    String p = d.provider().simpleName();
+    return d.provider().peerClass(p.substring(0, p.length() - "Provider".length()) + "Shards");
+  }
+
+  static TypeSpec.Builder write(SampleDescriptor d) {
+    TypeName samples = ParameterizedTypeName.get(ClassName.get(Iterable.class), WildcardTypeName.subtypeOf(d.sample()));
+    return TypeSpec.classBuilder(name(d))
+        .addModifiers(Modifier.PUBLIC, Modifier.FINAL)
+        .addJavadoc("Shard sets of {@link $T} samples: Parquet files with an index (docs/shards.md), one column per\n"
+            + "member. Read one back with {@code $T.builder().shards(location)}.\n", d.sample(), d.provider())
+        .addMethod(MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE).build())
+        .addMethod(MethodSpec.methodBuilder("write")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(SHARD_SET)
+            .addParameter(samples, "samples")
+            .addParameter(String.class, "directory")
+            .addJavadoc("Writes {@code samples}, in their order, as a shard set in {@code directory} (a local path or a\n"
+                + "Hadoop URI; empty or absent) with the default writer: files of 10 000 samples, uncompressed.\n\n"
+                + "@return the shard set written\n")
+            .addStatement("return write(samples, directory, $T.builder().build())", SHARD_WRITER)
+            .build())
+        .addMethod(MethodSpec.methodBuilder("write")
+            .addModifiers(Modifier.PUBLIC, Modifier.STATIC)
+            .returns(SHARD_SET)
+            .addParameter(samples, "samples")
+            .addParameter(String.class, "directory")
+            .addParameter(SHARD_WRITER, "writer")
+            .addJavadoc("Writes {@code samples}, in their order, as a shard set in {@code directory} with {@code writer}'s\n"
+                + "settings (samples per file, compression, Hadoop configuration). The samples are read once, in\n"
+                + "batches of $L, so an {@code Iterable} that streams them from elsewhere is never held whole.\n"
+                + (d.variable() ? "Variable-length members are stored as their real steps (after their maxLength); the\n"
+                    + "files are one part of the set, {@code part-00000-00000.parquet}, ….\n" : "")
+                + "\n@return the shard set written\n", WRITE_BATCH)
+            .addCode(d.variable() ? writeInLists(d) : writeStreaming(d))
+            .build())
+        .addMethods(d.variable() ? List.of(writeList(d)) : List.of());
+  }
+
+  private static CodeBlock writeStreaming(SampleDescriptor d) {
+    return CodeBlock.builder()
+        .beginControlFlow("try ($T p = $T.builder().streaming(samples).batchSize($L).lastBatch($T.PARTIAL).build())",
+            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
+        .addStatement("return writer.write(p, directory)")
+        .endControlFlow()
+        .build();
+  }
+
+  /** Lists of {@code WRITE_BATCH} samples, each written by a List provider into one part, then committed. */
+  private static CodeBlock writeInLists(SampleDescriptor d) {
+    TypeName list = ParameterizedTypeName.get(ClassName.get(List.class), d.sample());
+    return CodeBlock.builder()
+        .addStatement("$T.WrittenPart written", SHARD_WRITER)
+        .beginControlFlow("try ($T.Part part = writer.part(directory, 0))", SHARD_WRITER)
+        .addStatement("$T chunk = new $T<>($L)", list, ArrayList.class, WRITE_BATCH)
+        .beginControlFlow("for ($T sample : samples)", d.sample())
+        .addStatement("chunk.add(sample)")
+        .beginControlFlow("if (chunk.size() == $L)", WRITE_BATCH)
+        .addStatement("writeList(part, chunk)")
+        .addStatement("chunk = new $T<>($L)", ArrayList.class, WRITE_BATCH)
+        .endControlFlow()
+        .endControlFlow()
+        .beginControlFlow("if (!chunk.isEmpty())")
+        .addStatement("writeList(part, chunk)")
+        .endControlFlow()
+        .addStatement("written = part.finish()")
+        .endControlFlow()
+        .addStatement("return writer.commit(directory, $T.of(written))", List.class)
+        .build();
+  }
+
+  private static MethodSpec writeList(SampleDescriptor d) {
+    return MethodSpec.methodBuilder("writeList")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addParameter(SHARD_WRITER.nestedClass("Part"), "part")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
+        .addJavadoc("Appends {@code chunk} to {@code part}, read by a List provider (which measures the lengths).\n")
+        .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL).build())",
+            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
+        .addStatement("part.write(p)")
+        .endControlFlow()
+        .build();
+  }
+
+  /** The builder's {@code shards} field and its two setters. */
+  static void builderSource(SampleDescriptor d, ClassName builder, TypeSpec.Builder b) {
+    TypeName nullable = SHARD_PROVIDER_BUILDER.annotated(AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
+    b.addField(FieldSpec.builder(nullable, "shards", Modifier.PRIVATE).build());
+    b.addMethod(MethodSpec.methodBuilder("shards")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(String.class, "location")
+        .addJavadoc("Reads the shard set in {@code location} (a local path or a Hadoop URI, written by {@code $T.write})\n"
+            + "in its global order, with the shard reading defaults of {@code ShardProvider}: every last-batch policy,\n"
+            + "shuffle within windows, shards and resume. Turns {@code elasticShards} on (call {@code\n"
+            + "elasticShards(false)} after this for contiguous parts).\n", name(d))
+        .addStatement("return shards($T.builder(location))", SHARD_PROVIDER)
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("shards")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(SHARD_PROVIDER_BUILDER, "source")
+        .addJavadoc("Reads the shard sets of {@code source} ({@code ShardProvider.builder(location)} or {@code\n"
+            + "ShardProvider.mix()}) with its reading settings (sets and weights, {@code samplesPerEpoch}, {@code\n"
+            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code readers}, {@code configuration}); batch\n"
+            + "size, policy, shuffle, seed and shards are this builder's. Turns {@code elasticShards} on.\n")
+        .addStatement("this.shards = $T.requireNonNull(source, $S)", java.util.Objects.class, "source")
+        .addStatement("this.list = null")
+        .addStatement("this.stream = null")
+        .addStatement("return elasticShards(true)")
+        .build());
+  }
+
+  /** The first branch of the builder's {@code build()}: a shard source, when one is set. */
+  static CodeBlock buildBranch(SampleDescriptor d) {
+    CodeBlock.Builder c = CodeBlock.builder()
+        .addStatement("$T sh = shards", SHARD_PROVIDER_BUILDER)
+        .beginControlFlow("if (sh != null)");
+    if (d.variable()) {
+      // The members' declarations and step paddings: the shard source pads as a List source does.
+      CodeBlock.Builder pads = CodeBlock.builder();
+      for (int i = 0; i < d.fields().size(); i++) {
+        double p = d.fields().get(i).stepPadding();
+        String v = Double.isNaN(p) ? "Double.NaN" : Double.isInfinite(p)
+            ? (p > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : p + "d";
+        pads.add(i == 0 ? "$L" : ", $L", v);
+      }
+      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new, SEQUENCES, new $T(fixedLength,"
+          + " buckets), new double[] {$L}))", d.provider(), d.sample(), d.batch(), d.provider().simpleName(),
+          d.provider(), d.batch(), RuntimeNames.SEQUENCE_OPTIONS, pads.build());
+    } else {
+      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new))", d.provider(),
+          d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch());
+    }
+    return c.endControlFlow().build();
+  }
+}

@@ -1,0 +1,31 @@
+package dev.minibatch.samples.ksp
+
+import dev.minibatch.DataProvider
+import dev.minibatch.LastBatch
+import dev.minibatch.Provides
+
+/** A Kotlin sample: KSP2 generates `PointProvider` and `PointBatch` for it, as kapt would. */
+@DataProvider(batchSize = 2)
+class Point(
+    @field:Provides(shape = [2]) val xy: FloatArray,
+    @Provides(label = true) val cls: Int,
+)
+
+/** One line per batch of five points in batches of two, the last padded by wrapping around. */
+fun pointBatches(): List<String> {
+    val points = (0 until 5).map { i -> Point(floatArrayOf(i.toFloat(), 10f * i), i % 3) }
+    return PointProvider.create { it.samples(points).lastBatch(LastBatch.PAD_WRAP) }.use { provider ->
+        provider.map { b -> "${b.rows()} rows ${b.pad()} pad xy=${b.xy.toFloatMatrix().map { it.toList() }} cls=${b.cls.toIntVector().toList()}" }
+    }
+}
+
+/** The Java sample's batches: the alarm labels of three readings in batches of two. */
+fun readingAlarms(): List<List<Int>> {
+    val readings = listOf(Reading(floatArrayOf(1f, 2f, 3f), 0), Reading(floatArrayOf(4f, 5f, 6f), 1), Reading(floatArrayOf(7f, 8f, 9f), 1))
+    return ReadingProvider.create { it.samples(readings) }.use { provider -> provider.map { b -> b.alarm.toIntVector().toList() } }
+}
+
+fun main() {
+    pointBatches().forEach(::println)
+    println(readingAlarms())
+}
