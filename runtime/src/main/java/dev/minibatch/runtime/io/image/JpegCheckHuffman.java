@@ -40,13 +40,13 @@ final class JpegCheckHuffman {
 
   /** Standard table {@code table} (0 or 1) of class DC or AC, built anew ({@link #STANDARD}). */
   static JpegCheckHuffman standard(boolean isDc, int table) {
-    byte[] spec = java.util.HexFormat.of().parseHex(STANDARD[(isDc ? 0 : 2) + table]);
+    byte[] spec = standardSpec(isDc, table);
     JpegCheckHuffman h = new JpegCheckHuffman();
     h.define(spec, 0, spec.length, isDc);
     return h;
   }
 
-  /** The DHT bytes of standard table {@code table} (0 or 1) of class DC or AC, for tests. */
+  /** The DHT bytes of standard table {@code table} (0 or 1) of class DC or AC. */
   static byte[] standardSpec(boolean isDc, int table) {
     return java.util.HexFormat.of().parseHex(STANDARD[(isDc ? 0 : 2) + table]);
   }
