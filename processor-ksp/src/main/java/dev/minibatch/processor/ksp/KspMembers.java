@@ -5,8 +5,6 @@ import com.google.devtools.ksp.symbol.AnnotationUseSiteTarget;
 import com.google.devtools.ksp.symbol.ClassKind;
 import com.google.devtools.ksp.symbol.FileLocation;
 import com.google.devtools.ksp.symbol.FunctionKind;
-import com.google.devtools.ksp.symbol.KSAnnotation;
-import com.google.devtools.ksp.symbol.KSClassDeclaration;
 import com.google.devtools.ksp.symbol.KSDeclaration;
 import com.google.devtools.ksp.symbol.KSFunctionDeclaration;
 import com.google.devtools.ksp.symbol.KSPropertyDeclaration;
@@ -130,7 +128,8 @@ final class KspMembers {
 
   private SourceMember method(KSFunctionDeclaration f) {
     Set<Modifier> m = f.getModifiers();
-    boolean isStatic = m.contains(Modifier.JAVA_STATIC) || inObject();
+    // An object's functions are instance methods of its INSTANCE unless @JvmStatic, as in kapt's stub.
+    boolean isStatic = m.contains(Modifier.JAVA_STATIC) || annotated(f, "JvmStatic");
     int parameters = f.getParameters().size() + (f.getExtensionReceiver() != null ? 1 : 0);
     return new SourceMember(resolver.getJvmName(f), SourceMember.Kind.METHOD, isStatic, m.contains(Modifier.PRIVATE),
         parameters, f.getReturnType() == null ? types.ofVoid() : types.ofReturn(f.getReturnType(), signature(f)),
@@ -142,19 +141,20 @@ final class KspMembers {
     Set<Modifier> m = p.getModifiers();
     String name = p.getSimpleName().asString();
     String descriptor = signature(p);
-    boolean isStatic = inObject() || m.contains(Modifier.CONST);
+    // An object's backing fields are static; its getters are instance methods unless @JvmStatic.
+    boolean staticField = inObject() || m.contains(Modifier.CONST);
     if (p.getHasBackingField()) {
-      boolean exposed = m.contains(Modifier.CONST) || m.contains(Modifier.LATEINIT) || jvmField(p);
+      boolean exposed = m.contains(Modifier.CONST) || m.contains(Modifier.LATEINIT) || annotated(p, "JvmField");
       AnnotationData onField = KspAnnotation.find(p.getAnnotations().iterator(), AnnotationData.PROVIDES, p, null);
       if (onField == null) {
         onField = KspAnnotation.find(p.getAnnotations().iterator(), AnnotationData.PROVIDES, p,
             AnnotationUseSiteTarget.FIELD);
       }
-      fields.add(new SourceMember(name, SourceMember.Kind.FIELD, isStatic, !exposed || m.contains(Modifier.PRIVATE), 0,
+      fields.add(new SourceMember(name, SourceMember.Kind.FIELD, staticField, !exposed || m.contains(Modifier.PRIVATE), 0,
           types.of(p.getType(), descriptor), onField, new KspPosition(p)));
     }
     KSPropertyGetter getter = p.getGetter();
-    if (getter != null && !jvmField(p) && !m.contains(Modifier.CONST)) {
+    if (getter != null && !annotated(p, "JvmField") && !m.contains(Modifier.CONST)) {
       AnnotationData onGetter = KspAnnotation.find(getter.getAnnotations().iterator(), AnnotationData.PROVIDES, p,
           AnnotationUseSiteTarget.GET);
       if (onGetter == null) {
@@ -162,18 +162,15 @@ final class KspMembers {
             AnnotationUseSiteTarget.GET);
       }
       boolean privateGetter = m.contains(Modifier.PRIVATE) || getter.getModifiers().contains(Modifier.PRIVATE);
-      methods.add(new SourceMember(resolver.getJvmName(getter), SourceMember.Kind.METHOD, isStatic, privateGetter,
+      methods.add(new SourceMember(resolver.getJvmName(getter), SourceMember.Kind.METHOD, annotated(p, "JvmStatic"),
+          privateGetter,
           p.getExtensionReceiver() != null ? 1 : 0, types.of(p.getType(), descriptor), onGetter, new KspPosition(p)));
     }
   }
 
-  private static boolean jvmField(KSPropertyDeclaration p) {
-    for (Iterator<KSAnnotation> it = p.getAnnotations().iterator(); it.hasNext(); ) {
-      if (it.next().getShortName().asString().equals("JvmField")) {
-        return true;
-      }
-    }
-    return false;
+  /** True when {@code d} carries {@code kotlin.jvm.<simpleName>} ({@code JvmField}, {@code JvmStatic}). */
+  private static boolean annotated(KSDeclaration d, String simpleName) {
+    return KspAnnotation.find(d, "kotlin.jvm." + simpleName, d) != null;
   }
 
   private boolean inObject() {
