@@ -163,32 +163,50 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
       int from, int to, CollateTarget target) {
     FloatBuffer out0 = target.floats(0);
     IntBuffer out1 = target.ints(1);
-    for (int row = from; row < to; row++) {
-      Digit sample = samples.get(positions[row]);
-      if (sample == null) {
-        throw Collate.nullSample(indices[row]);
-      }
-      // image: FLOAT32 (batch, 28, 28)
-      float[][] v0 = sample.image();
-      if (v0 == null) {
-        throw Collate.nullMember("image", indices[row]);
-      }
-      if (v0.length != 28) {
-        throw Collate.mismatch("image", indices[row], IMAGE_SHAPE, v0);
-      }
-      int at0 = row * 784;
-      for (int i0_0 = 0; i0_0 < 28; i0_0++) {
-        float[] v0_1 = v0[i0_0];
-        if (v0_1 == null || v0_1.length != 28) {
-          throw Collate.mismatch("image", indices[row], IMAGE_SHAPE, v0);
+    float[][] read0 = null;
+    float[][] held0 = null;
+    int read1 = 0;
+    int held1 = 0;
+    for (int next = from; next <= to + 1; next++) {
+      float[][] v0 = held0;
+      held0 = read0;
+      int v1 = held1;
+      held1 = read1;
+      if (next > from && next <= to) {
+        if (held0.length != 28) {
+          throw Collate.mismatch("image", indices[next - 1], IMAGE_SHAPE, held0);
         }
-        out0.put(at0, v0_1, 0, 28);
-        at0 += 28;
       }
-      // softmax_label: INT32 (batch)
-      out1.put(row, sample.label());
+      if (next < to) {
+        Digit sample = samples.get(positions[next]);
+        if (sample == null) {
+          throw Collate.nullSample(indices[next]);
+        }
+        read0 = sample.image();
+        if (read0 == null) {
+          throw Collate.nullMember("image", indices[next]);
+        }
+        read1 = sample.label();
+      }
+      if (next > from + 1) {
+        int row = next - 2;
+        // image: FLOAT32 (batch, 28, 28)
+        int at0 = row * 784;
+        for (int i0_0 = 0; i0_0 < 28; i0_0++) {
+          float[] v0_1 = v0[i0_0];
+          if (v0_1 == null || v0_1.length != 28) {
+            throw Collate.mismatch("image", indices[row], IMAGE_SHAPE, v0);
+          }
+          out0.put(at0, v0_1, 0, 28);
+          at0 += 28;
+        }
+        // softmax_label: INT32 (batch)
+        out1.put(row, v1);
+      }
     }
   }
+
+
 
   /**
    * Builds {@link DigitProvider}s: the sample source plus the settings every provider shares.

@@ -262,6 +262,49 @@ class GeneratedProviderTest {
   }
 
   @Test
+  void ofTwoBadSamplesInABatchTheFirstIsNamed() {
+    // Sample 1 has a ragged image, found when its rows are copied; sample 2 has none at all, found
+    // when it is read, which the collate does before it copies sample 1: the engine still names 1.
+    float[][] ragged = new float[28][28];
+    ragged[5] = new float[27];
+    List<Digit> digits = List.of(new Digit(new float[28][28], 0), new Digit(ragged, 1), new Digit(null, 2),
+        new Digit(new float[28][28], 3));
+    String expected = "field 'image' of sample 1: expected shape (28, 28) (784 elements), got (28, 27)";
+    try (DigitProvider p = DigitProvider.create(b -> b.samples(digits).batchSize(4))) {
+      assertEquals(expected, assertThrows(IllegalArgumentException.class, () -> p.iterator().next()).getMessage());
+    }
+    try (DigitProvider p = DigitProvider.create(b -> b.samples(digits).batchSize(4).readers(2))) {
+      RuntimeException e = assertThrows(RuntimeException.class, () -> p.iterator().next());
+      assertTrue(e.getMessage().contains("sample 1"), e.getMessage());
+      assertEquals(expected, e.getCause().getMessage());
+    }
+  }
+
+  @Test
+  void eachMemberIsReadOncePerSampleInRowOrder() {
+    // The collate reads samples ahead of its copies; the calls must still be those of a plain loop.
+    List<String> log = new ArrayList<>();
+    List<Logged> samples = IntStream.range(0, 10).mapToObj(i -> new Logged(i, log)).toList();
+    try (LoggedProvider p = LoggedProvider.create(b -> b.samples(samples).shuffle(true).seed(7)
+        .lastBatch(LastBatch.PARTIAL))) {
+      List<String> expected = new ArrayList<>();
+      List<Integer> seen = new ArrayList<>();
+      for (LoggedBatch b : p) {
+        for (int r = 0; r < b.rows(); r++) {
+          int id = b.getId().getInt(r);
+          assertEquals(-id, (int) b.getXy().getFloat(r, 1));
+          expected.add("xy" + id);
+          expected.add("id" + id);
+          seen.add(id);
+        }
+        assertEquals(expected, log, "the log after each batch: its rows' getters, in row order, once each");
+      }
+      assertEquals(IntStream.range(0, 10).boxed().toList(), seen.stream().sorted().toList());
+      assertTrue(!seen.equals(IntStream.range(0, 10).boxed().toList()), "shuffled: " + seen);
+    }
+  }
+
+  @Test
   void digitsAreCopiedRowMajor() {
     float[][] img = new float[28][28];
     img[3][4] = 7;

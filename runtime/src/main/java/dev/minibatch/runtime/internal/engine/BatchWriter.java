@@ -16,7 +16,9 @@ import org.jspecify.annotations.Nullable;
  * policy.
  *
  * <p>A writer writes a range of rows in one call, so a failure does not say which row failed: on
- * that cold path the batch is written again row by row. A policy that skips then writes the batch
+ * that cold path the batch is written again row by row. A policy that fails throws what the first
+ * failing row throws alone, so the sample named is the batch's first bad one even when the writer
+ * read ahead and met a later bad sample first. A policy that skips then writes the batch
  * again without the bad samples (so sequence lengths are those of the samples kept); one that
  * replaces tries {@code index + 1, index + 2, ...} (wrapping) in the bad row until one writes, then
  * writes the batch again with the replacements. Both depend on the samples alone, never on which
@@ -59,8 +61,11 @@ final class BatchWriter {
     try {
       fill(plan, j, slot, idx, samples, rowCount, steps);
     } catch (RuntimeException e) {
-      if (policy.action() == Action.FAIL || Thread.currentThread().isInterrupted()) {
+      if (Thread.currentThread().isInterrupted()) {
         throw e;
+      }
+      if (policy.action() == Action.FAIL) {
+        throw firstFailingRow(e, idx, samples, slot);
       }
       recover(e, plan, j, slot, slotIndex, idx, samples, rowCount, pad, steps, ledger);
       return;
@@ -86,6 +91,22 @@ final class BatchWriter {
       }
     }
     return idx[0];
+  }
+
+  /**
+   * What the first row of the batch that fails alone threw, or {@code batchFailure} when none does
+   * (the failure was not one row's) or the batch has one row. A row writer may read ahead (the
+   * generated collate checks a sample's arrays while it copies an earlier row), so the failure of
+   * the whole batch can be a later row's.
+   */
+  private RuntimeException firstFailingRow(RuntimeException batchFailure, int[] idx, int samples, BatchSlot<?> slot) {
+    for (int r = 0; r < samples && samples > 1; r++) {
+      RuntimeException e = writeRow(idx, r, slot);
+      if (e != null) {
+        return e;
+      }
+    }
+    return batchFailure;
   }
 
   /** Writes the rows of samples {@code idx[0, samples)} and pads the rest up to {@code rowCount}. */
