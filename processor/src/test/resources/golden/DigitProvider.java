@@ -223,9 +223,9 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     }
 
     /**
-     * Collate a List source's batches on {@code threads} reader threads (named {@code
-     * minibatch-sample-reader-<n>}), each writing whole batches, up to {@code threads + 1} batches ahead
-     * of the consumer, which writes one itself rather than wait; 0 (the default) collates on the consumer's
+     * Collate a List source's batches on up to {@code threads} reader threads (named {@code
+     * minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer
+     * writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's
      * thread. The batches are the same for any number of threads. A streaming source is always read on the
      * consumer's thread.
      */

@@ -75,7 +75,8 @@ class EpochStatsTest {
       assertEquals(List.of("array-reader", "ArrayDataProvider"), stats.stages().stream().map(StageStats::name).toList());
       StageStats readers = stats.stages().get(0);
       assertEquals(10, readers.items(), stats.summary());
-      assertEquals(2, readers.workers());
+      // readers(2) starts two threads, or one on a 2-core machine, where the consumer is the second writer.
+      assertEquals(Math.min(2, Math.max(1, Runtime.getRuntime().availableProcessors() - 1)), readers.workers());
       assertEquals(10, stats.stages().get(1).items());
     }
   }

@@ -197,9 +197,9 @@ final class ProviderWriter {
             .addModifiers(Modifier.PUBLIC)
             .returns(builder)
             .addParameter(TypeName.INT, "threads")
-            .addJavadoc("Collate a List source's batches on {@code threads} reader threads (named {@code\n"
-                + "minibatch-sample-reader-<n>}), each writing whole batches, up to {@code threads + 1} batches ahead\n"
-                + "of the consumer, which writes one itself rather than wait; 0 (the default) collates on the consumer's\n"
+            .addJavadoc("Collate a List source's batches on up to {@code threads} reader threads (named {@code\n"
+                + "minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer\n"
+                + "writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's\n"
                 + "thread. The batches are the same for any number of threads. A streaming source is always read on the\n"
                 + "consumer's thread.\n")
             .addStatement("this.readers = threads")

@@ -139,11 +139,13 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
     private Builder() {}
 
     /**
-     * Copy rows on {@code threads} reader threads (named {@code minibatch-array-reader-<n>}) instead
-     * of the consumer's thread: each writes whole batches, up to {@code threads + 1} batches ahead of
-     * the consumer (a batch stays valid until the iterator moves on), and a consumer that would wait
-     * writes the next batch itself. 0 (the default) copies on the consumer's thread. The batches are
-     * the same for any number of threads.
+     * Copy rows on up to {@code threads} reader threads (named {@code minibatch-array-reader-<n>})
+     * instead of the consumer's thread: each writes whole batches, up to one batch more than there
+     * are readers ahead of the consumer (a batch stays valid until the iterator moves on), and a
+     * consumer that would wait writes the next batch itself. As the consumer is a writer too, at
+     * most one thread fewer than the machine's processors is started (at least one): on two cores,
+     * {@code readers(2)} is one reader thread and the consumer. 0 (the default) copies on the
+     * consumer's thread. The batches are the same for any number of threads.
      */
     public Builder readers(int threads) {
       if (threads < 0) {

@@ -30,11 +30,19 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
   }
 
   /**
-   * {@code threads} readers copying from memory, over a ring of {@code threads + 2} buffers: one
-   * for the batch the consumer holds, one for each reader, and one the consumer writes itself
-   * rather than wait.
+   * Up to {@code threads} readers copying from memory, over a ring of one buffer more than readers
+   * plus two: one for the batch the consumer holds, one for each reader, and one the consumer
+   * writes itself rather than wait. The consumer is a writer too whenever it would wait, so at
+   * most one reader fewer than the machine's processors is started (at least one): on two cores,
+   * {@code readers(2)} is one reader thread and the consumer. A third writer on two cores only
+   * takes turns with the others, and a reader descheduled mid-batch holds up the batch the
+   * consumer waits for (measured: one reader and the consumer 1.82x one thread, two readers and
+   * the consumer 1.75x; docs/performance.md).
+   *
+   * @throws IllegalArgumentException if {@code threads < 1}
    */
   public static ReaderThreads inMemory(String stage, int threads) {
-    return new ReaderThreads(stage, threads, threads + 2, true);
+    int started = Math.min(threads, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    return new ReaderThreads(stage, started, started + 2, true);
   }
 }
