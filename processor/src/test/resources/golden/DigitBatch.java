@@ -4,6 +4,7 @@ package test;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import javax.annotation.processing.Generated;
+import org.jspecify.annotations.NullMarked;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -14,6 +15,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
     value = "dev.minibatch.processor.MinibatchProcessor",
     comments = "from test.Digit"
 )
+@NullMarked
 public final class DigitBatch extends AbstractBatch<DigitBatch> {
   /**
    * The provided name of {@code image}.

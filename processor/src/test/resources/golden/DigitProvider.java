@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.function.Consumer;
 import javax.annotation.processing.Generated;
+import org.jspecify.annotations.NullMarked;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -39,6 +40,7 @@ import org.jspecify.annotations.Nullable;
     value = "dev.minibatch.processor.MinibatchProcessor",
     comments = "from test.Digit"
 )
+@NullMarked
 public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable {
   /**
    * The batch size declared by {@code @DataProvider}; 0: none declared, so {@code build()} fails

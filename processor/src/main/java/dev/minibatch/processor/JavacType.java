@@ -7,6 +7,7 @@ import dev.minibatch.processor.internal.model.SourceType;
 import java.util.ArrayList;
 import java.util.List;
 import javax.annotation.processing.ProcessingEnvironment;
+import javax.lang.model.element.AnnotationMirror;
 import javax.lang.model.element.Element;
 import javax.lang.model.element.ElementKind;
 import javax.lang.model.element.ExecutableElement;
@@ -17,6 +18,9 @@ import org.jspecify.annotations.Nullable;
 
 /** A {@link TypeElement} as the core's {@link SourceType}: its members as javac lists them. */
 record JavacType(TypeElement element, ProcessingEnvironment env) implements SourceType {
+  /** On every class kotlinc compiles, and on kapt's stub of it; never on a Java class. */
+  private static final String KOTLIN_METADATA = "kotlin.Metadata";
+
   @Override
   public String qualifiedName() {
     return element.getQualifiedName().toString();
@@ -46,6 +50,16 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
   @Override
   public boolean isAbstract() {
     return element.getModifiers().contains(Modifier.ABSTRACT);
+  }
+
+  @Override
+  public boolean isKotlin() {
+    for (AnnotationMirror a : element.getAnnotationMirrors()) {
+      if (((TypeElement) a.getAnnotationType().asElement()).getQualifiedName().contentEquals(KOTLIN_METADATA)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.minibatch.processor;
 import com.google.auto.service.AutoService;
 import dev.minibatch.processor.internal.DataProviderStep;
 import dev.minibatch.processor.internal.model.AnnotationData;
+import java.util.HashSet;
 import java.util.Set;
 import javax.annotation.processing.AbstractProcessor;
 import javax.annotation.processing.ProcessingEnvironment;
@@ -30,7 +31,8 @@ public final class MinibatchProcessor extends AbstractProcessor {
   @Override
   public synchronized void init(ProcessingEnvironment env) {
     super.init(env);
-    step = new DataProviderStep(env.getOptions(), new FilerOutput(env.getFiler(), env.getMessager()));
+    step = new DataProviderStep(env.getOptions(), new FilerOutput(env.getFiler(), env.getMessager(),
+        FilerOutput.kaptKotlinDirectory(env.getOptions())));
   }
 
   @Override
@@ -40,7 +42,9 @@ public final class MinibatchProcessor extends AbstractProcessor {
 
   @Override
   public Set<String> getSupportedOptions() {
-    return DataProviderStep.OPTIONS;
+    Set<String> options = new HashSet<>(DataProviderStep.OPTIONS);
+    options.add(FilerOutput.KAPT_KOTLIN_GENERATED);
+    return options;
   }
 
   @Override

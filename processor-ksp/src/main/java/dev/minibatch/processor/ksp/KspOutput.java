@@ -5,6 +5,7 @@ import com.google.devtools.ksp.processing.Dependencies;
 import com.google.devtools.ksp.processing.KSPLogger;
 import com.google.devtools.ksp.symbol.KSFile;
 import com.palantir.javapoet.JavaFile;
+import com.squareup.kotlinpoet.FileSpec;
 import dev.minibatch.processor.internal.model.Output;
 import dev.minibatch.processor.internal.model.Position;
 import dev.minibatch.processor.internal.model.SourceType;
@@ -39,6 +40,21 @@ final class KspOutput implements Output {
       file.writeTo(w);
     } catch (IOException e) {
       throw new UncheckedIOException("could not write " + file.packageName() + "." + name, e);
+    }
+  }
+
+  @Override
+  public boolean writesKotlin() {
+    return true;
+  }
+
+  @Override
+  public void writeKotlin(SourceType origin, FileSpec file) {
+    try (Writer w = writer(codeGenerator.createNewFile(dependencies(origin), file.getPackageName(), file.getName(), "kt"),
+        StandardCharsets.UTF_8)) {
+      file.writeTo(w);
+    } catch (IOException e) {
+      throw new UncheckedIOException("could not write " + file.getPackageName() + "." + file.getName(), e);
     }
   }
 

@@ -67,6 +67,12 @@ record KspType(KSClassDeclaration declaration, Resolver resolver) implements Sou
     return m.contains(Modifier.ABSTRACT) || m.contains(Modifier.SEALED);
   }
 
+  /** A Kotlin declaration, from this compilation's sources or from a Kotlin library. */
+  @Override
+  public boolean isKotlin() {
+    return declaration.getOrigin() == Origin.KOTLIN || declaration.getOrigin() == Origin.KOTLIN_LIB;
+  }
+
   @Override
   public boolean isPrivate() {
     return declaration.getModifiers().contains(Modifier.PRIVATE);

@@ -23,8 +23,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The same sample gives byte-identical generated files under every front end: Java samples under
- * javac and KSP2, a Kotlin sample under kapt and KSP2 (every generated source and the schema
- * manifests, compared byte for byte).
+ * javac and KSP2, a Kotlin sample under kapt and KSP2 (every generated source, the Kotlin DSL
+ * included, and the schema manifests, compared byte for byte).
  */
 class KspGenerationTest {
   /** Java samples covering every member form, type, variable-length form and a nested sample. */
@@ -132,8 +132,9 @@ class KspGenerationTest {
     assertEquals(Compilation.Status.SUCCESS, javac.status(), javac::toString);
 
     Map<String, String> expected = javacFiles(javac);
-    // Provider and batch per sample, and a manifest and its sample entry per sample.
-    assertEquals(4 * 4, expected.size(), expected::toString);
+    // Provider, batch and shards writer per sample, and a manifest and its sample entry per sample;
+    // no Kotlin DSL for a Java sample.
+    assertEquals(4 * 5, expected.size(), expected::toString);
     assertEquals(expected, text(kspFiles(ksp)));
   }
 
@@ -151,21 +152,29 @@ class KspGenerationTest {
     JvmCompilationResult result = kapt.compile();
     assertEquals(KotlinCompilation.ExitCode.OK, result.getExitCode(), result::getMessages);
     Map<String, String> kaptFiles = new TreeMap<>();
-    Path sources = kapt.getKaptSourceDir().toPath();
-    for (Path p : walk(sources)) {
-      kaptFiles.put(sources.relativize(p).toString().replace('\\', '/'), Files.readString(p, StandardCharsets.UTF_8));
+    for (Path root : List.of(kapt.getKaptSourceDir().toPath(), kapt.getKaptKotlinGeneratedDir().toPath())) {
+      for (Path p : walk(root)) {
+        kaptFiles.put(root.relativize(p).toString().replace('\\', '/'), Files.readString(p, StandardCharsets.UTF_8));
+      }
     }
     Path classes = result.getOutputDirectory().toPath();
     for (Path p : walk(classes.resolve("META-INF").resolve("minibatch"))) {
       kaptFiles.put(classes.relativize(p).toString().replace('\\', '/'), Files.readString(p, StandardCharsets.ISO_8859_1));
     }
+    // Per sample: batch, provider, shards writer (minibatch-shards is on the class path), the Kotlin
+    // DSL (minibatch-kotlin is), a manifest and its sample entry.
     assertEquals(List.of("META-INF/minibatch/demo.Outer_UtteranceProvider.properties",
         "META-INF/minibatch/demo.SensorProvider.properties",
         "META-INF/minibatch/samples/demo.Outer.Utterance.properties",
         "META-INF/minibatch/samples/demo.Sensor.properties",
-        "demo/Outer_UtteranceBatch.java", "demo/Outer_UtteranceProvider.java",
-        "demo/SensorBatch.java", "demo/SensorProvider.java"), List.copyOf(kaptFiles.keySet()));
+        "demo/Outer_UtteranceBatch.java", "demo/Outer_UtteranceProvider.java", "demo/Outer_UtteranceProviderDsl.kt",
+        "demo/Outer_UtteranceShards.java",
+        "demo/SensorBatch.java", "demo/SensorProvider.java", "demo/SensorProviderDsl.kt", "demo/SensorShards.java"),
+        List.copyOf(kaptFiles.keySet()));
     assertTrue(kaptFiles.get("demo/SensorBatch.java").contains("public INDArray getOn()"));
+    // The DSL has every source the Java builder has, the shard sets' included.
+    assertTrue(kaptFiles.get("demo/SensorProviderDsl.kt").contains("public fun shards(location: String)"));
+    assertTrue(kaptFiles.get("demo/Outer_UtteranceProviderDsl.kt").contains("public fun buckets(vararg bounds: Int)"));
     assertEquals(kaptFiles, text(kspFiles(ksp)));
   }
 
@@ -198,6 +207,8 @@ class KspGenerationTest {
     run.generated().forEach((k, v) -> {
       if (k.startsWith("java/")) {
         out.put(k.substring("java/".length()), v);
+      } else if (k.startsWith("kotlin/")) {
+        out.put(k.substring("kotlin/".length()), v);
       } else if (k.startsWith("resources/")) {
         out.put(k.substring("resources/".length()), v);
       }
@@ -208,7 +219,7 @@ class KspGenerationTest {
   /** The files' text: sources UTF-8, resources ISO-8859-1, so a byte difference is a text difference. */
   private static Map<String, String> text(Map<String, byte[]> files) {
     Map<String, String> out = new TreeMap<>();
-    files.forEach((k, v) -> out.put(k, new String(v, k.endsWith(".java") ? StandardCharsets.UTF_8
+    files.forEach((k, v) -> out.put(k, new String(v, k.endsWith(".java") || k.endsWith(".kt") ? StandardCharsets.UTF_8
         : StandardCharsets.ISO_8859_1)));
     return out;
   }

@@ -4,7 +4,10 @@ import dev.minibatch.DataProvider
 import dev.minibatch.LastBatch
 import dev.minibatch.Provides
 
-/** A Kotlin sample: KSP2 generates `PointProvider` and `PointBatch` for it, as kapt would. */
+/**
+ * A Kotlin sample: KSP2 generates `PointProvider` and `PointBatch` for it, as kapt would, and the
+ * DSL `pointProvider { … }` (`PointProviderDsl.kt`).
+ */
 @DataProvider(batchSize = 2)
 class Point(
     @field:Provides(shape = [2]) val xy: FloatArray,
@@ -14,7 +17,10 @@ class Point(
 /** One line per batch of five points in batches of two, the last padded by wrapping around. */
 fun pointBatches(): List<String> {
     val points = (0 until 5).map { i -> Point(floatArrayOf(i.toFloat(), 10f * i), i % 3) }
-    return PointProvider.create { it.samples(points).lastBatch(LastBatch.PAD_WRAP) }.use { provider ->
+    return pointProvider {
+        samples(points)
+        lastBatch = LastBatch.PAD_WRAP
+    }.use { provider ->
         provider.map { b -> "${b.rows()} rows ${b.pad()} pad xy=${b.xy.toFloatMatrix().map { it.toList() }} cls=${b.cls.toIntVector().toList()}" }
     }
 }

@@ -1,6 +1,7 @@
 package dev.minibatch.samples.ksp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Files;
@@ -19,12 +20,16 @@ class KspMavenBuildTest {
     for (String name : List.of("PointProvider.java", "PointBatch.java", "ReadingProvider.java", "ReadingBatch.java")) {
       assertTrue(Files.isRegularFile(java.resolve(name)), name);
     }
+    // The Kotlin sample's DSL (pointBatches() uses it); none for the Java sample.
+    Path kotlin = Path.of("target", "generated-sources", "ksp", "kotlin", "dev", "minibatch", "samples", "ksp");
+    assertTrue(Files.isRegularFile(kotlin.resolve("PointProviderDsl.kt")));
+    assertFalse(Files.exists(kotlin.resolve("ReadingProviderDsl.kt")));
     assertTrue(Files.isRegularFile(Path.of("target", "classes", "META-INF", "minibatch",
         "dev.minibatch.samples.ksp.PointProvider.properties")));
   }
 
   @Test
-  void theKotlinSamplesProviderDeliversTheKnownBatches() {
+  void theKotlinSamplesProviderFromItsDslDeliversTheKnownBatches() {
     // Point i is (i, 10 i) with class i % 3; the third batch is point 4 and, wrapped around, point 0.
     assertEquals(List.of(
         "2 rows 0 pad xy=[[0.0, 0.0], [1.0, 10.0]] cls=[0, 1]",

@@ -8,14 +8,17 @@ import dev.minibatch.runtime.reader.Readers
 data class EpochSummary(val batches: Int, val rows: List<Int>, val pads: List<Int>, val firstReadings: List<Float>)
 
 /**
- * Kotlin code using the generated API: a trailing lambda configures the provider, batches are read
+ * Kotlin code using the generated API: the generated DSL configures the provider, batches are read
  * with property syntax (`batch.reading`), and `use` closes the provider.
  */
 fun summarizeSensors(count: Int = 10): EpochSummary {
     val sensors = (0 until count).map { i ->
         Sensor(reading = floatArrayOf(i.toFloat(), i + 0.5f, -i.toFloat()), fault = i % 2)
     }
-    return SensorProvider.create { it.samples(sensors).lastBatch(LastBatch.PAD_WRAP) }.use { provider ->
+    return sensorProvider {
+        samples(sensors)
+        lastBatch = LastBatch.PAD_WRAP
+    }.use { provider ->
         val rows = mutableListOf<Int>()
         val pads = mutableListOf<Int>()
         val firsts = mutableListOf<Float>()
@@ -43,7 +46,10 @@ fun pipelineReadings(count: Int = 20, seed: Long = 7): List<List<Float>> {
         .map { s -> Sensor(s.reading.map { it * 2 }.toFloatArray(), s.fault) }
         .xmap(2, 4, true) { s -> Sensor(s.reading, fault = if (s.reading[0] >= 20f) 1 else 0) }
         .shuffle(8, seed)
-    return SensorProvider.create { it.streaming(pipeline).batchSize(5) }.use { provider ->
+    return sensorProvider {
+        streaming(pipeline)
+        batchSize = 5
+    }.use { provider ->
         provider.map { batch -> (0 until batch.rows()).map { row -> batch.reading.getFloat(row.toLong(), 0L) } }
     }
 }

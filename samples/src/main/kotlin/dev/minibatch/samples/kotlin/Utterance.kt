@@ -19,7 +19,10 @@ fun utteranceBatches(): List<Triple<Int, List<Int>, List<List<Int>>>> {
     val utterances = listOf(1, 3, 2).mapIndexed { i, n ->
         Utterance(Array(n) { t -> floatArrayOf(i.toFloat(), t.toFloat()) }, IntArray(n) { t -> 10 * i + t })
     }
-    return UtteranceProvider.create { it.samples(utterances).buckets(2, 4) }.use { provider ->
+    return utteranceProvider {
+        samples(utterances)
+        buckets(2, 4)
+    }.use { provider ->
         provider.map { batch ->
             Triple(
                 batch.bucketKey(),

@@ -1,6 +1,7 @@
 package dev.minibatch.processor.internal.model;
 
 import com.palantir.javapoet.JavaFile;
+import com.squareup.kotlinpoet.FileSpec;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -10,6 +11,15 @@ import org.jspecify.annotations.Nullable;
 public interface Output {
   /** Writes {@code file}, generated from {@code origin} only. */
   void writeJava(SourceType origin, JavaFile file);
+
+  /**
+   * True when this front end has somewhere to put Kotlin sources: KSP always, javac only under kapt
+   * (its {@code kapt.kotlin.generated} directory). Without it, no Kotlin is generated.
+   */
+  boolean writesKotlin();
+
+  /** Writes the Kotlin source {@code file}, generated from {@code origin} only; only when {@link #writesKotlin()}. */
+  void writeKotlin(SourceType origin, FileSpec file);
 
   /** Writes the class-path resource {@code path} ({@code META-INF/...}) as ISO-8859-1 text. */
   void writeResource(SourceType origin, String path, String text);

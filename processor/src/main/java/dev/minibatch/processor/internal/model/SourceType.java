@@ -34,6 +34,12 @@ public interface SourceType {
   /** True for an abstract class (an interface counts by its kind). */
   boolean isAbstract();
 
+  /**
+   * True for a class declared in Kotlin: javac sees it in kapt's stub, which keeps the class's
+   * {@code @kotlin.Metadata}; KSP sees a Kotlin declaration.
+   */
+  boolean isKotlin();
+
   /** True when declared private. */
   boolean isPrivate();
 

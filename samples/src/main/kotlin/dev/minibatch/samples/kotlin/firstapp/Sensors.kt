@@ -11,7 +11,10 @@ class Sensor(
 )
 
 fun summarize(sensors: List<Sensor>) =
-    SensorProvider.create { it.samples(sensors).lastBatch(LastBatch.PAD_WRAP) }.use { provider ->
+    sensorProvider {                                // generated with SensorProvider: SensorProviderDsl.kt
+        samples(sensors)
+        lastBatch = LastBatch.PAD_WRAP              // unset settings keep their defaults: batchSize 4
+    }.use { provider ->
         for (batch in provider) {                   // one epoch per loop
             val x = batch.reading                   // INDArray [rows, 3], a property
             val y = batch.fault                     // INDArray [rows]
