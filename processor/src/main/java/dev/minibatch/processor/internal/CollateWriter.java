@@ -124,30 +124,26 @@ final class CollateWriter {
     String held = "held" + position;
     CodeBlock.Builder c = CodeBlock.builder();
     if (f.storage() == FieldType.Storage.ARRAY) {
-      // A flat array holds the whole shape row-major; a nested one has the first axis outermost.
-      long length = f.arrayRank() == 1 ? f.elementCount() : f.shape().get(0);
-      mismatchIf(c, f, "indices[next - 1]", held, "$L.length != $L", held, length);
+      outerLengthCheck(c, f, "indices[next - 1]", held);
     }
     return c.build();
+  }
+
+  /**
+   * Checks the outermost length of array member {@code f}'s value {@code v}: a flat array holds
+   * the whole shape row-major, a nested one has the first axis outermost (its inner rows are
+   * checked as they are copied).
+   */
+  private static void outerLengthCheck(CodeBlock.Builder c, FieldDescriptor f, String index, String v) {
+    long length = f.arrayRank() == 1 ? f.elementCount() : f.shape().get(0);
+    mismatchIf(c, f, index, v, "$L.length != $L", v, length);
   }
 
   /** The Java type a member's value is held in between its read and its copy. */
   private static TypeName heldType(FieldDescriptor f) {
     return f.storage() == FieldType.Storage.SCALAR
-        ? TypeName.get(primitiveClass(ProviderWriter.bufferElement(f.dtype())))
+        ? ProviderWriter.primitive(ProviderWriter.bufferElement(f.dtype()))
         : valueType(f);
-  }
-
-  private static Class<?> primitiveClass(String name) {
-    return switch (name) {
-      case "byte" -> byte.class;
-      case "short" -> short.class;
-      case "char" -> char.class;
-      case "int" -> int.class;
-      case "long" -> long.class;
-      case "float" -> float.class;
-      default -> double.class;
-    };
   }
 
   /**
@@ -172,7 +168,10 @@ final class CollateWriter {
     return c.build();
   }
 
-  /** Copies {@code v<position>}, member {@code f} of the sample read two iterations earlier, into row {@code row}. */
+  /**
+   * Copies {@code v<position>}, member {@code f} of row {@code row}'s sample (read and checked
+   * before: two iterations earlier in the read-ahead loop, just before in {@link #field}).
+   */
   private static CodeBlock copy(FieldDescriptor f, int position) {
     String v = "v" + position;
     String out = "out" + position;
@@ -187,7 +186,7 @@ final class CollateWriter {
           long count = f.elementCount();
           copyRow(c, f, out, v, "0", "row * " + count, String.valueOf(count));
         } else {
-          nested(c, f, position, v, out, false);
+          nested(c, f, position, v, out);
         }
       }
     }
@@ -384,53 +383,32 @@ final class CollateWriter {
     return d + "d";
   }
 
+  /**
+   * A fixed-shape member of a sample with variable-length members (the plain row loop): read,
+   * checked and copied in one go, as {@link #copy} copies it in the read-ahead loop.
+   */
   private static CodeBlock field(FieldDescriptor f, int position) {
     String v = "v" + position;
-    String out = "out" + position;
-    String shape = ProviderWriter.shapeConstant(f);
     CodeBlock.Builder c = CodeBlock.builder();
-    c.add("// $L: $L $L\n", f.name(), f.dtype(), BatchWriter.batchShape(f));
-    switch (f.storage()) {
-      case SCALAR: {
-        String value = convert("sample." + f.read(), f.primitive(), f.dtype());
-        c.addStatement("$L.put(row, $L)", out, value);
-        break;
-      }
-      case INDARRAY: {
-        c.addStatement("$T $L = sample.$L", RuntimeNames.INDARRAY, v, f.read());
-        nullCheck(c, f, v);
-        c.addStatement("$T.indarray($S, indices[row], $L, $L, $L, row)", RuntimeNames.COLLATE, f.name(), shape,
-            v, out);
-        break;
-      }
-      case ARRAY: {
-        TypeName type = ProviderWriter.arrayOf(f.primitive(), f.arrayRank());
-        c.addStatement("$T $L = sample.$L", type, v, f.read());
-        nullCheck(c, f, v);
-        long count = f.elementCount();
-        if (f.arrayRank() == 1) {
-          mismatchIf(c, f, "indices[row]", v, "$L.length != $L", v, count);
-          copyRow(c, f, out, v, "0", "row * " + count, String.valueOf(count));
-        } else {
-          nested(c, f, position, v, out, true);
-        }
-        break;
+    if (f.storage() == FieldType.Storage.SCALAR) {
+      c.addStatement("$T $L = $L", heldType(f), v, convert("sample." + f.read(), f.primitive(), f.dtype()));
+    } else {
+      c.addStatement("$T $L = sample.$L", valueType(f), v, f.read());
+      nullCheck(c, f, v);
+      if (f.storage() == FieldType.Storage.ARRAY) {
+        outerLengthCheck(c, f, "indices[row]", v);
       }
     }
-    return c.build();
+    return c.add(copy(f, position)).build();
   }
 
   /**
-   * Nested loops over the outer axes, a bulk copy of the innermost axis; {@code checkOuter} when
-   * the outermost length was not checked before.
+   * Nested loops over the outer axes, a bulk copy of the innermost axis; the outermost length was
+   * checked before ({@link #outerLengthCheck}).
    */
-  private static void nested(CodeBlock.Builder c, FieldDescriptor f, int position, String root, String out,
-      boolean checkOuter) {
+  private static void nested(CodeBlock.Builder c, FieldDescriptor f, int position, String root, String out) {
     List<Integer> dims = f.shape();
     int rank = dims.size();
-    if (checkOuter) {
-      mismatchIf(c, f, "indices[row]", root, "$L.length != $L", root, dims.get(0));
-    }
     String at = "at" + position;
     c.addStatement("int $L = row * $L", at, f.elementCount());
     String parent = root;

@@ -65,7 +65,8 @@ final class BatchWriter {
         throw e;
       }
       if (policy.action() == Action.FAIL) {
-        throw firstFailingRow(e, idx, samples, slot);
+        RowFailure first = samples > 1 ? firstFailingRow(idx, samples, slot) : null;
+        throw first == null ? e : first.error();
       }
       recover(e, plan, j, slot, slotIndex, idx, samples, rowCount, pad, steps, ledger);
       return;
@@ -85,28 +86,27 @@ final class BatchWriter {
     if (samples == 1 || t instanceof Error) {
       return idx[0];
     }
-    for (int r = 0; r < samples; r++) {
-      if (writeRow(idx, r, slot) != null) {
-        return idx[r];
-      }
-    }
-    return idx[0];
+    RowFailure f = firstFailingRow(idx, samples, slot);
+    return idx[f == null ? 0 : f.row()];
   }
 
+  /** Row {@code row} of a batch failed when written alone, with {@code error}. */
+  private record RowFailure(int row, RuntimeException error) {}
+
   /**
-   * What the first row of the batch that fails alone threw, or {@code batchFailure} when none does
-   * (the failure was not one row's) or the batch has one row. A row writer may read ahead (the
-   * generated collate checks a sample's arrays while it copies an earlier row), so the failure of
-   * the whole batch can be a later row's.
+   * The first of rows {@code [0, samples)} that fails when written alone, or null if none does
+   * (the batch's failure was not one row's). A row writer may read ahead (the generated collate
+   * reads later samples while it copies an earlier row), so what failed the whole batch can be a
+   * later row's failure.
    */
-  private RuntimeException firstFailingRow(RuntimeException batchFailure, int[] idx, int samples, BatchSlot<?> slot) {
-    for (int r = 0; r < samples && samples > 1; r++) {
+  private @Nullable RowFailure firstFailingRow(int[] idx, int samples, BatchSlot<?> slot) {
+    for (int r = 0; r < samples; r++) {
       RuntimeException e = writeRow(idx, r, slot);
       if (e != null) {
-        return e;
+        return new RowFailure(r, e);
       }
     }
-    return batchFailure;
+    return null;
   }
 
   /** Writes the rows of samples {@code idx[0, samples)} and pads the rest up to {@code rowCount}. */
