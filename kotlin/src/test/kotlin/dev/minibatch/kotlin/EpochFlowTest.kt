@@ -67,7 +67,7 @@ class EpochFlowTest {
         fun build(): ArrayDataProvider = ArrayDataProvider.builder()
             .data("x", IntArray(100) { it }).batchSize(10).shuffle(true).seed(7).readers(2).build()
         val expected = build().use { provider -> provider.map { it.xs() } }
-        // docs/kotlin.md, "Sequences, Flows and coroutines"
+        // docs/kotlin.md, "Epochs as Flows"
         val batches: List<List<Int>> = build().use { provider ->
             provider.epochFlow()
                 .map { batch -> batch.get("x").toIntVector().toList() }   // read each batch before the next

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Timeout
 class FlowReaderTest {
     @Test
     fun aFlowOf0To99FeedsBatchesOfTenInOrderEveryEpoch() {
-        // docs/kotlin.md, "Sequences, Flows and coroutines"
+        // docs/kotlin.md, "Flows and sequences as sources"
         val samples: Reader<Tuple> = (0 until 100).asFlow().asReader().map { Tuple.of(it) }
         FeedingProvider.builder(samples).data("x", 0, Shape.scalar(), DType.INT32).batchSize(10).build().use { provider ->
             for (epoch in 0 until 2) {   // a cold flow: each epoch collects it again, the same samples

@@ -91,7 +91,7 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
     for (RecordComponentElement rc : element.getRecordComponents()) {
       out.add(new SourceMember(rc.getSimpleName().toString(), SourceMember.Kind.RECORD_COMPONENT, false, false, 0,
           JavacTypes.of(rc.asType(), env.getTypeUtils()), annotation(rc, AnnotationData.PROVIDES),
-          new JavacPosition(rc, null, null)));
+          new JavacPosition(rc, null, null), null));
     }
     return out;
   }
@@ -99,20 +99,25 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
   @Override
   public List<SourceMember> members() {
     List<SourceMember> out = new ArrayList<>();
+    // A Kotlin class's stub: what each member's property or function declared, from its metadata.
+    KotlinMetadata kotlin = isKotlin() ? KotlinMetadata.of(element, env.getElementUtils()) : null;
     for (Element e : element.getEnclosedElements()) {
+      String name = e.getSimpleName().toString();
       if (e.getKind() == ElementKind.FIELD) {
-        out.add(member(e, SourceMember.Kind.FIELD, 0, e.asType()));
+        out.add(member(e, SourceMember.Kind.FIELD, 0, e.asType(), kotlin == null ? null : kotlin.field(name)));
       } else if (e instanceof ExecutableElement m && e.getKind() == ElementKind.METHOD) {
-        out.add(member(e, SourceMember.Kind.METHOD, m.getParameters().size(), m.getReturnType()));
+        out.add(member(e, SourceMember.Kind.METHOD, m.getParameters().size(), m.getReturnType(),
+            kotlin == null ? null : kotlin.method(name)));
       }
     }
     return out;
   }
 
-  private SourceMember member(Element e, SourceMember.Kind kind, int parameters, javax.lang.model.type.TypeMirror type) {
+  private SourceMember member(Element e, SourceMember.Kind kind, int parameters, javax.lang.model.type.TypeMirror type,
+      SourceMember.@Nullable Kotlin kotlin) {
     return new SourceMember(e.getSimpleName().toString(), kind, e.getModifiers().contains(Modifier.STATIC),
         e.getModifiers().contains(Modifier.PRIVATE), parameters, JavacTypes.of(type, env.getTypeUtils()),
-        annotation(e, AnnotationData.PROVIDES), new JavacPosition(e, null, null));
+        annotation(e, AnnotationData.PROVIDES), new JavacPosition(e, null, null), kotlin);
   }
 
   private @Nullable AnnotationData annotation(Element e, String name) {

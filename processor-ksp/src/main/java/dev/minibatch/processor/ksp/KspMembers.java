@@ -84,7 +84,7 @@ final class KspMembers {
         String descriptor = resolver.mapToJvmSignature(f);
         out.add(new SourceMember(f.getSimpleName().asString(), SourceMember.Kind.RECORD_COMPONENT, false, false, 0,
             types.ofReturn(f.getReturnType(), descriptor == null ? "()V" : descriptor),
-            KspAnnotation.find(p, AnnotationData.PROVIDES, f), new KspPosition(f)));
+            KspAnnotation.find(p, AnnotationData.PROVIDES, f), new KspPosition(f), null));
       }
     }
     return out;
@@ -123,7 +123,7 @@ final class KspMembers {
     Set<Modifier> m = p.getModifiers();
     return new SourceMember(p.getSimpleName().asString(), SourceMember.Kind.FIELD, m.contains(Modifier.JAVA_STATIC),
         m.contains(Modifier.PRIVATE), 0, types.of(p.getType(), signature(p)),
-        KspAnnotation.find(p, AnnotationData.PROVIDES, p), new KspPosition(p));
+        KspAnnotation.find(p, AnnotationData.PROVIDES, p), new KspPosition(p), null);
   }
 
   private SourceMember method(KSFunctionDeclaration f) {
@@ -131,9 +131,12 @@ final class KspMembers {
     // An object's functions are instance methods of its INSTANCE unless @JvmStatic, as in kapt's stub.
     boolean isStatic = m.contains(Modifier.JAVA_STATIC) || annotated(f, "JvmStatic");
     int parameters = f.getParameters().size() + (f.getExtensionReceiver() != null ? 1 : 0);
-    return new SourceMember(resolver.getJvmName(f), SourceMember.Kind.METHOD, isStatic, m.contains(Modifier.PRIVATE),
+    String jvmName = resolver.getJvmName(f);
+    SourceMember.Kotlin kotlin = f.getOrigin() == Origin.KOTLIN && f.getReturnType() != null
+        ? KotlinTypes.of(f.getReturnType(), jvmName) : null;
+    return new SourceMember(jvmName, SourceMember.Kind.METHOD, isStatic, m.contains(Modifier.PRIVATE),
         parameters, f.getReturnType() == null ? types.ofVoid() : types.ofReturn(f.getReturnType(), signature(f)),
-        KspAnnotation.find(f, AnnotationData.PROVIDES, f), new KspPosition(f));
+        KspAnnotation.find(f, AnnotationData.PROVIDES, f), new KspPosition(f), kotlin);
   }
 
   /** A Kotlin property: its backing field, when it has one, and its getter. */
@@ -143,6 +146,9 @@ final class KspMembers {
     String descriptor = signature(p);
     // An object's backing fields are static; its getters are instance methods unless @JvmStatic.
     boolean staticField = inObject() || m.contains(Modifier.CONST);
+    KSPropertyGetter getter = p.getGetter();
+    String getterName = getter == null ? null : resolver.getJvmName(getter);
+    SourceMember.Kotlin kotlin = KotlinTypes.of(p.getType(), getterName);
     if (p.getHasBackingField()) {
       boolean exposed = m.contains(Modifier.CONST) || m.contains(Modifier.LATEINIT) || annotated(p, "JvmField");
       AnnotationData onField = KspAnnotation.find(p.getAnnotations().iterator(), AnnotationData.PROVIDES, p, null);
@@ -151,9 +157,8 @@ final class KspMembers {
             AnnotationUseSiteTarget.FIELD);
       }
       fields.add(new SourceMember(name, SourceMember.Kind.FIELD, staticField, !exposed || m.contains(Modifier.PRIVATE), 0,
-          types.of(p.getType(), descriptor), onField, new KspPosition(p)));
+          types.of(p.getType(), descriptor), onField, new KspPosition(p), kotlin));
     }
-    KSPropertyGetter getter = p.getGetter();
     if (getter != null && !annotated(p, "JvmField") && !m.contains(Modifier.CONST)) {
       AnnotationData onGetter = KspAnnotation.find(getter.getAnnotations().iterator(), AnnotationData.PROVIDES, p,
           AnnotationUseSiteTarget.GET);
@@ -162,9 +167,10 @@ final class KspMembers {
             AnnotationUseSiteTarget.GET);
       }
       boolean privateGetter = m.contains(Modifier.PRIVATE) || getter.getModifiers().contains(Modifier.PRIVATE);
-      methods.add(new SourceMember(resolver.getJvmName(getter), SourceMember.Kind.METHOD, annotated(p, "JvmStatic"),
+      methods.add(new SourceMember(getterName, SourceMember.Kind.METHOD, annotated(p, "JvmStatic"),
           privateGetter,
-          p.getExtensionReceiver() != null ? 1 : 0, types.of(p.getType(), descriptor), onGetter, new KspPosition(p)));
+          p.getExtensionReceiver() != null ? 1 : 0, types.of(p.getType(), descriptor), onGetter, new KspPosition(p),
+          kotlin));
     }
   }
 

@@ -1,10 +1,14 @@
 package dev.minibatch.processor.ksp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tschuchort.compiletesting.JvmCompilationResult;
 import com.tschuchort.compiletesting.KotlinCompilation;
 import dev.minibatch.processor.MinibatchProcessor;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -18,7 +22,9 @@ import org.junit.jupiter.api.Test;
 /**
  * Bad Kotlin samples, all in one file, under kapt (the javac processor on kapt's stubs, diagnostics
  * mapped back to the Kotlin source) and under KSP2: the same errors, ID, text and line, each on
- * the line the sample's property or class is declared.
+ * the line the sample's property or class is declared. Among them the Kotlin member shapes Java's
+ * view hides: nullable types, value classes (unsigned arrays and numbers, a {@code @JvmInline value
+ * class}), a {@code List} of arrays and a sealed interface as a label.
  */
 class KotlinDiagnosticsTest {
   static final String BAD = """
@@ -27,6 +33,7 @@ class KotlinDiagnosticsTest {
       import dev.minibatch.DType
       import dev.minibatch.DataProvider
       import dev.minibatch.Provides
+      import org.nd4j.linalg.api.ndarray.INDArray
 
       @DataProvider
       class ZeroDim(@field:Provides(shape = [3, 0]) val x: Array<FloatArray>)
@@ -50,65 +57,165 @@ class KotlinDiagnosticsTest {
           @DataProvider
           inner class Inner(@Provides val x: Float)
       }
+
+      @DataProvider
+      class Reading(@field:Provides(shape = [3]) val values: FloatArray?)
+
+      @DataProvider
+      class Grid(@Provides(shape = [2, 2]) val cells: INDArray?)
+
+      @DataProvider
+      class Frames(@field:Provides(shape = [Provides.VARIABLE, 2]) val frames: List<FloatArray>)
+
+      @OptIn(ExperimentalUnsignedTypes::class)
+      @DataProvider
+      class Pixels(@field:Provides(shape = [3]) val px: UByteArray)
+
+      @DataProvider
+      class Count(@Provides val n: UInt, @Provides val x: Float)
+
+      @JvmInline
+      value class Label(val id: Int)
+
+      @DataProvider
+      class Labelled(@Provides val x: Float, @Provides(label = true) val y: Label)
+
+      sealed interface Weather {
+          data object Sun : Weather
+          data object Rain : Weather
+      }
+
+      @DataProvider
+      class Day(@Provides val x: Float, @Provides(label = true) val weather: Weather)
       """;
 
   /**
-   * Each error's ID and a fragment of the line it is on, in the file's order; errors about a class
-   * are on its {@code @DataProvider}, the line above the fragment.
+   * One expected error.
+   *
+   * @param id the ID
+   * @param on a fragment of the line it is on (the property's, or the class's for an error about it)
+   * @param aboveOn true when it is on the line above ({@code @DataProvider} of the class)
+   * @param texts fragments of its text
    */
-  static final List<List<String>> EXPECTED = List.of(
-      List.of("ShapeDim", "class ZeroDim"),
-      List.of("UnsupportedType", "class Boxed"),
-      List.of("MissingShape", "class NoShape"),
-      List.of("DTypeMismatch", "class Narrowed"),
-      List.of("NoData", "@DataProvider", "class OnlyLabels"),
-      List.of("NotAClass", "@DataProvider", "interface NotAClass"),
-      List.of("NoData", "@DataProvider", "interface NotAClass"),
-      List.of("InnerClass", "@DataProvider", "inner class Inner"));
+  record Expected(String id, String on, boolean aboveOn, List<String> texts) {
+    static Expected at(String id, String on, String... texts) {
+      return new Expected(id, on, false, List.of(texts));
+    }
+
+    static Expected above(String id, String on, String... texts) {
+      return new Expected(id, on, true, List.of(texts));
+    }
+  }
+
+  /** The errors in the file's order. */
+  static final List<Expected> EXPECTED = List.of(
+      Expected.at("ShapeDim", "class ZeroDim"),
+      Expected.at("NullableMember", "class Boxed", "has the nullable type Float?", "Declare it Float, with a default value"),
+      Expected.at("MissingShape", "class NoShape"),
+      Expected.at("DTypeMismatch", "class Narrowed"),
+      Expected.above("NoData", "class OnlyLabels"),
+      Expected.above("NotAClass", "interface NotAClass"),
+      Expected.above("NoData", "interface NotAClass"),
+      Expected.above("InnerClass", "inner class Inner"),
+      Expected.at("NullableMember", "class Reading", "field 'values' has the nullable type FloatArray?",
+          "Declare it FloatArray"),
+      Expected.at("NullableMember", "class Grid", "the nullable type INDArray?", "Declare it INDArray"),
+      Expected.at("UnsupportedType", "class Frames", "has type java.util.List<float[]>",
+          "use the array float[][] (Array<FloatArray> in Kotlin), with VARIABLE on the axis"),
+      Expected.at("ValueClass", "class Pixels", "field 'px' has type UByteArray, a Kotlin value class",
+          "getter (getPx-", "Declare it ByteArray with dtype = DType.UINT8"),
+      Expected.at("ValueClass", "class Count", "field 'n' has type UInt", "getter (getN-", "Declare it Long"),
+      Expected.at("ValueClass", "class Labelled", "field 'y' has type Label", "getter (getY-",
+          "Provide the value it wraps instead (stored as int)"),
+      Expected.at("UnsupportedType", "class Day", "has type bad.Weather",
+          "provided as an int class index"));
 
   /** kapt's error lines, mapped to the Kotlin source: {@code e: /path/Bad.kt:8: error: [minibatch/ShapeDim] ...}. */
   private static final Pattern KAPT_ERROR = Pattern.compile("(?m)^e: (\\S+?\\.kt):(\\d+): error: (\\[minibatch/.*)$");
 
   @Test
   void kaptAndKsp2ReportTheSameErrorsOnTheSameLines() {
-    Ksp2.Run ksp = Ksp2.run(List.of(Ksp2.kotlin("Bad.kt", BAD)), Map.of());
+    List<Ksp2.Error> ours = kspErrors(BAD);
+    Kapt kapt = kapt(BAD);
+
+    List<String> lines = BAD.lines().toList();
+    List<Ksp2.Error> expected = new ArrayList<>();
+    assertEquals(EXPECTED.size(), ours.size(), () -> "KSP2: " + ours);
+    for (int i = 0; i < EXPECTED.size(); i++) {
+      Expected e = EXPECTED.get(i);
+      int line = 0;
+      while (!lines.get(line).contains(e.on())) {
+        line++;
+      }
+      if (e.aboveOn()) {
+        line--; // the class's @DataProvider
+      }
+      Ksp2.Error got = ours.get(i);
+      assertTrue(got.message().startsWith("[minibatch/" + e.id() + "] "), () -> e.id() + " expected, KSP2: " + ours);
+      for (String text : e.texts()) {
+        assertTrue(got.message().contains(text), () -> "'" + text + "' expected in " + got.message());
+      }
+      expected.add(new Ksp2.Error("Bad.kt", line + 1, got.message()));
+    }
+    assertEquals(expected, ours);
+    assertEquals(ours, kapt.errors(), kapt.result()::getMessages);
+  }
+
+  /**
+   * The one place the front ends differ: {@code @get:Provides} on a property of a value-class type.
+   * KSP2 reports it; kapt leaves the mangled getter out of its stub, and the annotation with it, so
+   * the javac processor never sees the member and the sample is generated without it.
+   */
+  @Test
+  void aValueClassGetterIsSeenByKsp2AloneAsKaptDropsItFromItsStub() throws IOException {
+    String source = """
+        package bad
+
+        import dev.minibatch.DataProvider
+        import dev.minibatch.Provides
+
+        @DataProvider
+        class Tagged(@Provides val x: Float, @get:Provides(label = true) val y: UInt)
+        """;
+    List<Ksp2.Error> ksp = kspErrors(source);
+    assertEquals(1, ksp.size(), ksp::toString);
+    assertEquals(7, ksp.get(0).line());
+    assertTrue(ksp.get(0).message().startsWith("[minibatch/ValueClass] @Provides method 'getY-"), ksp::toString);
+
+    Kapt kapt = kapt(source);
+    assertEquals(List.of(), kapt.errors());
+    String batch = Files.readString(kapt.sources().resolve("bad/TaggedBatch.java"));
+    assertTrue(batch.contains("getX()"), batch);
+    assertTrue(!batch.contains("getY"), "kapt's stub has no y, so the batch has none: " + batch);
+  }
+
+  private static List<Ksp2.Error> kspErrors(String source) {
+    Ksp2.Run ksp = Ksp2.run(List.of(Ksp2.kotlin("Bad.kt", source)), Map.of());
     List<Ksp2.Error> ours = new ArrayList<>(ksp.errors().stream().filter(e -> e.message().startsWith("[minibatch/"))
         .toList());
     ours.sort(Comparator.comparingInt(Ksp2.Error::line));
+    return ours;
+  }
 
+  /** A kapt run: the processor's errors by line, and where its Java sources went. */
+  record Kapt(JvmCompilationResult result, List<Ksp2.Error> errors, Path sources) {}
+
+  private static Kapt kapt(String source) {
     KotlinCompilation kapt = new KotlinCompilation();
-    kapt.setSources(List.of(Ksp2.kotlin("Bad.kt", BAD)));
+    kapt.setSources(List.of(Ksp2.kotlin("Bad.kt", source)));
     kapt.setInheritClassPath(true);
     kapt.setJvmTarget("17");
     kapt.setMessageOutputStream(java.io.OutputStream.nullOutputStream());
     kapt.setAnnotationProcessors(List.of(new MinibatchProcessor()));
     kapt.setKaptFlags(Set.of(KaptFlag.MAP_DIAGNOSTIC_LOCATIONS));
     JvmCompilationResult result = kapt.compile();
-    List<Ksp2.Error> kaptErrors = new ArrayList<>();
+    List<Ksp2.Error> errors = new ArrayList<>();
     Matcher m = KAPT_ERROR.matcher(result.getMessages());
     while (m.find()) {
-      kaptErrors.add(new Ksp2.Error(java.nio.file.Path.of(m.group(1)).getFileName().toString(),
-          Integer.parseInt(m.group(2)), m.group(3)));
+      errors.add(new Ksp2.Error(Path.of(m.group(1)).getFileName().toString(), Integer.parseInt(m.group(2)),
+          m.group(3)));
     }
-    kaptErrors.sort(Comparator.comparingInt(Ksp2.Error::line));
-
-    List<String> lines = BAD.lines().toList();
-    List<Ksp2.Error> expected = new ArrayList<>();
-    for (int i = 0; i < EXPECTED.size(); i++) {
-      String id = EXPECTED.get(i).get(0);
-      String on = EXPECTED.get(i).get(EXPECTED.get(i).size() - 1);
-      int line = 0;
-      while (!lines.get(line).contains(on)) {
-        line++;
-      }
-      if (EXPECTED.get(i).size() == 3) {
-        line--; // the class's @DataProvider
-      }
-      assertEquals("[minibatch/" + id + "]", ours.get(i).message().substring(0, ours.get(i).message().indexOf(']') + 1),
-          () -> "KSP2: " + ours);
-      expected.add(new Ksp2.Error("Bad.kt", line + 1, ours.get(i).message()));
-    }
-    assertEquals(expected, ours);
-    assertEquals(ours, kaptErrors, result::getMessages);
+    errors.sort(Comparator.comparingInt(Ksp2.Error::line));
+    return new Kapt(result, errors, kapt.getKaptSourceDir().toPath());
   }
 }

@@ -15,7 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Code KSP2 generated compiles with the Kotlin that uses it, and the provider built from it
  * delivers the batches: five points in batches of two, the last padded by wrapping around
  * (PAD_WRAP), each value known by construction. The same app through the generated Kotlin DSL, its
- * list and shard-set sources included, under KSP2 and under kapt.
+ * list and shard-set sources included, and a data class with default values, under KSP2 and under
+ * kapt.
  */
 class KspEndToEndTest {
   static final String APP = """
@@ -31,6 +32,25 @@ class KspEndToEndTest {
           @field:Provides(shape = [2]) val xy: FloatArray,
           @Provides(label = true) val cls: Int,
       )
+
+      /** A data class whose members have default values. */
+      @DataProvider(batchSize = 2)
+      data class Setting(
+          @field:Provides(shape = [2]) val gains: FloatArray = floatArrayOf(1f, 0.5f),
+          @Provides val level: Double = 0.25,
+          @Provides(label = true) val mode: Int = 3,
+      )
+
+      /** The defaults, one member set, a copy: batches of two, the last partial. */
+      fun settings(): List<String> {
+          val base = Setting()
+          val samples = listOf(base, Setting(level = 2.0), base.copy(gains = floatArrayOf(4f, 8f), mode = 1))
+          return settingProvider { samples(samples) }.use { provider ->
+              provider.map { b ->
+                  "gains=${b.gains.toFloatMatrix().map { it.toList() }} level=${b.level.toDoubleVector().toList()} mode=${b.mode.toIntVector().toList()}"
+              }
+          }
+      }
 
       fun points() = (0 until 5).map { i -> Point(floatArrayOf(i.toFloat(), 10f * i), i % 3) }
 
@@ -82,6 +102,14 @@ class KspEndToEndTest {
       "2 rows 0 pad xy=[[2.0, 20.0], [3.0, 30.0]] cls=[2, 0]",
       "2 rows 0 pad xy=[[2.0, 20.0], [3.0, 30.0]] cls=[2, 0] | 1 rows 0 pad xy=[[4.0, 40.0]] cls=[1]");
 
+  /**
+   * The data class's batches: the first two samples keep the default gains (1, 0.5) and mode 3, the
+   * second sets level 2; the third is a copy with gains (4, 8) and mode 1, alone in a partial batch.
+   */
+  static final List<String> SETTINGS = List.of(
+      "gains=[[1.0, 0.5], [1.0, 0.5]] level=[0.25, 2.0] mode=[3, 3]",
+      "gains=[[4.0, 8.0]] level=[0.25] mode=[1]");
+
   @TempDir Path shards;
 
   @Test
@@ -93,6 +121,7 @@ class KspEndToEndTest {
     assertEquals(PAD_WRAP, app.getMethod("summary").invoke(null));
     assertEquals(PAD_WRAP, app.getMethod("dslSummary").invoke(null));
     assertEquals(SHARDS, app.getMethod("shardSummaries", String.class).invoke(null, shards.resolve("ksp").toString()));
+    assertEquals(SETTINGS, app.getMethod("settings").invoke(null));
   }
 
   @Test
@@ -108,5 +137,6 @@ class KspEndToEndTest {
     Class<?> app = result.getClassLoader().loadClass("demo.AppKt");
     assertEquals(PAD_WRAP, app.getMethod("dslSummary").invoke(null));
     assertEquals(SHARDS, app.getMethod("shardSummaries", String.class).invoke(null, shards.resolve("kapt").toString()));
+    assertEquals(SETTINGS, app.getMethod("settings").invoke(null));
   }
 }

@@ -97,7 +97,7 @@ class KspGenerationTest {
           }
           """);
 
-  /** A Kotlin sample with every way a Kotlin property carries @Provides. */
+  /** Kotlin samples: every way a Kotlin property carries @Provides, and a data class with default values. */
   static final String KOTLIN = """
       package demo
 
@@ -121,6 +121,13 @@ class KspGenerationTest {
               @field:Provides(shape = [VARIABLE], label = true, sameLengthAs = "frames", stepPadding = -1.0) val phones: IntArray,
           )
       }
+
+      @DataProvider(batchSize = 2)
+      data class Setting(
+          @field:Provides(shape = [2]) val gains: FloatArray = floatArrayOf(1f, 0.5f),
+          @Provides val level: Double = 0.25,
+          @Provides(label = true) val mode: Int = 3,
+      )
       """;
 
   @Test
@@ -164,12 +171,13 @@ class KspGenerationTest {
     // Per sample: batch, provider, shards writer (minibatch-shards is on the class path), the Kotlin
     // DSL (minibatch-kotlin is), a manifest and its sample entry.
     assertEquals(List.of("META-INF/minibatch/demo.Outer_UtteranceProvider.properties",
-        "META-INF/minibatch/demo.SensorProvider.properties",
+        "META-INF/minibatch/demo.SensorProvider.properties", "META-INF/minibatch/demo.SettingProvider.properties",
         "META-INF/minibatch/samples/demo.Outer.Utterance.properties",
-        "META-INF/minibatch/samples/demo.Sensor.properties",
+        "META-INF/minibatch/samples/demo.Sensor.properties", "META-INF/minibatch/samples/demo.Setting.properties",
         "demo/Outer_UtteranceBatch.java", "demo/Outer_UtteranceProvider.java", "demo/Outer_UtteranceProviderDsl.kt",
         "demo/Outer_UtteranceShards.java",
-        "demo/SensorBatch.java", "demo/SensorProvider.java", "demo/SensorProviderDsl.kt", "demo/SensorShards.java"),
+        "demo/SensorBatch.java", "demo/SensorProvider.java", "demo/SensorProviderDsl.kt", "demo/SensorShards.java",
+        "demo/SettingBatch.java", "demo/SettingProvider.java", "demo/SettingProviderDsl.kt", "demo/SettingShards.java"),
         List.copyOf(kaptFiles.keySet()));
     assertTrue(kaptFiles.get("demo/SensorBatch.java").contains("public INDArray getOn()"));
     // The DSL has every source the Java builder has, the shard sets' included.

@@ -43,6 +43,14 @@ enum Message {
   UNSUPPORTED_TYPE("UnsupportedType",
       "@Provides %s has type %s; supported types are the eight primitives, primitive arrays of any "
           + "rank, and org.nd4j.linalg.api.ndarray.INDArray%s"),
+  /** A Kotlin member of a nullable type ({@code FloatArray?}, {@code Float?}). */
+  NULLABLE_MEMBER("NullableMember",
+      "@Provides %s has the nullable type %s; a sample's values cannot be null. Declare it %s, with a default "
+          + "value if a sample may have none"),
+  /** A Kotlin member of a value-class type, whose getter's JVM name Kotlin mangles. */
+  VALUE_CLASS("ValueClass",
+      "@Provides %s has type %s, a Kotlin value class: Kotlin mangles the name of its getter (%s), so Java code, "
+          + "the generated provider's, cannot call it. %s"),
   /** A member type that was never resolved (still missing in the last round). */
   UNRESOLVED_TYPE("UnresolvedType",
       "@Provides %s has type %s, which could not be resolved; check imports and the classpath"),
@@ -157,7 +165,35 @@ enum Message {
     HINT_TEXT(". Strings go in as int indices: map each to its index in a vocabulary and provide int, or int[] "
         + "for a sequence"),
     /** {@link #UNSUPPORTED_TYPE}: an enum. */
-    HINT_ENUM(". Provide the constant's index as int (e.g. its ordinal()), or a one-hot float[]");
+    HINT_ENUM(". Provide the constant's index as int (e.g. its ordinal()), or a one-hot float[]"),
+    /** {@link #UNSUPPORTED_TYPE}: a List (or other collection); the arguments: the array, in Kotlin. */
+    HINT_COLLECTION(". A collection is not copied: use the array %s (%s in Kotlin), with VARIABLE on the axis "
+        + "whose length varies from sample to sample"),
+    /** {@link #UNSUPPORTED_TYPE}: a collection whose elements have no array form. */
+    HINT_COLLECTION_OTHER(". A collection is not copied: use a primitive array, with VARIABLE on the axis whose "
+        + "length varies from sample to sample"),
+    /** {@link #UNSUPPORTED_TYPE}: a label of another class (a sealed class's cases, say). */
+    HINT_CLASS_LABEL(". A label that is one of a fixed set of cases (the objects or subclasses of a sealed class, "
+        + "say) is provided as an int class index: number the cases once (a `when` over them) and provide that int"),
+    /** {@link #VALUE_CLASS}: a UByteArray. */
+    VALUE_UBYTE_ARRAY("Declare it ByteArray with dtype = DType.UINT8: asByteArray() gives the same bytes"),
+    /** {@link #VALUE_CLASS}: a UByte. */
+    VALUE_UBYTE("Declare it Byte with dtype = DType.UINT8: toByte() keeps the bits"),
+    /** {@link #VALUE_CLASS}: a UShortArray. */
+    VALUE_USHORT_ARRAY("Declare it CharArray, stored as UINT16: CharArray(size) { Char(values[it]) } keeps every value"),
+    /** {@link #VALUE_CLASS}: a UShort. */
+    VALUE_USHORT("Declare it Char, stored as UINT16: Char(value) keeps the value"),
+    /** {@link #VALUE_CLASS}: a UIntArray. */
+    VALUE_UINT_ARRAY("Declare it LongArray: LongArray(size) { values[it].toLong() } keeps every value"),
+    /** {@link #VALUE_CLASS}: a UInt. */
+    VALUE_UINT("Declare it Long: toLong() keeps the value"),
+    /** {@link #VALUE_CLASS}: a ULongArray. */
+    VALUE_ULONG_ARRAY("Declare it LongArray (asLongArray()) if every value is below 2^63, or DoubleArray"),
+    /** {@link #VALUE_CLASS}: a ULong. */
+    VALUE_ULONG("Declare it Long (toLong()) if the value is below 2^63, or Double"),
+    /** {@link #VALUE_CLASS}: a value class of the application's; the argument is the stored Java type. */
+    VALUE_OTHER("Provide the value it wraps instead (stored as %s), through a property of that value's type "
+        + "annotated @get:Provides");
 
     private final String template;
 

@@ -147,6 +147,22 @@ final class SampleValidator {
         .toArray());
   }
 
+  /** What to declare instead of a value class: the unsigned types' signed or wider forms, or what it wraps. */
+  private static String valueClassAdvice(SourceMember.Kotlin kotlin, TypeRef stored) {
+    Message.Detail d = switch (kotlin.classifier()) {
+      case "kotlin.UByteArray" -> Message.Detail.VALUE_UBYTE_ARRAY;
+      case "kotlin.UByte" -> Message.Detail.VALUE_UBYTE;
+      case "kotlin.UShortArray" -> Message.Detail.VALUE_USHORT_ARRAY;
+      case "kotlin.UShort" -> Message.Detail.VALUE_USHORT;
+      case "kotlin.UIntArray" -> Message.Detail.VALUE_UINT_ARRAY;
+      case "kotlin.UInt" -> Message.Detail.VALUE_UINT;
+      case "kotlin.ULongArray" -> Message.Detail.VALUE_ULONG_ARRAY;
+      case "kotlin.ULong" -> Message.Detail.VALUE_ULONG;
+      default -> Message.Detail.VALUE_OTHER;
+    };
+    return d == Message.Detail.VALUE_OTHER ? d.format(stored.text()) : d.format();
+  }
+
   private void checkType(SourceType type, AnnotationData dp, ValidationReport.Builder report) {
     SourceType.Kind kind = type.kind();
     Position at = dp.position();
@@ -192,6 +208,13 @@ final class SampleValidator {
     SourceMember e = m.element();
     AnnotationData a = m.annotation();
     Position at = a.position();
+    SourceMember.Kotlin kotlin = e.kotlin();
+    if (kotlin != null && kotlin.mangledGetter() != null) {
+      // Java sees the underlying type (byte[] for a UByteArray) but can call no getter of it.
+      report.error(at, Message.VALUE_CLASS, describe(m), kotlin.type(), kotlin.mangledGetter(),
+          valueClassAdvice(kotlin, m.type()));
+      return;
+    }
     if (e.isStatic()) {
       report.error(at, Message.STATIC_MEMBER, describe(m));
       return;
@@ -241,6 +264,18 @@ final class SampleValidator {
       }
     }
     FieldType ft = FieldType.of(m.type());
+    if (kotlin != null && kotlin.nullable()) {
+      // Float? is a java.lang.Float to Java: the wrapper is the nullable type itself.
+      boolean boxed = !ft.supported() && m.type().rank() == 0 && m.type().kind() == TypeRef.Kind.DECLARED
+          && TypeHints.isWrapper(m.type().name());
+      if (ft.supported() || boxed) {
+        String type = kotlin.type();
+        report.error(at, Message.NULLABLE_MEMBER, describe(m), type, type.substring(0, type.length() - 1));
+        if (boxed) {
+          return; // the wrapper is the nullable type itself: nothing else to say about it
+        }
+      }
+    }
     if (!ft.supported()) {
       // About the Java type, so named by the Java member; the slot name only when it differs.
       String member = name.equals(m.element().name()) ? describe(m)

@@ -204,6 +204,33 @@ public final class DiagnosticCases {
                 + "types are the eight primitives, primitive arrays of any rank, and "
                 + "org.nd4j.linalg.api.ndarray.INDArray. Provide the constant's index as int (e.g. its ordinal())")
             .build(),
+        // A list of arrays: the array of them is what is copied (Kotlin's List<FloatArray> reads the same).
+        DiagnosticCase.named("unsupportedType_aListOfArraysIsPointedToAnArrayOfThem").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {VARIABLE, 2}) java.util.List<float[]> frames) {}").error("UnsupportedType",
+            "List<float[]> frames", "@Provides record component 'frames' has type java.util.List<float[]>; "
+                + "supported types are the eight primitives, primitive arrays of any rank, and "
+                + "org.nd4j.linalg.api.ndarray.INDArray. A collection is not copied: use the array float[][] "
+                + "(Array<FloatArray> in Kotlin), with VARIABLE on the axis whose length varies from sample to sample")
+            .build(),
+        DiagnosticCase.named("unsupportedType_aListOfWrappersIsPointedToAPrimitiveArray").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {3}) java.util.List<Float> xs) {}").error("UnsupportedType",
+            "List<Float> xs", "use the array float[] (FloatArray in Kotlin)").build(),
+        // A label of the application's own class: a class index, as for class names.
+        DiagnosticCase.named("unsupportedType_aLabelOfAClassIsPointedToAClassIndex").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides float x,",
+            "    @Provides(label = true) Weather weather) {",
+            "  sealed interface Weather permits Sun, Rain {}",
+            "  record Sun() implements Weather {}",
+            "  record Rain() implements Weather {}",
+            "}").error("UnsupportedType", "Weather weather", "has type test.S.Weather; supported types",
+            "A label that is one of a fixed set of cases (the objects or subclasses of a sealed class, say) is "
+                + "provided as an int class index").build(),
         DiagnosticCase.named("unsupportedType_objectArray").sample("S",
             "@DataProvider",
             "record S(",

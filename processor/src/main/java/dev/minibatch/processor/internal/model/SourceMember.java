@@ -14,6 +14,8 @@ import org.jspecify.annotations.Nullable;
  * @param type a field's or component's type, a method's return type
  * @param provides the {@code @Provides} annotation on it, if any
  * @param position the member itself
+ * @param kotlin what Kotlin declared for it, which Java's view loses; null for a member of a Java
+ *     type (and for what Kotlin's metadata does not describe)
  */
 public record SourceMember(
     String name,
@@ -23,7 +25,8 @@ public record SourceMember(
     int parameters,
     TypeRef type,
     @Nullable AnnotationData provides,
-    Position position) {
+    Position position,
+    @Nullable Kotlin kotlin) {
 
   /** The kinds of member. */
   public enum Kind {
@@ -34,4 +37,20 @@ public record SourceMember(
     /** A Java record component. */
     RECORD_COMPONENT
   }
+
+  /**
+   * The Kotlin declaration behind a member of a Kotlin class: the property whose backing field or
+   * getter it is, or the function. kapt's stubs and KSP's JVM view both lose this: a {@code
+   * FloatArray?} is a {@code float[]}, a {@code UByteArray} a {@code byte[]} whose getter Java
+   * cannot call.
+   *
+   * @param type the declared type as Kotlin writes it, with simple names ({@code FloatArray?},
+   *     {@code UByteArray}, {@code List<FloatArray>}, {@code Outer.Label})
+   * @param classifier the qualified name of the type's class ({@code kotlin.UByteArray}); empty for
+   *     a type parameter
+   * @param nullable true for a nullable type ({@code FloatArray?})
+   * @param mangledGetter the getter's JVM name when Kotlin mangles it ({@code getPx-TcUX1vc}, for a
+   *     value-class type: an unsigned type or a {@code @JvmInline value class}); null otherwise
+   */
+  public record Kotlin(String type, String classifier, boolean nullable, @Nullable String mangledGetter) {}
 }
