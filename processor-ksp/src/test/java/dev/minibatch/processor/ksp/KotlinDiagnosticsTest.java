@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.tschuchort.compiletesting.JvmCompilationResult;
 import com.tschuchort.compiletesting.KotlinCompilation;
-import dev.minibatch.processor.MinibatchProcessor;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -201,12 +200,7 @@ class KotlinDiagnosticsTest {
   record Kapt(JvmCompilationResult result, List<Ksp2.Error> errors, Path sources) {}
 
   private static Kapt kapt(String source) {
-    KotlinCompilation kapt = new KotlinCompilation();
-    kapt.setSources(List.of(Ksp2.kotlin("Bad.kt", source)));
-    kapt.setInheritClassPath(true);
-    kapt.setJvmTarget("17");
-    kapt.setMessageOutputStream(java.io.OutputStream.nullOutputStream());
-    kapt.setAnnotationProcessors(List.of(new MinibatchProcessor()));
+    KotlinCompilation kapt = Ksp2.kapt(List.of(Ksp2.kotlin("Bad.kt", source)));
     kapt.setKaptFlags(Set.of(KaptFlag.MAP_DIAGNOSTIC_LOCATIONS));
     JvmCompilationResult result = kapt.compile();
     List<Ksp2.Error> errors = new ArrayList<>();

@@ -5,6 +5,7 @@ import com.tschuchort.compiletesting.KotlinCompilation;
 import com.tschuchort.compiletesting.KspKt;
 import com.tschuchort.compiletesting.Ksp2Kt;
 import com.tschuchort.compiletesting.SourceFile;
+import dev.minibatch.processor.MinibatchProcessor;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -67,13 +68,31 @@ final class Ksp2 {
     return SourceFile.Companion.kotlin(fileName, text, true);
   }
 
-  /** Runs KSP2 with the minibatch processor, then compiles everything (unless KSP reported an error). */
-  static Run run(List<SourceFile> sources, Map<String, String> options) {
+  /**
+   * A Kotlin compilation of {@code sources} against the test class path, silent, in a working
+   * directory under the module's {@code target/}: kctfork's default is a fresh directory in the
+   * system's temporary directory per compilation, which nothing deletes.
+   */
+  static KotlinCompilation compilation(List<SourceFile> sources) {
     KotlinCompilation c = new KotlinCompilation();
+    c.setWorkingDir(workingDir());
     c.setSources(sources);
     c.setInheritClassPath(true);
     c.setJvmTarget("17");
     c.setMessageOutputStream(java.io.OutputStream.nullOutputStream());
+    return c;
+  }
+
+  /** {@link #compilation} with the minibatch processor under kapt. */
+  static KotlinCompilation kapt(List<SourceFile> sources) {
+    KotlinCompilation c = compilation(sources);
+    c.setAnnotationProcessors(List.of(new MinibatchProcessor()));
+    return c;
+  }
+
+  /** Runs KSP2 with the minibatch processor, then compiles everything (unless KSP reported an error). */
+  static Run run(List<SourceFile> sources, Map<String, String> options) {
+    KotlinCompilation c = compilation(sources);
     Ksp2Kt.useKsp2(c);
     KspKt.setSymbolProcessorProviders(c, List.of(new MinibatchSymbolProcessorProvider()));
     KspKt.setKspProcessorOptions(c, new java.util.HashMap<>(options));
@@ -85,6 +104,16 @@ final class Ksp2 {
           : new Error(Path.of(m.group(1)).getFileName().toString(), Integer.parseInt(m.group(2)), m.group(3)));
     }
     return new Run(result, errors, files(KspKt.getKspSourcesDir(c)));
+  }
+
+  /** A fresh directory under {@code target/kotlin-compilations} (Maven runs tests in the module's directory). */
+  private static File workingDir() {
+    try {
+      Path root = Files.createDirectories(Path.of("target", "kotlin-compilations"));
+      return Files.createTempDirectory(root, "compilation").toFile();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
   }
 
   private static Map<String, byte[]> files(File root) {

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.tschuchort.compiletesting.JvmCompilationResult;
 import com.tschuchort.compiletesting.KotlinCompilation;
-import dev.minibatch.processor.MinibatchProcessor;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -126,12 +125,7 @@ class KspEndToEndTest {
 
   @Test
   void theDslKaptGeneratedDeliversTheSameBatches() throws Exception {
-    KotlinCompilation kapt = new KotlinCompilation();
-    kapt.setSources(List.of(Ksp2.kotlin("App.kt", APP)));
-    kapt.setInheritClassPath(true);
-    kapt.setJvmTarget("17");
-    kapt.setMessageOutputStream(java.io.OutputStream.nullOutputStream());
-    kapt.setAnnotationProcessors(List.of(new MinibatchProcessor()));
+    KotlinCompilation kapt = Ksp2.kapt(List.of(Ksp2.kotlin("App.kt", APP)));
     JvmCompilationResult result = kapt.compile();
     assertEquals(KotlinCompilation.ExitCode.OK, result.getExitCode(), result::getMessages);
     Class<?> app = result.getClassLoader().loadClass("demo.AppKt");

@@ -7,7 +7,6 @@ import com.google.testing.compile.Compilation;
 import com.tschuchort.compiletesting.JvmCompilationResult;
 import com.tschuchort.compiletesting.KotlinCompilation;
 import com.tschuchort.compiletesting.SourceFile;
-import dev.minibatch.processor.MinibatchProcessor;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -150,12 +149,7 @@ class KspGenerationTest {
     Ksp2.Run ksp = Ksp2.run(List.of(Ksp2.kotlin("Sensor.kt", KOTLIN)), Map.of());
     assertEquals(List.of(), ksp.errors());
 
-    KotlinCompilation kapt = new KotlinCompilation();
-    kapt.setSources(List.of(Ksp2.kotlin("Sensor.kt", KOTLIN)));
-    kapt.setInheritClassPath(true);
-    kapt.setJvmTarget("17");
-    kapt.setMessageOutputStream(java.io.OutputStream.nullOutputStream());
-    kapt.setAnnotationProcessors(List.of(new MinibatchProcessor()));
+    KotlinCompilation kapt = Ksp2.kapt(List.of(Ksp2.kotlin("Sensor.kt", KOTLIN)));
     JvmCompilationResult result = kapt.compile();
     assertEquals(KotlinCompilation.ExitCode.OK, result.getExitCode(), result::getMessages);
     Map<String, String> kaptFiles = new TreeMap<>();
