@@ -59,7 +59,7 @@ record JavacAnnotation(Element element, AnnotationMirror mirror, Elements elemen
   }
 
   /** An enum constant as its simple name, an array as the list of its values. */
-  private static Object plain(Object v) {
+  static Object plain(Object v) {
     if (v instanceof VariableElement constant) {
       return constant.getSimpleName().toString();
     }

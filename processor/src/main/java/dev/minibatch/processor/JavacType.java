@@ -110,7 +110,36 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
             kotlin == null ? null : kotlin.method(name)));
       }
     }
+    if (kotlin != null) {
+      for (KotlinMetadata.DroppedGetter g : kotlin.droppedGetters()) {
+        out.add(dropped(g));
+      }
+    }
     return out;
+  }
+
+  /**
+   * A getter kapt's stub left out, as the member KSP sees: its annotation is taken to be {@code
+   * Provides} with default values, on the property's backing field (or the class, for a property
+   * without one), because the metadata says only that the getter has annotations. Without it kapt
+   * would generate the sample without the member, where KSP2 reports it.
+   */
+  private SourceMember dropped(KotlinMetadata.DroppedGetter g) {
+    Element at = element;
+    javax.lang.model.type.TypeMirror type = null;
+    for (Element e : element.getEnclosedElements()) {
+      if (e.getKind() == ElementKind.FIELD && e.getSimpleName().contentEquals(String.valueOf(g.field()))) {
+        at = e;
+        type = e.asType();
+      }
+    }
+    if (type == null) {
+      type = JvmDescriptors.returnType(g.descriptor(), env);
+    }
+    Position position = new JavacPosition(at, null, null);
+    return new SourceMember(g.name(), SourceMember.Kind.METHOD, false, false, 0,
+        JavacTypes.of(type, env.getTypeUtils()), new DefaultProvides(position, env.getElementUtils()), position,
+        g.kotlin());
   }
 
   private SourceMember member(Element e, SourceMember.Kind kind, int parameters, javax.lang.model.type.TypeMirror type,

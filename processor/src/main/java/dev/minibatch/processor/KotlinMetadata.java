@@ -42,6 +42,19 @@ final class KotlinMetadata {
   private final Map<String, SourceMember.Kotlin> fields = new HashMap<>();
   /** By JVM method name: property getters and functions. */
   private final Map<String, SourceMember.Kotlin> methods = new HashMap<>();
+  /** Annotated getters that the stub leaves out, in declaration order. */
+  private final List<DroppedGetter> droppedGetters = new ArrayList<>();
+
+  /**
+   * An annotated getter of a value-class property: Kotlin mangles its name ({@code getY-pVg5ArA}),
+   * and kapt's stub leaves such getters out with their annotations.
+   *
+   * @param name the getter's JVM name
+   * @param descriptor its JVM descriptor ({@code ()I})
+   * @param field the property's backing field, null when it has none
+   * @param kotlin what the property declared
+   */
+  record DroppedGetter(String name, String descriptor, @Nullable String field, SourceMember.Kotlin kotlin) {}
 
   private KotlinMetadata() {}
 
@@ -64,6 +77,10 @@ final class KotlinMetadata {
       if (getter != null) {
         out.methods.put(getter.getName(), k);
       }
+      if (mangled != null && Attributes.getHasAnnotations(p.getGetter())) {
+        out.droppedGetters.add(new DroppedGetter(mangled, getter.getDescriptor(),
+            field == null ? null : field.getName(), k));
+      }
     }
     for (KmFunction f : kmClass.getFunctions()) {
       JvmMethodSignature s = JvmExtensionsKt.getSignature(f);
@@ -85,6 +102,14 @@ final class KotlinMetadata {
   /** The property whose getter, or the function, has the JVM name {@code name}; null when none is known. */
   SourceMember.@Nullable Kotlin method(String name) {
     return methods.get(name);
+  }
+
+  /**
+   * The annotated getters of value-class properties, which kapt's stub leaves out: the metadata says
+   * only that such a getter has annotations, not which.
+   */
+  List<DroppedGetter> droppedGetters() {
+    return droppedGetters;
   }
 
   private static @Nullable KmClass read(TypeElement type, Elements elements) {
