@@ -127,8 +127,9 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
   private SourceMember dropped(KotlinMetadata.DroppedGetter g) {
     Element at = element;
     javax.lang.model.type.TypeMirror type = null;
+    String field = g.field();
     for (Element e : element.getEnclosedElements()) {
-      if (e.getKind() == ElementKind.FIELD && e.getSimpleName().contentEquals(String.valueOf(g.field()))) {
+      if (field != null && e.getKind() == ElementKind.FIELD && e.getSimpleName().contentEquals(field)) {
         at = e;
         type = e.asType();
       }
