@@ -119,9 +119,9 @@ record JavacType(TypeElement element, ProcessingEnvironment env) implements Sour
   }
 
   /**
-   * A getter kapt's stub left out, as the member KSP sees: its annotation is taken to be {@code
-   * Provides} with default values, on the property's backing field (or the class, for a property
-   * without one), because the metadata says only that the getter has annotations. Without it kapt
+   * A {@code @get:Provides} getter kapt's stub left out, as the member KSP sees, on the property's
+   * backing field (or the class, for a property without one). Its {@code @Provides} has default
+   * values: the member is only ever reported ({@code ValueClass}), never generated. Without it kapt
    * would generate the sample without the member, where KSP2 reports it.
    */
   private SourceMember dropped(KotlinMetadata.DroppedGetter g) {

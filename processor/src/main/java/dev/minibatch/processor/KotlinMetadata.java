@@ -37,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class KotlinMetadata {
   private static final String METADATA = "kotlin.Metadata";
+  /** {@code dev.minibatch.Provides} as the metadata names classes. */
+  private static final String PROVIDES = "dev/minibatch/Provides";
 
   /** By backing field name. */
   private final Map<String, SourceMember.Kotlin> fields = new HashMap<>();
@@ -46,8 +48,9 @@ final class KotlinMetadata {
   private final List<DroppedGetter> droppedGetters = new ArrayList<>();
 
   /**
-   * An annotated getter of a value-class property: Kotlin mangles its name ({@code getY-pVg5ArA}),
-   * and kapt's stub leaves such getters out with their annotations.
+   * A getter of a value-class property annotated {@code @get:Provides}: Kotlin mangles its name
+   * ({@code getY-pVg5ArA}), and kapt's stub leaves such getters out with their annotations, which
+   * the metadata still lists.
    *
    * @param name the getter's JVM name
    * @param descriptor its JVM descriptor ({@code ()I})
@@ -77,7 +80,8 @@ final class KotlinMetadata {
       if (getter != null) {
         out.methods.put(getter.getName(), k);
       }
-      if (mangled != null && Attributes.getHasAnnotations(p.getGetter())) {
+      if (mangled != null && p.getGetter().getAnnotations().stream()
+          .anyMatch(a -> a.getClassName().equals(PROVIDES))) {
         out.droppedGetters.add(new DroppedGetter(mangled, getter.getDescriptor(),
             field == null ? null : field.getName(), k));
       }
@@ -104,10 +108,7 @@ final class KotlinMetadata {
     return methods.get(name);
   }
 
-  /**
-   * The annotated getters of value-class properties, which kapt's stub leaves out: the metadata says
-   * only that such a getter has annotations, not which.
-   */
+  /** The {@code @get:Provides} getters of value-class properties, which kapt's stub leaves out. */
   List<DroppedGetter> droppedGetters() {
     return droppedGetters;
   }
