@@ -30,9 +30,9 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
   }
 
   /**
-   * Up to {@code threads} readers copying from memory, over a ring of one buffer more than readers
-   * plus two: one for the batch the consumer holds, one for each reader, and one the consumer
-   * writes itself rather than wait. The consumer is a writer too whenever it would wait, so at
+   * Up to {@code threads} readers copying from memory, over a ring of two buffers more than the
+   * readers started: one for the batch the consumer holds, one for each reader, and one the
+   * consumer writes itself rather than wait. The consumer is a writer too whenever it would wait, so at
    * most one reader fewer than the machine's processors is started (at least one): on two cores,
    * {@code readers(2)} is one reader thread and the consumer. A third writer on two cores only
    * takes turns with the others, and a reader descheduled mid-batch holds up the batch the
