@@ -401,4 +401,33 @@ class ArrayDataProviderTest {
     }
     assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder().readers(-1));
   }
+  /**
+   * The batch taken last stays intact while the next one is taken, with reader threads as without
+   * (the consumer's ring of two): a wrapper may take batch {@code k + 1} while its own consumer still
+   * reads batch {@code k}. In order, batch {@code k} holds samples {@code 5k} to {@code 5k + 4}.
+   */
+  @Test
+  void aBatchStaysIntactWhileTheNextIsTakenWithOrWithoutReaderThreads() throws InterruptedException {
+    for (int readers : new int[] {0, 1, 2, 3}) {
+      try (ArrayDataProvider p = provider(200, b -> b.batchSize(5).readers(readers));
+          BatchIterator<NamedBatch> it = p.iterator()) {
+        NamedBatch held = it.next();
+        for (int k = 1; it.hasNext(); k++) {
+          NamedBatch next = it.next();
+          // Time for the readers to run as far ahead as their ring lets them.
+          Thread.sleep(2);
+          List<Integer> expected = new ArrayList<>();
+          for (int r = 0; r < 5; r++) {
+            expected.add(5 * (k - 1) + r);
+          }
+          List<Integer> ids = new ArrayList<>();
+          for (int r = 0; r < held.rows(); r++) {
+            ids.add((int) held.get("data").getFloat(r, 0));
+          }
+          assertEquals(expected, ids, readers + " readers: batch " + (k - 1) + " changed once batch " + k + " was taken");
+          held = next;
+        }
+      }
+    }
+  }
 }

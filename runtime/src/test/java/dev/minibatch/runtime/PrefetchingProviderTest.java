@@ -63,6 +63,55 @@ class PrefetchingProviderTest {
   }
 
   /**
+   * Over a provider the wrapper does not know (here an array provider with reader threads behind a
+   * plain decorator), the thread takes batch {@code k + 1} while the consumer works on batch {@code
+   * k}: the readers must not overwrite {@code k} meanwhile. In order, batch {@code k} holds samples
+   * {@code 5k} to {@code 5k + 4}; the consumer reads each batch again after a pause long enough for
+   * the readers to run as far ahead as they may.
+   */
+  @Test
+  void overAProviderWithReaderThreadsBehindADecoratorABatchStaysIntactWhileInUse() throws InterruptedException {
+    ArrayDataProvider inner = ArrayDataProviderTest.provider(200, b -> b.batchSize(5).readers(2));
+    BatchProvider<NamedBatch> decorated = new BatchProvider<>() {
+      @Override
+      public int batchSize() {
+        return inner.batchSize();
+      }
+
+      @Override
+      public List<DataDesc> provideData() {
+        return inner.provideData();
+      }
+
+      @Override
+      public List<DataDesc> provideLabel() {
+        return inner.provideLabel();
+      }
+
+      @Override
+      public BatchIterator<NamedBatch> iterator() {
+        return inner.iterator();
+      }
+
+      @Override
+      public void close() {
+        inner.close();
+      }
+    };
+    try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(decorated)) {
+      int k = 0;
+      for (NamedBatch b : p) {
+        List<Integer> expected = IntStream.range(5 * k, 5 * k + 5).boxed().toList();
+        assertEquals(expected, ids(b), "batch " + k);
+        Thread.sleep(10);
+        assertEquals(expected, ids(b), "batch " + k + " changed while in use");
+        k++;
+      }
+      assertEquals(40, k);
+    }
+  }
+
+  /**
    * {@code inner}, a {@link Resumable} provider not on the engine, whose iterators count down {@code
    * taken} at every batch taken from them (by the prefetch thread).
    */

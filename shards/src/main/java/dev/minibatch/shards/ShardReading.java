@@ -105,7 +105,7 @@ final class ShardReading implements AutoCloseable {
       e.sequences(variable.sequences(files, rows::length));
     }
     if (readers > 0) {
-      e.readers(new ReaderThreads("shard-reader", readers, readers + 2));
+      e.readers(new ReaderThreads("shard-reader", readers, readers + 3));
     }
     return e.build();
   }

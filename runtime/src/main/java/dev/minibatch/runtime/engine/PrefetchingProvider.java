@@ -30,7 +30,7 @@ import org.jspecify.annotations.Nullable;
  * <p>Over a provider of this runtime (one built on its batching engine: {@code ArrayDataProvider},
  * the file and image providers) the provider's own engine writes batches ahead, on the provider's
  * reader threads if it has them, else on one reader thread of this wrapper's, into a ring of
- * three buffers; a consumer that asks for a batch not written yet writes the next free one itself
+ * four buffers; a consumer that asks for a batch not written yet writes the next free one itself
  * rather than sleep, so prefetching a fast provider never makes it slower. Over any other provider
  * the background thread pulls the wrapped provider's epoch and hands batch {@code k} over; it
  * starts batch {@code k + 1} only once the consumer has taken {@code k}, so with the providers'

@@ -24,8 +24,9 @@ import org.jspecify.annotations.Nullable;
  * provider is a front end: it describes its samples (a count, a layout, a writer) and delegates.
  *
  * <p>Batches are written on the consumer's thread, or with {@link Builder#readers(ReaderThreads)}
- * on reader threads running ahead. A batch is valid until the iterator has moved {@code slots - 1}
- * batches on (two slots by default: until the next batch is filled), or another iteration starts;
+ * on reader threads running ahead. A batch is valid until the iterator has moved two batches on
+ * (the consumer's ring has two slots; reader threads leave the batch taken before the one the
+ * consumer waits for untouched), or another iteration starts;
  * {@link dev.minibatch.runtime.Batch#copy()} keeps one. Concurrency: see {@link IterationGuard}.
  *
  * @param <B> the batch type

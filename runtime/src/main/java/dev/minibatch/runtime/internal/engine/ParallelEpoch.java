@@ -177,10 +177,15 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       handOff.throwFailure();
     }
 
-    /** Releases batches before {@code j} (when automatic) and waits until batch {@code j} is written. */
+    /**
+     * Releases batches before {@code j - 1} (when automatic) and waits until batch {@code j} is
+     * written. Batch {@code j - 1} stays intact while {@code j} is taken, as in the consumer-thread
+     * ring of two: a wrapper that takes the next batch while its own consumer still works on this
+     * one (a prefetching wrapper over a provider it does not know) must not see it overwritten.
+     */
     void awaitBatch(int j, boolean release) {
-      if (release && released < j) {
-        handOff.free(() -> released = j);
+      if (release && released < j - 1) {
+        handOff.free(() -> released = j - 1);
       }
       wanted = j;
       // The consumer's wait is not interruptible, as before the hand-off existed: a batch is

@@ -54,7 +54,7 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
    * @param stage the stage's name in failures and thread names ({@code minibatch-<stage>-<n>})
    * @param threads the number of reader threads, at least 1
    * @param slots the preallocated batch buffers in the ring, at least 2: readers run up to {@code
-   *     slots - 1} batches ahead of the consumer
+   *     slots - 2} batches ahead of the batch the consumer waits for (see {@link ReaderThreads})
    * @param process the process function run on the readers for every sample, or null to copy rows
    * @param origin describes where sample {@code i} comes from, for error messages
    */

@@ -271,7 +271,7 @@ public final class Hdf5Provider extends FileProvider {
     private final Map<String, SampleProcessor> processes = new LinkedHashMap<>();
     private @Nullable Consumer<? super NamedBatch> delivery;
     private int readers = -1;
-    private int buffers = 3;
+    private int buffers = 4;
     private final Select select = new Select();
 
     private Builder() {}
@@ -291,7 +291,9 @@ public final class Hdf5Provider extends FileProvider {
 
     /**
      * With reader threads, the number of preallocated batch buffers in the ring, at least 2; default
-     * 3. Readers run up to {@code buffers - 1} batches ahead of the consumer.
+     * 4. Two of them hold the batches the consumer may still use (the one it took last stays intact
+     * while it takes the next), so readers run up to {@code buffers - 2} batches ahead of the one it
+     * waits for.
      */
     public Builder buffers(int buffers) {
       if (buffers < 2) {

@@ -85,7 +85,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
             List.of(DataDesc.of(labelName, n, labelShape, DType.FLOAT32, Role.LABEL))))
         .batches(NamedBatch::new)
         .rows(rows)
-        .readers(new ReaderThreads("image", b.preprocessThreads, b.prefetchBuffer + 1))
+        .readers(new ReaderThreads("image", b.preprocessThreads, b.prefetchBuffer + 2))
         .build();
   }
 
