@@ -71,33 +71,9 @@ class PrefetchingProviderTest {
    */
   @Test
   void overAProviderWithReaderThreadsBehindADecoratorABatchStaysIntactWhileInUse() throws InterruptedException {
-    ArrayDataProvider inner = ArrayDataProviderTest.provider(200, b -> b.batchSize(5).readers(2));
-    BatchProvider<NamedBatch> decorated = new BatchProvider<>() {
-      @Override
-      public int batchSize() {
-        return inner.batchSize();
-      }
-
-      @Override
-      public List<DataDesc> provideData() {
-        return inner.provideData();
-      }
-
-      @Override
-      public List<DataDesc> provideLabel() {
-        return inner.provideLabel();
-      }
-
-      @Override
-      public BatchIterator<NamedBatch> iterator() {
-        return inner.iterator();
-      }
-
-      @Override
-      public void close() {
-        inner.close();
-      }
-    };
+    // A plain decorator (not Resumable, not on the engine): the wrapper takes its generic path.
+    BatchProvider<NamedBatch> decorated =
+        WrapperResumeTest.notResumable(ArrayDataProviderTest.provider(200, b -> b.batchSize(5).readers(2)));
     try (PrefetchingProvider<NamedBatch> p = PrefetchingProvider.of(decorated)) {
       int k = 0;
       for (NamedBatch b : p) {
