@@ -179,8 +179,8 @@ public final class NativeRows {
   }
 
   /**
-   * The length of the run of consecutive indices from {@code indices[i]} (which must be in {@code
-   * [0, rows)}), at most up to {@code to} and the sources' end.
+   * The length of the run of consecutive indices from {@code indices[i]}, at most up to {@code to}
+   * and the sources' end, after checking that {@code indices[i]} is in {@code [0, rows)}.
    */
   private static int run(int[] indices, int i, int to, long rows) {
     int start = indices[i];
