@@ -56,7 +56,7 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
           }
         });
     if (b.readers > 0) {
-      e.readers(new ReaderThreads("computed", b.readers, b.readers + 2));
+      e.readers(new ReaderThreads("computed", b.readers, b.readers + 3));
     }
     engine = e.build();
   }
