@@ -129,6 +129,17 @@ public final class InMemoryPairs {
     return n;
   }
 
+  /** One epoch: every batch touched as the shared bench's consumer does; the iterator closed at the end. */
+  static long drain(BatchIterator<? extends Batch> epoch) {
+    long n = 0;
+    try (BatchIterator<? extends Batch> it = epoch) {
+      while (it.hasNext()) {
+        n += touch(it.next());
+      }
+    }
+    return n;
+  }
+
   static void shuffled(int rounds, long blockMs) throws Exception {
     float[] fx = features();
     float[] fy = oneHot();
@@ -150,46 +161,14 @@ public final class InMemoryPairs {
       return t;
     });
     List<Variant> variants = List.of(
-        new Variant("limit-1", () -> limit.epoch(0, 1)),
-        new Variant("limit-1-touch", () -> limit.epochTouching()),
+        new Variant("limit-1", limit::epoch),
+        new Variant("limit-1-touch", limit::epochTouching),
         new Variant("limit-2", () -> limit.twoThreads(second)),
-        new Variant("adp", () -> {
-          long n = 0;
-          for (NamedBatch b : adp) {
-            n += touch(b);
-          }
-          return n;
-        }),
-        new Variant("generated", () -> {
-          long n = 0;
-          for (Mnist784Batch b : generated) {
-            n += touch(b);
-          }
-          return n;
-        }),
-        new Variant("adp-prefetch", () -> {
-          long n = 0;
-          try (BatchIterator<NamedBatch> it = prefetched.iterator()) {
-            while (it.hasNext()) {
-              n += touch(it.next());
-            }
-          }
-          return n;
-        }),
-        new Variant("readers2", () -> {
-          long n = 0;
-          for (NamedBatch b : readers2) {
-            n += touch(b);
-          }
-          return n;
-        }),
-        new Variant("generated-readers2", () -> {
-          long n = 0;
-          for (Mnist784Batch b : generated2) {
-            n += touch(b);
-          }
-          return n;
-        }));
+        new Variant("adp", () -> drain(adp.iterator())),
+        new Variant("generated", () -> drain(generated.iterator())),
+        new Variant("adp-prefetch", () -> drain(prefetched.iterator())),
+        new Variant("readers2", () -> drain(readers2.iterator())),
+        new Variant("generated-readers2", () -> drain(generated2.iterator())));
     double[][] rate = rates(variants, rounds, blockMs);
     System.out.println("# shuffled epochs, samples/s per round (median [min, max]):");
     for (int v = 0; v < variants.size(); v++) {
@@ -329,9 +308,10 @@ public final class InMemoryPairs {
       return n;
     }
 
-    long epoch(int first, int step) {
+    /** One epoch of the plain loop on this thread. */
+    long epoch() {
       draw();
-      return batches(0, first, step);
+      return batches(0, 0, 1);
     }
 
     /** One epoch on two threads: this one copies the even batches, {@code second}'s the odd ones. */

@@ -19,36 +19,24 @@ final class RowCopies {
    * emits for it, without the bounds and scope checks of the buffer and segment APIs. Looked up
    * once by name, so this class compiles without a reference to the unsupported API.
    */
-  private static final MethodHandle UNSAFE_COPY = unsafeCopy();
+  private static final MethodHandle UNSAFE_COPY =
+      unsafeMethod("copyMemory", MethodType.methodType(void.class, long.class, long.class, long.class));
   /** {@code Unsafe.getByte(long)}, bound the same way: a read that starts a row's cache miss early. */
-  private static final MethodHandle UNSAFE_GET_BYTE = unsafeGetByte();
+  private static final MethodHandle UNSAFE_GET_BYTE =
+      unsafeMethod("getByte", MethodType.methodType(byte.class, long.class));
   /** Where the touching reads go, so the JIT keeps them; rarely written. */
   @SuppressWarnings("unused")
   private static int touched;
 
   private RowCopies() {}
 
-  private static MethodHandle unsafeCopy() {
+  /** {@code Unsafe}'s method {@code name} of {@code type}, bound to the instance. */
+  private static MethodHandle unsafeMethod(String name, MethodType type) {
     try {
-      Class<?> type = Class.forName("sun.misc.Unsafe");
-      Field f = type.getDeclaredField("theUnsafe");
+      Class<?> unsafe = Class.forName("sun.misc.Unsafe");
+      Field f = unsafe.getDeclaredField("theUnsafe");
       f.setAccessible(true);
-      Object unsafe = f.get(null);
-      MethodHandle h = MethodHandles.lookup().findVirtual(type, "copyMemory",
-          MethodType.methodType(void.class, long.class, long.class, long.class));
-      return h.bindTo(unsafe);
-    } catch (ReflectiveOperationException e) {
-      throw new IllegalStateException("sun.misc.Unsafe is not available", e);
-    }
-  }
-
-  private static MethodHandle unsafeGetByte() {
-    try {
-      Class<?> type = Class.forName("sun.misc.Unsafe");
-      Field f = type.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return MethodHandles.lookup().findVirtual(type, "getByte", MethodType.methodType(byte.class, long.class))
-          .bindTo(f.get(null));
+      return MethodHandles.lookup().findVirtual(unsafe, name, type).bindTo(f.get(null));
     } catch (ReflectiveOperationException e) {
       throw new IllegalStateException("sun.misc.Unsafe is not available", e);
     }

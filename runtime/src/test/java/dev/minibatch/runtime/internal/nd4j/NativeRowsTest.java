@@ -2,11 +2,11 @@ package dev.minibatch.runtime.internal.nd4j;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.MethodSource;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -25,20 +25,19 @@ class NativeRowsTest {
     return Nd4j.create(v, new long[] {rows, cols}, 'c');
   }
 
-  /** Raw copies are what JDK 17 to 23 take; from JDK 24 on there are none to test. */
-  static void onlyWhereRaw(boolean raw) {
-    if (raw && Runtime.version().feature() >= 24) {
-      assumeTrue(false, "no quiet raw memory access from JDK 24 on");
-    }
-    if (raw) {
-      assertTrue(RawMemory.AVAILABLE, "JDK " + Runtime.version().feature() + " must take the raw path");
-    }
+  /** The paths this JDK has: buffers always, raw copies on JDK 17 to 23. */
+  static Stream<Boolean> paths() {
+    return RawMemory.AVAILABLE ? Stream.of(true, false) : Stream.of(false);
+  }
+
+  @Test
+  void rawCopiesAreTakenExactlyWhereTheJdkAllowsThemQuietly() {
+    assertEquals(Runtime.version().feature() < 24, RawMemory.AVAILABLE);
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
+  @MethodSource("paths")
   void gathersTheRowsOfEveryArrayInIndexOrderIncludingRunsOfConsecutiveIndices(boolean raw) {
-    onlyWhereRaw(raw);
     INDArray features = counting(50, 7, 0);
     INDArray labels = counting(50, 3, 10_000);
     INDArray outF = Nd4j.create(DataType.FLOAT, 8, 7);
@@ -61,9 +60,8 @@ class NativeRowsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
+  @MethodSource("paths")
   void oneOrThreeArraysGoThroughTheSameRowsAsAPair(boolean raw) {
-    onlyWhereRaw(raw);
     int[] indices = {12, 13, 3, 39, 0};
     INDArray a = counting(40, 5, 0);
     INDArray b = counting(40, 1, 500);
@@ -88,9 +86,8 @@ class NativeRowsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
+  @MethodSource("paths")
   void anIndexOutsideTheSourcesIsNamedAndNothingAfterItIsCopied(boolean raw) {
-    onlyWhereRaw(raw);
     INDArray features = counting(10, 4, 0);
     INDArray out = Nd4j.create(DataType.FLOAT, 4, 4);
     int[] indices = {3, 10, 5, 6};
@@ -104,9 +101,8 @@ class NativeRowsTest {
   }
 
   @ParameterizedTest
-  @ValueSource(booleans = {true, false})
+  @MethodSource("paths")
   void aRowRangeOutsideTheDestinationIsRefusedBeforeAnyCopy(boolean raw) {
-    onlyWhereRaw(raw);
     INDArray features = counting(10, 4, 0);
     INDArray out = Nd4j.create(DataType.FLOAT, 2, 4);
     IndexOutOfBoundsException e = assertThrows(IndexOutOfBoundsException.class, () -> NativeRows.gather(
