@@ -117,27 +117,6 @@ final class MixOrder implements EpochDraws {
     return sets.length == 1 && length == sizes[0];
   }
 
-  /** The files of epoch {@code epoch} in the order the epoch first reads them, for read-ahead. */
-  int[] files(int epoch, long[] firsts) {
-    if (whole()) {
-      return sets[0].files(epoch);
-    }
-    int[] draws = new int[length];
-    fill(epoch, draws);
-    boolean[] seen = new boolean[firsts.length];
-    int[] out = new int[firsts.length];
-    int k = 0;
-    for (int d : draws) {
-      int i = Arrays.binarySearch(firsts, d);
-      int f = i >= 0 ? i : -i - 2;
-      if (!seen[f]) {
-        seen[f] = true;
-        out[k++] = f;
-      }
-    }
-    return Arrays.copyOf(out, k);
-  }
-
   @Override
   public void fill(int epoch, int[] out) {
     if (whole()) {

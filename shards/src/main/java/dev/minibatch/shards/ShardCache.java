@@ -2,7 +2,6 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.shards.ShardColumns.Column;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -15,18 +14,25 @@ import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The decoded shard files a provider holds: at most {@code capacity} files (plus those being
- * loaded), the first loaded dropped first (an epoch walks its files in order, so the oldest is the
- * one done with). A file is loaded by the first thread that needs
- * it, or ahead of need by one read-ahead thread ({@code minibatch-shard-read-ahead-0}, started on
- * the first {@link #prefetch}, stopped by {@link #close()}); threads that need a file being loaded
- * wait for that one load. A dropped file stays valid for a thread still copying from it (the
- * garbage collector frees it after), so no reader ever sees a file change under it.
+ * The decoded shard files a provider holds: at most {@code capacity} files, those being loaded
+ * included. A file is loaded by the first thread that needs it, or ahead of need by one read-ahead
+ * thread ({@code minibatch-shard-read-ahead-0}, started on the first {@link #prefetch}, stopped by
+ * {@link #close()}); threads that need a file being loaded wait for that one load.
+ *
+ * <p>When the cache is full, a file done with ({@link FileNeeds#lastUse its last use} below the
+ * {@link FileNeeds#lowWater low water}) makes room. A load that a batch waits for always gets its
+ * room (if no file is done with, the one needed latest goes); a read-ahead load only from a file
+ * done with, else it is not made:
+ * read-ahead never drops a file the current window still reads, so with a cache of at least what
+ * the windows span every file loads once per epoch. A dropped file stays valid for a thread still
+ * copying from it (the garbage collector frees it after), so no reader ever sees a file change
+ * under it.
  */
 final class ShardCache implements AutoCloseable {
   private final ShardFiles sources;
   private final List<Column> columns;
   private final int capacity;
+  private final FileNeeds needs;
   private final Map<Integer, CompletableFuture<ShardFile.Decoded>> files = new LinkedHashMap<>();
   private final BlockingQueue<Integer> ahead = new LinkedBlockingQueue<>();
   private final AtomicInteger loads = new AtomicInteger();
@@ -36,8 +42,9 @@ final class ShardCache implements AutoCloseable {
   private @Nullable Workers reader;
   private boolean closed;
 
-  ShardCache(ShardFiles sources, int capacity) {
+  ShardCache(ShardFiles sources, int capacity, FileNeeds needs) {
     this.sources = sources;
+    this.needs = needs;
     this.columns = sources.columns();
     this.capacity = capacity;
     this.ready = new AtomicReferenceArray<>(sources.size());
@@ -53,15 +60,24 @@ final class ShardCache implements AutoCloseable {
     if (loaded != null) {
       return loaded;
     }
+    return load(file);
+  }
+
+  /** The columns of file {@code file} if it is loaded, else null: what {@link #get} returns at once. */
+  ShardFile.@Nullable Decoded loaded(int file) {
+    return ready.get(file);
+  }
+
+  private ShardFile.Decoded load(int file) {
     CompletableFuture<ShardFile.Decoded> f;
     boolean mine = false;
     synchronized (this) {
       f = files.get(file);
       if (f == null) {
+        makeRoom(false);
         f = new CompletableFuture<>();
         files.put(file, f);
         mine = true;
-        trim();
       }
     }
     if (mine) {
@@ -107,12 +123,11 @@ final class ShardCache implements AutoCloseable {
         int file = ahead.take();
         CompletableFuture<ShardFile.Decoded> f;
         synchronized (this) {
-          if (closed || files.containsKey(file)) {
+          if (closed || files.containsKey(file) || !makeRoom(true)) {
             continue;
           }
           f = new CompletableFuture<>();
           files.put(file, f);
-          trim();
         }
         load(file, f);
       }
@@ -143,18 +158,40 @@ final class ShardCache implements AutoCloseable {
     }
   }
 
-  /** Drops the earliest loaded files beyond the capacity. */
-  private void trim() {
-    int excess = files.size() - capacity;
-    for (Iterator<Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>>> it = files.entrySet().iterator();
-        excess > 0 && it.hasNext(); ) {
-      Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e = it.next();
-      if (e.getValue().isDone()) {
-        it.remove();
-        ready.set(e.getKey(), null);
-        excess--;
+  /**
+   * Drops loaded files until one more fits: first those done with (last use below the low water),
+   * the earliest done first; for a load a batch waits for, then the file needed latest (read ahead
+   * for a later window, most likely), and for a read-ahead load ({@code ahead}) nothing more.
+   * Files being loaded are never dropped. Returns whether one more file fits now.
+   */
+  private boolean makeRoom(boolean ahead) {
+    long low = needs.lowWater();
+    while (files.size() >= capacity) {
+      int done = -1;
+      long earliest = Long.MAX_VALUE;
+      int later = -1;
+      long latest = Long.MIN_VALUE;
+      for (Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e : files.entrySet()) {
+        if (!e.getValue().isDone()) {
+          continue;
+        }
+        long last = needs.lastUse(e.getKey());
+        if (last < low && last < earliest) {
+          done = e.getKey();
+          earliest = last;
+        } else if (last >= low && last > latest) {
+          later = e.getKey();
+          latest = last;
+        }
       }
+      int victim = done >= 0 ? done : ahead ? -1 : later;
+      if (victim < 0) {
+        return false;
+      }
+      files.remove(victim);
+      ready.set(victim, null);
     }
+    return true;
   }
 
   @Override

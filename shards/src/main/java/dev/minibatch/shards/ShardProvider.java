@@ -188,8 +188,10 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     }
 
     /**
-     * The decoded files held at most, {@code >= 1}; default what a shuffle window spans plus the
-     * read-ahead. Fewer than a window spans makes files load more than once per epoch.
+     * The decoded files held at most, those being loaded included; default what a shuffle window
+     * spans plus the read-ahead. With at least what the windows span, every file loads once per
+     * epoch and read-ahead never drops a file the current window still reads; {@link #build()}
+     * refuses fewer, naming the smallest that works (docs/shards.md, "The cache").
      */
     public Builder cacheFiles(int files) {
       if (files < 1) {

@@ -33,6 +33,7 @@ final class ShardReading implements AutoCloseable {
   private final ShardFiles files;
   private final MixOrder order;
   private final ShardCache cache;
+  private final FileNeeds needs;
   private final Sampling sampling;
   private final int readAhead;
   private final int readers;
@@ -51,17 +52,15 @@ final class ShardReading implements AutoCloseable {
       int window = b.shuffleWindow;
       double[] weights = b.sources.stream().mapToDouble(ShardProvider.Source::weight).toArray();
       this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
-      // Each set being read holds what a window spans, ceil(window / minFile) + 1 files, and the
-      // next ones read ahead.
-      long need = 0;
-      for (int s = 0; s < indexes.size(); s++) {
-        if (order.quota(s) > 0) {
-          int minFile = indexes.get(s).files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
-          need += (long) (window + minFile - 1) / minFile + 1 + b.readAhead;
-        }
+      CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, b.readers, sampling.batchSize());
+      if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, order, reach)) {
+        throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, order, reach, open, b.readers));
       }
-      int capacity = b.cacheFiles > 0 ? b.cacheFiles : (int) Math.min(files.size(), need);
-      this.cache = new ShardCache(files, capacity);
+      int capacity = b.cacheFiles > 0 ? b.cacheFiles
+          : Math.min(files.size(), CacheSize.byDefault(indexes, order, reach, window, b.readAhead));
+      long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
+      this.needs = new FileNeeds(order, files.firsts(), total, Math.max(1, b.readers));
+      this.cache = new ShardCache(files, capacity, needs);
       this.stores = List.copyOf(open);
       this.sampling = sampling;
       this.readAhead = b.readAhead;
@@ -95,7 +94,7 @@ final class ShardReading implements AutoCloseable {
       throw new IllegalArgumentException(providerName + " reads fixed-size arrays, but the shard set "
           + stores.get(0).directory() + " has columns with a variable axis");
     }
-    Rows rows = new Rows(files, cache, order, readAhead, variable);
+    Rows rows = new Rows(files, cache, needs, readAhead, variable);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)
         .batches(batches)
@@ -160,18 +159,12 @@ final class ShardReading implements AutoCloseable {
     private final int perFile;
     private final int[] rowBytes;
     private final ShardCache cache;
-    private final MixOrder order;
+    private final FileNeeds needs;
     private final int readAhead;
-    // The file order of the epoch last written, for read-ahead; replaced whole, so a reader thread
-    // never pairs one epoch's order with another's places.
-    private volatile @Nullable FileOrder fileOrder;
     @SuppressWarnings("unused")
     private int sink;
 
-    /** Epoch {@code epoch}'s files in reading order, and each file's place in it. */
-    private record FileOrder(int epoch, int[] files, int[] place) {}
-
-    Rows(ShardFiles files, ShardCache cache, MixOrder order, int readAhead, @Nullable ShardSequences variable) {
+    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, @Nullable ShardSequences variable) {
       this.files = files;
       this.variable = variable;
       List<Column> columns = files.columns();
@@ -203,7 +196,7 @@ final class ShardReading implements AutoCloseable {
       this.perFile = f > 1 && files.entry(f - 1).samples() > equal ? 0 : equal;
       this.rowBytes = files.columns().stream().mapToInt(Column::rowBytes).toArray();
       this.cache = cache;
-      this.order = order;
+      this.needs = needs;
       this.readAhead = readAhead;
     }
 
@@ -215,11 +208,41 @@ final class ShardReading implements AutoCloseable {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
-      FileOrder ahead = readAhead > 0 ? fileOrder(slot.epoch()) : null;
+      FileNeeds.EpochUse use = needs.epoch(slot.epoch());
+      // A row carried over from another epoch has no position in this one: the write then counts
+      // from the epoch's start, which only keeps files longer.
+      int start = Math.max(0, use.positionOf()[indices[from]]);
+      int writer = needs.enter(slot.epoch(), start);
+      try {
+        write(indices, from, to, out, dst, new Progress(use, slot.epoch(), writer, start - from));
+      } finally {
+        needs.exit(writer);
+      }
+    }
+
+    /**
+     * Where a write is: its epoch's use, its writer slot, and the position of row {@code r} as
+     * {@code offset + r} (a batch's rows are consecutive positions of the epoch).
+     */
+    private record Progress(FileNeeds.EpochUse use, int epoch, int writer, int offset) {}
+
+    /** File {@code file}'s columns for row {@code r}: a file this write still waits for is loaded from where it is. */
+    private ShardFile.Decoded columns(int file, int r, Progress at) {
+      ShardFile.Decoded d = cache.loaded(file);
+      if (d == null) {
+        needs.advance(at.writer, at.epoch, at.offset + r);
+        d = cache.get(file);
+      }
+      return d;
+    }
+
+    private void write(int[] indices, int from, int to, CollateTarget out, ByteBuffer[] dst, Progress at) {
+      FileNeeds.EpochUse use = at.use;
+      int arrays = rowBytes.length;
       int touched = 0;
       int file = fileOf(indices[from]);
-      ShardFile.Decoded columns = cache.get(file);
-      int furthest = ahead != null ? ahead.place[file] : 0;
+      ShardFile.Decoded columns = columns(file, from, at);
+      int furthest = use.place()[file];
       for (int r = from; r < to; r++) {
         int row = (int) (indices[r] - firsts[file]);
         ShardFile.Decoded current = columns;
@@ -228,10 +251,8 @@ final class ShardReading implements AutoCloseable {
           int next = fileOf(indices[r + 1]);
           if (next != file) {
             file = next;
-            columns = cache.get(next);
-            if (ahead != null) {
-              furthest = Math.max(furthest, ahead.place[next]);
-            }
+            columns = columns(next, r + 1, at);
+            furthest = Math.max(furthest, use.place()[next]);
           }
           // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
           // drawn at random are each a miss the hardware prefetcher cannot foresee.
@@ -248,11 +269,11 @@ final class ShardReading implements AutoCloseable {
           variableRow(current, currentFile, row, r, out);
         }
       }
-      if (ahead != null) {
-        // Once per batch, not per row: the files after the furthest one this batch reached.
-        for (int k = 1; k <= readAhead && furthest + k < ahead.files.length; k++) {
-          cache.prefetch(ahead.files[furthest + k]);
-        }
+      // Once per batch, not per row: the files after the furthest one this batch reached (a batch
+      // of carried rows only, from another epoch, reaches none of this epoch's: -1).
+      int[] ahead = use.files();
+      for (int k = 1; k <= readAhead && furthest + k < ahead.length; k++) {
+        cache.prefetch(ahead[furthest + k]);
       }
       if (touched == 0x5EED_0001) {
         sink = touched; // almost never: keeps the reads alive without a shared write per call
@@ -313,21 +334,6 @@ final class ShardReading implements AutoCloseable {
       }
       int i = Arrays.binarySearch(firsts, sample);
       return i >= 0 ? i : -i - 2;
-    }
-
-    /** Epoch {@code e}'s file order, made once per epoch. */
-    private FileOrder fileOrder(int e) {
-      FileOrder o = fileOrder;
-      if (o == null || o.epoch != e) {
-        int[] files = order.files(e, firsts);
-        int[] place = new int[files.length];
-        for (int i = 0; i < files.length; i++) {
-          place[files[i]] = i;
-        }
-        o = new FileOrder(e, files, place);
-        fileOrder = o;
-      }
-      return o;
     }
   }
 
