@@ -10,8 +10,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Paths;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
@@ -22,6 +26,7 @@ import org.apache.hadoop.fs.Path;
  * FileSystem instance (not Hadoop's shared cache, which would outlive the provider) and closes it.
  */
 final class ShardStore implements AutoCloseable {
+  private static final String IN_PROGRESS = ".inprogress";
   private final URI directory;
   private final FileSystem fs;
   private final Path root;
@@ -97,15 +102,6 @@ final class ShardStore implements AutoCloseable {
     }
   }
 
-  /** Whether the directory holds any file. */
-  boolean hasFiles() {
-    try {
-      return fs.exists(root) && fs.listStatus(root).length > 0;
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + directory + ": " + e.getMessage(), e);
-    }
-  }
-
   /**
    * The whole file {@code name}, which must be {@code length} bytes long.
    *
@@ -169,12 +165,72 @@ final class ShardStore implements AutoCloseable {
     }
   }
 
-  /** Writes the text file {@code name}, replacing it. */
-  void writeText(String name, String text) {
-    try (OutputStream out = fs.create(path(name), true)) {
-      out.write(text.getBytes(StandardCharsets.UTF_8));
+  /**
+   * Publishes the text file {@code name} whole or not at all: the text goes to a hidden file of its
+   * own ({@link #inProgress}), closed, then renamed to {@code name} (atomic on local disks and HDFS;
+   * on an object store the object appears whole when written). A writer killed before the rename
+   * leaves only the hidden file, which readers never open and a retried write removes.
+   *
+   * @throws IllegalArgumentException if {@code name} exists already (another writer published it)
+   * @throws UncheckedIOException if the file system fails
+   */
+  void publishText(String name, String text) {
+    Path staged = path("_" + name + "." + UUID.randomUUID() + IN_PROGRESS);
+    try {
+      try (OutputStream out = fs.create(staged, false)) {
+        out.write(text.getBytes(StandardCharsets.UTF_8));
+      }
+      if (!fs.rename(staged, path(name))) {
+        if (fs.exists(path(name))) {
+          throw new IllegalArgumentException(directory + " holds " + name + " already: another writer committed it");
+        }
+        throw new IOException("the file system refused to rename " + staged.getName() + " to " + name);
+      }
     } catch (IOException e) {
+      deleteQuietly(staged);
       throw new UncheckedIOException("cannot write " + where(name) + ": " + e.getMessage(), e);
+    } catch (RuntimeException e) {
+      deleteQuietly(staged);
+      throw e;
+    }
+  }
+
+  /** Whether {@code name} is a file {@link #publishText} left unfinished (or its local checksum). */
+  static boolean inProgress(String name) {
+    return (name.startsWith("_") || name.startsWith("._")) && (name.endsWith(IN_PROGRESS)
+        || name.endsWith(IN_PROGRESS + ".crc"));
+  }
+
+  /** The names of the directory's files, empty if it does not exist. */
+  List<String> names() {
+    try {
+      if (!fs.exists(root)) {
+        return List.of();
+      }
+      List<String> names = new ArrayList<>();
+      for (FileStatus f : fs.listStatus(root)) {
+        names.add(f.getPath().getName());
+      }
+      return names;
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot list " + directory + ": " + e.getMessage(), e);
+    }
+  }
+
+  /** Deletes the file {@code name}. */
+  void delete(String name) {
+    try {
+      fs.delete(path(name), false);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot delete " + where(name) + ": " + e.getMessage(), e);
+    }
+  }
+
+  private void deleteQuietly(Path p) {
+    try {
+      fs.delete(p, false);
+    } catch (IOException | RuntimeException ignored) {
+      // the write failed already; a leftover hidden file is removed by the next write
     }
   }
 

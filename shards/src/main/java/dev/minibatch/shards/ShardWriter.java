@@ -102,10 +102,7 @@ public final class ShardWriter implements Serializable {
    */
   public ShardSet write(BatchProvider<? extends Batch> provider, String directory) {
     try (ShardStore store = ShardStore.open(directory, conf)) {
-      if (store.hasFiles()) {
-        throw new IllegalArgumentException(store.directory() + " already holds files; a shard set is written into an"
-            + " empty or new directory");
-      }
+      clearUncommitted(store);
       WrittenPart written;
       try (Part part = new Part(this, store, false, 0, "part-")) {
         part.write(provider);
@@ -170,8 +167,47 @@ public final class ShardWriter implements Serializable {
     refuseCommitted(store);
     ShardIndex index = ShardIndex.of(parts);
     checkWritten(store, parts);
-    store.writeText(ShardIndex.NAME, index.text());
+    // Published whole or not at all: a commit killed halfway leaves no index, so the set does not
+    // exist and the commit can simply run again.
+    store.publishText(ShardIndex.NAME, index.text());
+    for (String name : store.names()) {
+      if (ShardStore.inProgress(name)) {
+        store.delete(name); // an earlier, killed commit's
+      }
+    }
     return new ShardSet(store.directory().toString(), index, conf);
+  }
+
+  /**
+   * Makes {@code store} ready for a {@link #write}: a new or empty directory, or one that an
+   * earlier write killed before its commit left (its shard files and unfinished index only), whose
+   * files are deleted, so a killed job's retry needs no hand step.
+   *
+   * @throws IllegalArgumentException if it holds a committed set or files no writer of ours left
+   */
+  private static void clearUncommitted(ShardStore store) {
+    refuseCommitted(store);
+    List<String> names = store.names();
+    List<String> foreign = new ArrayList<>();
+    for (String name : names) {
+      if (!leftover(name)) {
+        foreign.add(name);
+      }
+    }
+    if (!foreign.isEmpty()) {
+      java.util.Collections.sort(foreign);
+      throw new IllegalArgumentException(store.directory() + " already holds files that are not a shard set's: "
+          + foreign + "; a shard set is written into an empty or new directory");
+    }
+    for (String name : names) {
+      store.delete(name);
+    }
+  }
+
+  /** Whether {@code name} is a file a writer of shard sets leaves before its commit. */
+  private static boolean leftover(String name) {
+    String plain = name.startsWith(".") && name.endsWith(".crc") ? name.substring(1, name.length() - 4) : name;
+    return (plain.startsWith("part-") && plain.endsWith(".parquet")) || ShardStore.inProgress(name);
   }
 
   private static void refuseCommitted(ShardStore store) {

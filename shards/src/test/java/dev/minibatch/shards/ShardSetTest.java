@@ -325,7 +325,7 @@ class ShardSetTest {
           ShardWriter.builder().build().write(source, copy);
         }
       });
-      assertTrue(e.getMessage().contains("already holds files"), e.getMessage());
+      assertTrue(e.getMessage().contains("holds a shard set already"), e.getMessage());
     }
   }
 

@@ -1,0 +1,62 @@
+package dev.minibatch.shards.killed;
+
+import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.shards.ShardWriter;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * The child process of {@link KilledWriterTest}: writes {@link #SAMPLES} samples (x = [id, id]
+ * float32, y = id mod 7 int32) into {@code pausefs://DIR} as one {@code write} ({@code args[2]} =
+ * {@code write}) or as two parts and a commit ({@code parts}), pausing in the close of the first
+ * file whose name contains {@code args[1]} until it is killed.
+ */
+public final class KilledWriter {
+  static final int SAMPLES = 300;
+  static final int PER_FILE = 50;
+
+  private KilledWriter() {}
+
+  public static void main(String[] args) {
+    Configuration conf = new Configuration();
+    conf.set("fs.pausefs.impl", PausingFileSystem.class.getName());
+    conf.setBoolean("fs.pausefs.impl.disable.cache", true);
+    conf.set(PausingFileSystem.PAUSE_ON, args[1]);
+    write("pausefs://" + args[0], conf, args[2].equals("parts"));
+    System.out.println("DONE");
+  }
+
+  /** Writes the samples into {@code directory}, whole or as parts 0 and 1 and their commit. */
+  static void write(String directory, Configuration conf, boolean parts) {
+    ShardWriter writer = ShardWriter.builder().samplesPerFile(PER_FILE).configuration(conf).build();
+    if (!parts) {
+      try (ArrayDataProvider source = source(0, SAMPLES)) {
+        writer.write(source, directory);
+      }
+      return;
+    }
+    List<ShardWriter.WrittenPart> written = new ArrayList<>();
+    for (int p = 0; p < 2; p++) {
+      try (ShardWriter.Part part = writer.part(directory, p);
+          ArrayDataProvider source = source(p * SAMPLES / 2, SAMPLES / 2)) {
+        part.write(source);
+        written.add(part.finish());
+      }
+    }
+    writer.commit(directory, written);
+  }
+
+  private static ArrayDataProvider source(int first, int n) {
+    float[][] x = new float[n][2];
+    int[] y = new int[n];
+    for (int i = 0; i < n; i++) {
+      x[i][0] = first + i;
+      x[i][1] = first + i;
+      y[i] = (first + i) % 7;
+    }
+    return ArrayDataProvider.builder().data("x", Nd4j.create(x)).label("y", Nd4j.createFromArray(y))
+        .batchSize(64).build();
+  }
+}

@@ -1,0 +1,86 @@
+package dev.minibatch.shards.killed;
+
+import java.io.FilterOutputStream;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.net.URI;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
+
+/**
+ * The local disk under the scheme {@code pausefs}, except that closing a file whose name contains
+ * {@code pausefs.pause-on} (configuration) first prints {@code PAUSED <name>} on standard output and
+ * then never returns: a file system that is slow to close an output, made certain, so that a test
+ * can kill the writer inside that close.
+ */
+public final class PausingFileSystem extends RawLocalFileSystem {
+  static final String PAUSE_ON = "pausefs.pause-on";
+  private static final URI NAME = URI.create("pausefs:///");
+
+  @Override
+  public URI getUri() {
+    return NAME;
+  }
+
+  @Override
+  public String getScheme() {
+    return "pausefs";
+  }
+
+  @Override
+  public void initialize(URI uri, Configuration conf) throws IOException {
+    super.initialize(uri, conf);
+    setConf(conf);
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
+      short replication, long blockSize, Progressable progress) throws IOException {
+    return pausing(f, super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress));
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize, short replication, long blockSize,
+      Progressable progress) throws IOException {
+    return pausing(f, super.create(f, overwrite, bufferSize, replication, blockSize, progress));
+  }
+
+  private FSDataOutputStream pausing(Path f, FSDataOutputStream out) throws IOException {
+    String on = getConf().get(PAUSE_ON, "");
+    if (on.isEmpty() || !f.getName().contains(on)) {
+      return out;
+    }
+    return new FSDataOutputStream(new PausingOnClose(out, f.getName()), null);
+  }
+
+  private static final class PausingOnClose extends FilterOutputStream {
+    private final String name;
+
+    PausingOnClose(OutputStream out, String name) {
+      super(out);
+      this.name = name;
+    }
+
+    @Override
+    public void write(byte[] b, int off, int len) throws IOException {
+      out.write(b, off, len);
+    }
+
+    @Override
+    public void close() {
+      System.out.println("PAUSED " + name);
+      System.out.flush();
+      while (true) {
+        try {
+          Thread.sleep(60_000);
+        } catch (InterruptedException e) {
+          // a writer paused for good: only the kill ends it
+        }
+      }
+    }
+  }
+}
