@@ -2,7 +2,6 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Seeds;
-import java.util.Arrays;
 import java.util.List;
 
 /**

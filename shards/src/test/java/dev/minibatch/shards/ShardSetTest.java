@@ -195,6 +195,36 @@ class ShardSetTest {
   }
 
   @Test
+  void theSavedStateSaysWhetherTheProviderShuffles() {
+    for (boolean shuffle : new boolean[] {true, false}) {
+      String state;
+      try (ShardProvider p = provider(b -> b.shuffle(shuffle).seed(4))) {
+        p.iterator().next();
+        state = p.saveState().settings();
+        assertTrue(state.contains(",shuffle=" + shuffle + ","), state);
+        assertFalse(state.contains(",shuffle=" + !shuffle + ","), state);
+      }
+      try (ShardProvider p = provider(b -> b.shuffle(shuffle).seed(4))) {
+        p.restoreState(IterationState.decode(stateOf(shuffle)));
+      }
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> {
+        try (ShardProvider p = provider(b -> b.shuffle(!shuffle).seed(4))) {
+          p.restoreState(IterationState.decode(stateOf(shuffle)));
+        }
+      });
+      assertTrue(e.getMessage().contains("cannot restore"), e.getMessage());
+    }
+  }
+
+  /** The encoded state after one batch of a provider with {@code shuffle}. */
+  private static String stateOf(boolean shuffle) {
+    try (ShardProvider p = provider(b -> b.shuffle(shuffle).seed(4))) {
+      p.iterator().next();
+      return p.saveState().encode();
+    }
+  }
+
+  @Test
   void fourTrainersSaveAndThreeResumeWithEveryRemainingSampleOnce() {
     Consumer<ShardProvider.Builder> settings = b -> b.shuffle(true).seed(9).shuffleWindow(300);
     List<Integer> consumed = new ArrayList<>();

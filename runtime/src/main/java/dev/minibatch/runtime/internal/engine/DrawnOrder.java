@@ -20,6 +20,9 @@ final class DrawnOrder implements OrderPlan {
   private final EpochDraws draws;
   private final SampleOrderPlan positions;
   private final Sampling sampling;
+  // Whether the provider shuffles: its draws do (a shuffled global order, shuffled classes), the
+  // positions over them never are. The state says the former.
+  private final boolean shuffled;
   private final int numSamples;
   /** The draws of the last two epochs computed, by epoch (arrays are never written once made). */
   private int epochA = Integer.MIN_VALUE;
@@ -36,6 +39,7 @@ final class DrawnOrder implements OrderPlan {
   DrawnOrder(EpochDraws draws, Sampling sampling, int numSamples) {
     this.draws = draws;
     this.numSamples = numSamples;
+    this.shuffled = sampling.shuffle();
     this.sampling = sampling.withOrder(false, draws.seed());
     this.positions = new SampleOrderPlan(draws.length(), this.sampling);
     if (sampling.lastBatch() == LastBatch.ROLL_OVER && positions.shardSize() < positions.batchSize()) {
@@ -81,8 +85,12 @@ final class DrawnOrder implements OrderPlan {
   @Override
   public IterationState saveState() {
     IterationState s = positions.saveState();
-    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), PREFIX + fingerprint() + "," + s.settings());
+    return new IterationState(s.seed(), s.epoch(), s.position(), s.carried(), PREFIX + fingerprint() + ","
+        + s.settings().replace(UNSHUFFLED_POSITIONS, ",shuffle=" + shuffled + ","));
   }
+
+  /** How the positions plan's settings say it does not shuffle (CarryingPlan.orderSettings). */
+  private static final String UNSHUFFLED_POSITIONS = ",shuffle=false,";
 
   @Override
   public void restoreState(IterationState state) {
@@ -92,8 +100,15 @@ final class DrawnOrder implements OrderPlan {
           + "  saved:    seed=" + state.seed() + ";" + state.settings() + "\n  this one: seed=" + draws.seed() + ";"
           + prefix + "…");
     }
+    String own = state.settings().substring(prefix.length());
+    String saidShuffle = ",shuffle=" + shuffled + ",";
+    if (!own.contains(saidShuffle)) {
+      throw new IllegalArgumentException("cannot restore an iteration state saved with other draws or settings:\n"
+          + "  saved:    seed=" + state.seed() + ";" + state.settings() + "\n  this one: seed=" + draws.seed() + ";"
+          + prefix + "…" + saidShuffle.substring(1, saidShuffle.length() - 1) + "…");
+    }
     positions.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
-        state.settings().substring(prefix.length())));
+        own.replace(saidShuffle, UNSHUFFLED_POSITIONS)));
   }
 
   @Override
