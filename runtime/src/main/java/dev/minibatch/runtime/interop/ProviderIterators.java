@@ -29,13 +29,16 @@ import org.nd4j.linalg.factory.Nd4j;
  * placeholders with {@link SameDiffBinding}. {@code reset()} starts the provider's next epoch
  * (reshuffling if it shuffles). {@link Options} choose one-hot labels, copies and padding rows.
  *
- * <p>Batches are views of the provider's reused buffers, valid until the next {@code next()},
- * except in two cases where they are copies: with {@link Options.Builder#detach}, copies outside
- * every ND4J workspace, valid for good; and when {@code next()} is called inside an open workspace
- * (DL4J's {@code AsyncDataSetIterator} thread, a training loop), copies in that workspace, as
- * DL4J's own iterators allocate theirs, so the workspace's cycle governs them and never the
- * provider's buffers, which always live outside workspaces. The adapters report {@code
- * asyncSupported() == false}: the provider prefetches on its own threads already.
+ * <p>By default every batch is a copy outside every ND4J workspace, valid for good, whoever holds
+ * it and for however long: a prefetching wrapper such as DL4J's {@code AsyncDataSetIterator}
+ * (with or without workspaces) or a list of kept batches gets exactly the data it asked for. The
+ * provider reuses its batch buffers, so handing them out directly is only safe for a consumer that
+ * is done with a batch before it calls {@code next()} again; {@link Options.Builder#detach
+ * detach(false)} opts into that (views, no copy) for such a consumer. Even then, when {@code
+ * next()} runs inside an open workspace the batch is copied into that workspace, as DL4J's own
+ * iterators allocate theirs, so the workspace's cycle governs it; the provider's buffers always
+ * live outside workspaces. The adapters report {@code asyncSupported() == false}: the provider
+ * prefetches on its own threads already.
  */
 public final class ProviderIterators {
   private ProviderIterators() {}
@@ -45,7 +48,10 @@ public final class ProviderIterators {
     return multiDataSet(provider, Options.DEFAULT);
   }
 
-  /** {@link #multiDataSet(BatchProvider, Options)} with only {@link Options.Builder#detach} set. */
+  /**
+   * {@link #multiDataSet(BatchProvider, Options)} with only {@link Options.Builder#detach} set:
+   * {@code false} opts into views of the provider's reused buffers.
+   */
   public static MultiDataSetIterator multiDataSet(BatchProvider<?> provider, boolean detach) {
     return multiDataSet(provider, Options.builder().detach(detach).build());
   }
@@ -84,7 +90,7 @@ public final class ProviderIterators {
 
   /**
    * How an adapter hands batches to ND4J; immutable. By default: labels as the provider makes
-   * them, zero-copy views, padding rows dropped.
+   * them, every batch a copy valid for good, padding rows dropped.
    */
   public static final class Options {
     static final Options DEFAULT = builder().build();
@@ -135,7 +141,7 @@ public final class ProviderIterators {
 
     /** Builds {@link Options}. */
     public static final class Builder {
-      private boolean detach;
+      private boolean detach = true;
       private boolean keepPadding;
       private int soleLabelClasses;
       private final Map<String, Integer> oneHot = new LinkedHashMap<>();
@@ -143,9 +149,15 @@ public final class ProviderIterators {
       private Builder() {}
 
       /**
-       * Copy every batch out of the provider's buffers, outside every workspace, so batches stay
-       * valid after the iterator moves on (for consumers that keep them, or a workspace-less
-       * prefetching wrapper). Default false: views, valid until the next {@code next()}.
+       * Whether every batch is copied out of the provider's buffers, outside every workspace, so it
+       * stays valid after the iterator moves on. Default true: safe for any consumer, including
+       * prefetching wrappers (DL4J's {@code AsyncDataSetIterator} with or without workspaces) and
+       * consumers that keep batches. {@code false} hands out views of the provider's reused
+       * buffers, no copy, valid only until the next {@code next()} (copied into the caller's
+       * workspace when {@code next()} runs inside one): only for a consumer that is done with each
+       * batch before it asks for the next, such as DL4J's and SameDiff's {@code fit} on the
+       * adapter itself or a plain loop. Wrapped in a prefetching iterator without workspaces, views
+       * are overwritten while the consumer still reads them.
        */
       public Builder detach(boolean detach) {
         this.detach = detach;
@@ -264,7 +276,7 @@ public final class ProviderIterators {
 
     /**
      * The next batch's arrays. The batch is made outside workspaces; it is copied if {@code
-     * detach} (outside workspaces) or if the caller has a workspace open (into it); see the class
+     * detach} (the default; outside workspaces) or if the caller has a workspace open (into it); see the class
      * comment.
      */
     @SuppressWarnings("try") // the scope is entered and left, never referenced

@@ -35,6 +35,7 @@ import org.nd4j.linalg.api.memory.enums.LearningPolicy;
 import org.nd4j.linalg.api.memory.enums.ResetPolicy;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.dataset.AsyncDataSetIterator;
+import org.nd4j.linalg.dataset.AsyncMultiDataSetIterator;
 import org.nd4j.linalg.dataset.DataSet;
 import org.nd4j.linalg.dataset.api.MultiDataSet;
 import org.nd4j.linalg.dataset.api.iterator.DataSetIterator;
@@ -88,27 +89,34 @@ class Dl4jAdapterTest {
       .build();
 
   @Test
-  @SuppressWarnings("try") // the workspace scope is entered and left, never referenced
   void nextInsideAnOpenWorkspaceNeitherFreesNorOverwritesTheProvidersBuffers() {
     try (ArrayDataProvider p = indexed(SAMPLES).batchSize(16).lastBatch(LastBatch.PAD_WRAP).build()) {
-      DataSetIterator it = ProviderIterators.dataSet(p);
-      for (int epoch = 0; epoch < 4; epoch++) {
-        BitSet seen = new BitSet();
-        long rows = 0;
-        while (it.hasNext()) {
-          try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().getAndActivateWorkspace(CYCLIC, "CALLER_LOOP")) {
-            DataSet d = it.next();
-            // Inside a workspace the adapter hands out copies in it, as DL4J's own iterators do.
-            assertTrue(d.getFeatures().isAttached());
-            rows += checkRows(d.getFeatures(), d.getLabels(), seen);
-            // What a training step does: allocate in the workspace, over whatever the loop before left there.
-            Nd4j.rand(DataType.FLOAT, 64, 64).addi(7);
-          }
-        }
-        assertEquals(SAMPLES, rows, "epoch " + epoch);
-        assertEquals(SAMPLES, seen.cardinality());
-        it.reset();
+      for (boolean detach : new boolean[] {true, false}) {
+        DataSetIterator it = ProviderIterators.dataSet(p, ProviderIterators.Options.builder().detach(detach).build());
+        readFourEpochsInsideAWorkspace(it, detach);
       }
+    }
+  }
+
+  @SuppressWarnings("try") // the workspace scope is entered and left, never referenced
+  private static void readFourEpochsInsideAWorkspace(DataSetIterator it, boolean detach) {
+    for (int epoch = 0; epoch < 4; epoch++) {
+      BitSet seen = new BitSet();
+      long rows = 0;
+      while (it.hasNext()) {
+        try (MemoryWorkspace ws = Nd4j.getWorkspaceManager().getAndActivateWorkspace(CYCLIC, "CALLER_LOOP")) {
+          DataSet d = it.next();
+          // Detached batches live outside every workspace; views are copied into the caller's
+          // workspace, as DL4J's own iterators allocate theirs.
+          assertEquals(!detach, d.getFeatures().isAttached());
+          rows += checkRows(d.getFeatures(), d.getLabels(), seen);
+          // What a training step does: allocate in the workspace, over whatever the loop before left there.
+          Nd4j.rand(DataType.FLOAT, 64, 64).addi(7);
+        }
+      }
+      assertEquals(SAMPLES, rows, "epoch " + epoch);
+      assertEquals(SAMPLES, seen.cardinality());
+      it.reset();
     }
   }
 
@@ -156,11 +164,90 @@ class Dl4jAdapterTest {
     }
   }
 
+  /**
+   * Sample i has features {i, 2i + 1, -i} and class i % 10, in order: batch k of 64 holds samples
+   * 64k.., so every row of every batch has one known value, independent of the code under test.
+   */
+  private static ArrayDataProvider tenThousandInOrder() {
+    int n = 10_000;
+    float[][] x = new float[n][];
+    int[] y = new int[n];
+    for (int i = 0; i < n; i++) {
+      x[i] = new float[] {i, 2 * i + 1, -i};
+      y[i] = i % 10;
+    }
+    return ArrayDataProvider.builder().data("x", x).label("y", y).batchSize(64).build();
+  }
+
+  /** Checks that {@code features}/{@code labels} are exactly batch {@code k} of {@link #tenThousandInOrder}, labels one-hot. */
+  private static void checkBatch(int epoch, int k, INDArray features, INDArray labels) {
+    int first = 64 * k;
+    int rows = Math.min(64, 10_000 - first);
+    String where = "epoch " + epoch + ", batch " + k;
+    assertArrayEquals(new long[] {rows, 3}, features.shape(), where);
+    assertArrayEquals(new long[] {rows, 10}, labels.shape(), where);
+    for (int r = 0; r < rows; r++) {
+      int i = first + r;
+      float[] oneHot = new float[10];
+      oneHot[i % 10] = 1;
+      assertArrayEquals(new float[] {i, 2 * i + 1, -i}, features.getRow(r).toFloatVector(), where + ", row " + r);
+      assertArrayEquals(oneHot, labels.getRow(r).toFloatVector(), where + ", row " + r);
+    }
+  }
+
+  /**
+   * The line DL4J users write, with the defaults: DL4J's prefetching wrapper without workspaces
+   * keeps four batches queued while the consumer works on an earlier one, so batches that were
+   * views of the provider's reused buffers would be overwritten under it (156 of 157 were).
+   */
   @Test
-  void detachedBatchesStayValidAfterTheIteratorMovesOnOnBothAdapters() {
+  void dl4jsAsyncDataSetIteratorWithoutWorkspacesGetsEveryBatchRightByDefault() {
+    try (ArrayDataProvider p = tenThousandInOrder()) {
+      ProviderIterators.Options oneHot = ProviderIterators.Options.builder().oneHot(10).build();
+      AsyncDataSetIterator it = new AsyncDataSetIterator(ProviderIterators.dataSet(p, oneHot), 4, false);
+      try {
+        for (int epoch = 0; epoch < 2; epoch++) {
+          List<DataSet> batches = new ArrayList<>();
+          it.forEachRemaining(batches::add);
+          assertEquals(157, batches.size(), "epoch " + epoch);
+          for (int k = 0; k < batches.size(); k++) {
+            checkBatch(epoch, k, batches.get(k).getFeatures(), batches.get(k).getLabels());
+          }
+          it.reset();
+        }
+      } finally {
+        it.shutdown();
+      }
+    }
+  }
+
+  /** {@link #dl4jsAsyncDataSetIteratorWithoutWorkspacesGetsEveryBatchRightByDefault} for the MultiDataSet adapter. */
+  @Test
+  void dl4jsAsyncMultiDataSetIteratorWithoutWorkspacesGetsEveryBatchRightByDefault() {
+    try (ArrayDataProvider p = tenThousandInOrder()) {
+      ProviderIterators.Options oneHot = ProviderIterators.Options.builder().oneHot(10).build();
+      AsyncMultiDataSetIterator it = new AsyncMultiDataSetIterator(ProviderIterators.multiDataSet(p, oneHot), 4, false);
+      try {
+        for (int epoch = 0; epoch < 2; epoch++) {
+          List<MultiDataSet> batches = new ArrayList<>();
+          it.forEachRemaining(batches::add);
+          assertEquals(157, batches.size(), "epoch " + epoch);
+          for (int k = 0; k < batches.size(); k++) {
+            checkBatch(epoch, k, batches.get(k).getFeatures(0), batches.get(k).getLabels(0));
+          }
+          it.reset();
+        }
+      } finally {
+        it.shutdown();
+      }
+    }
+  }
+
+  @Test
+  void keptBatchesStayValidAfterTheIteratorMovesOnByDefaultOnBothAdapters() {
     try (ArrayDataProvider p = indexed(SAMPLES).batchSize(10).build()) {
       List<DataSet> kept = new ArrayList<>();
-      DataSetIterator it = ProviderIterators.dataSet(p, ProviderIterators.Options.builder().detach(true).build());
+      DataSetIterator it = ProviderIterators.dataSet(p);
       it.forEachRemaining(kept::add);
       BitSet seen = new BitSet();
       long rows = 0;
@@ -170,7 +257,7 @@ class Dl4jAdapterTest {
       assertEquals(SAMPLES, rows);
 
       List<MultiDataSet> keptMulti = new ArrayList<>();
-      MultiDataSetIterator multi = ProviderIterators.multiDataSet(p, ProviderIterators.Options.builder().detach(true).build());
+      MultiDataSetIterator multi = ProviderIterators.multiDataSet(p);
       multi.forEachRemaining(keptMulti::add);
       seen.clear();
       for (MultiDataSet m : keptMulti) {
