@@ -185,6 +185,41 @@ class CliImagesTest {
   }
 
   @Test
+  void benchNamesABadRecordByFileOffsetAndImageIdAsValidateDoes() throws IOException {
+    // Record 0 (image id 77) holds 8 bytes that are no image, record 1 (image id 78) a PNG.
+    byte[] junk = record(77, 0, new float[0], new byte[] {1, 2, 3, 4, 5, 6, 7, 8});
+    byte[] good = record(78, 1, new float[0], png(40));
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    bytes.write(junk);
+    bytes.write(good);
+    Path first = Files.write(dir.resolve("first.rec"), bytes.toByteArray());
+    Run validate = CliTest.run("validate", first.toString());
+    assertEquals(1, validate.code(), validate.out() + validate.err());
+    String problem = validate.out().lines().findFirst().orElseThrow();
+    assertTrue(problem.startsWith(first + ": record 0 at offset 0 (image id 77): OpenCV cannot decode the 8 image "
+        + "bytes"), problem);
+    // bench reads record 0 to learn the image size: the same line, on stderr.
+    Run bench = CliTest.run("bench", "--batch", "2", "--warmup", "0", "--epochs", "1", first.toString());
+    assertEquals(3, bench.code(), bench.out() + bench.err());
+    assertEquals(List.of("minibatch bench: " + problem), bench.err().lines().toList());
+
+    // The same junk as record 1, after the PNG (at offset good.length): met while bench iterates.
+    bytes.reset();
+    bytes.write(good);
+    bytes.write(record(77, 0, new float[0], new byte[] {1, 2, 3, 4, 5, 6, 7, 8}));
+    Path second = Files.write(dir.resolve("second.rec"), bytes.toByteArray());
+    Run validate2 = CliTest.run("validate", second.toString());
+    String at = second + ": record 1 at offset " + good.length + " (image id 77): ";
+    assertTrue(validate2.out().startsWith(at + "OpenCV cannot decode the 8 image bytes"), validate2.out());
+    Run bench2 = CliTest.run("bench", "--batch", "2", "--warmup", "0", "--epochs", "1", second.toString());
+    assertEquals(3, bench2.code(), bench2.out() + bench2.err());
+    List<String> lines = bench2.err().lines().toList();
+    assertEquals(1, lines.size(), bench2.err());
+    assertTrue(lines.get(0).startsWith("minibatch bench: " + at + "OpenCV cannot decode the 8 image bytes"),
+        lines.get(0));
+  }
+
+  @Test
   void im2recOnAnEmptyClassFolderIsOneLineNamingItAndExitThree() throws IOException {
     Path root = folder();
     Files.createDirectories(root.resolve("cat"));

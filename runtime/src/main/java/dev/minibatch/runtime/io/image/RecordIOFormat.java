@@ -119,8 +119,8 @@ final class RecordIOFormat implements Format {
         }
         ImageProbe probe = ImageProbe.of(buffer.duplicate().position(ImageRecord.imageOffset(buffer)));
         if (probe.problem() != null) {
-          problems.report(file + ": record " + i + " at offset " + rec.offset(i) + " (image id "
-              + ImageRecord.id(buffer) + ")", probe.problem());
+          problems.report(file + ": " + ImageRecord.location(i, rec.offset(i), ImageRecord.id(buffer)),
+              probe.problem());
         }
       }
     } catch (FileFormatException e) {
@@ -137,6 +137,7 @@ final class RecordIOFormat implements Format {
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
     ImageProbe first;
+    String firstRecord;
     int labelWidth;
     int records;
     Path idx = indexFor(file);
@@ -147,8 +148,10 @@ final class RecordIOFormat implements Format {
       ImageRecord.check(b, file.toString(), 0, rec.offset(0));
       labelWidth = Math.max(1, ImageRecord.flag(b));
       first = ImageProbe.of(b.duplicate().position(ImageRecord.imageOffset(b)));
+      firstRecord = ImageRecord.location(0, rec.offset(0), ImageRecord.id(b));
     }
-    return first.providerAtThisSize(file.toString(), "record 0: ").pathImgrec(file).pathImgidx(idx)
+    // A bad first image is named as validate names it: record, offset and image id.
+    return first.providerAtThisSize(file.toString(), firstRecord + ": ").pathImgrec(file).pathImgidx(idx)
         .labelWidth(labelWidth).batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle())
         .seed(options.seed()).build();
   }

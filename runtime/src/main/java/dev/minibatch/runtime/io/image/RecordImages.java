@@ -95,7 +95,7 @@ final class RecordImages extends ImageSource {
       return;
     }
     int flag = ImageRecord.flag(p);
-    String at = "record 0 at offset " + file.offset(0) + " (image id " + ImageRecord.id(p) + "): ";
+    String at = ImageRecord.location(0, file.offset(0), ImageRecord.id(p)) + ": ";
     if (flag > 0 && flag != labelWidth) {
       throw new FileFormatException(name, at + "the record packs " + flag + " labels but labelWidth is " + labelWidth
           + "; set labelWidth(" + flag + ") to read them, or give pathImglist with " + labelWidth + " label"
@@ -141,16 +141,16 @@ final class RecordImages extends ImageSource {
       System.arraycopy(labels, 0, into.labels, 0, labelWidth);
     } else if (flag > 0) {
       if (flag != labelWidth) {
-        throw new FileFormatException(name, "record " + i + " at offset " + file.offset(i) + " (image id " + into.id
-            + "): the record packs " + flag + " labels but labelWidth is " + labelWidth);
+        throw new FileFormatException(name, ImageRecord.location(i, file.offset(i), into.id)
+            + ": the record packs " + flag + " labels but labelWidth is " + labelWidth);
       }
       for (int k = 0; k < flag; k++) {
         into.labels[k] = ImageRecord.label(p, k);
       }
     } else {
       if (labelWidth != 1) {
-        throw new FileFormatException(name, "record " + i + " at offset " + file.offset(i) + " (image id " + into.id
-            + "): the record holds one label in its header but labelWidth is " + labelWidth
+        throw new FileFormatException(name, ImageRecord.location(i, file.offset(i), into.id)
+            + ": the record holds one label in its header but labelWidth is " + labelWidth
             + "; pack the records with " + labelWidth + " labels or give pathImglist");
       }
       into.labels[0] = ImageRecord.headerLabel(p);
@@ -159,8 +159,7 @@ final class RecordImages extends ImageSource {
 
   @Override
   FileFormatException error(int i, Encoded read, String message, @Nullable Throwable cause) {
-    return new FileFormatException(name, "record " + i + " at offset " + file.offset(i) + " (image id " + read.id
-        + "): " + message, cause);
+    return new FileFormatException(name, ImageRecord.location(i, file.offset(i), read.id) + ": " + message, cause);
   }
 
   @Override

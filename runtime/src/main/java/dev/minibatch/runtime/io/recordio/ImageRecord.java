@@ -96,11 +96,19 @@ public record ImageRecord(long id, long id2, float label, float[] labels, byte[]
     int flag = payload.getInt(0);
     long need = HEADER_BYTES + 4L * Integer.toUnsignedLong(flag);
     if (flag < 0 || need >= n) {
-      throw new FileFormatException(file, "record " + record + " at offset " + offset + " (image id "
-          + payload.getLong(8) + "): the header's flag " + Integer.toUnsignedString(flag) + " announces "
+      throw new FileFormatException(file, location(record, offset, payload.getLong(8)) + ": the header's flag " + Integer.toUnsignedString(flag) + " announces "
           + Integer.toUnsignedString(flag) + " labels (" + (need - HEADER_BYTES) + " bytes) but the record has "
           + (n - HEADER_BYTES) + " bytes after its header, and an image must follow");
     }
+  }
+
+  /**
+   * How every message names record {@code record} of a record file, which starts at byte {@code
+   * offset} and holds image {@code id}: {@code "record 5 at offset 268604 (image id 5)"}. The
+   * runtime's readers and the tools that validate or read a file say it the same way.
+   */
+  public static String location(int record, long offset, long id) {
+    return "record " + record + " at offset " + offset + " (image id " + id + ")";
   }
 
   /** The header's flag of a checked payload: the number of labels after the header. */
