@@ -26,7 +26,7 @@ class CliCorruptJpegTest {
   @TempDir Path dir;
 
   /** A 16x12 colour JPEG of noise (so that its entropy-coded data is long), written by javax.imageio. */
-  private static byte[] jpeg(long seed) throws IOException {
+  static byte[] jpeg(long seed) throws IOException {
     BufferedImage img = new BufferedImage(16, 12, BufferedImage.TYPE_3BYTE_BGR);
     Random r = new Random(seed);
     for (int y = 0; y < 12; y++) {

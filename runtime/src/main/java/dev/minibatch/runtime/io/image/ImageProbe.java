@@ -11,11 +11,13 @@ import org.jspecify.annotations.Nullable;
 /**
  * Decodes one encoded image to learn what it is, for tools that inspect or validate image files
  * (the command line's {@code inspect} and {@code validate}): its format, size and channels, or
- * what is wrong with it: OpenCV cannot decode it, or it is a corrupt JPEG that OpenCV decodes
- * without a word ({@link JpegCheck}). Not for the hot path (it allocates per call).
+ * what is wrong with it: OpenCV cannot decode it, or it is a corrupt JPEG ({@link JpegCheck}), which
+ * is never handed to OpenCV, so that libjpeg's own warning line does not reach stderr. Not for the
+ * hot path (it allocates per call).
  *
  * @param format the format named by the image's first bytes ("JPEG", "PNG", …, or "unknown")
- * @param height rows, or 0 when it cannot be decoded
+ * @param height rows (of a corrupt JPEG, its frame header's), or 0 when it cannot be decoded or the
+ *     corrupt JPEG has no frame header
  * @param width columns, or 0
  * @param channels channels as stored (1 gray, 3 colour, 4 with alpha), or 0
  * @param problem why it cannot be decoded or is corrupt, or null
@@ -37,7 +39,18 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     if (n == 0) {
       return new ImageProbe(format, 0, 0, 0, "no image bytes");
     }
-    String corrupt = JPEG.get().check(b, 0, n);
+    JpegCheck jpeg = JPEG.get();
+    String corrupt = jpeg.check(b, 0, n);
+    if (corrupt != null) {
+      // Not handed to OpenCV: libjpeg would print its own "Corrupt JPEG data: ..." warning on the
+      // process's stderr (OpenCV keeps libjpeg's default message output, a native write no caller
+      // can catch or redirect per thread), ahead of the problem named here. The size is the frame
+      // header's, and the channels OpenCV's JPEG decoder gives for it unchanged (1 for one
+      // component, else 3, as it converts CMYK); without a frame header the size is unknown.
+      return jpeg.hasFrame()
+          ? new ImageProbe(format, jpeg.frameHeight(), jpeg.frameWidth(), jpeg.frameComponents() == 1 ? 1 : 3, corrupt)
+          : new ImageProbe(format, 0, 0, 0, corrupt);
+    }
     ByteBuffer direct = b;
     if (!b.isDirect()) {
       direct = ByteBuffer.allocateDirect(n).put(b.duplicate());
@@ -45,10 +58,10 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     }
     try (BytePointer p = new BytePointer(direct); Mat image = OpenCv.decode(p, 0, n, IMREAD_UNCHANGED)) {
       if (image.empty()) {
-        return new ImageProbe(format, 0, 0, 0, corrupt != null ? corrupt : "OpenCV cannot decode the " + n
+        return new ImageProbe(format, 0, 0, 0, "OpenCV cannot decode the " + n
             + " image bytes; expected a JPEG, PNG or another format OpenCV reads");
       }
-      return new ImageProbe(format, image.rows(), image.cols(), image.channels(), corrupt);
+      return new ImageProbe(format, image.rows(), image.cols(), image.channels(), null);
     }
   }
 
@@ -77,11 +90,15 @@ record ImageProbe(String format, int height, int width, int channels, @Nullable 
     return "unknown";
   }
 
-  /** "PNG 28x28x1", "JPEG 64x48x3 (corrupt)" (decoded, but not as written), or "JPEG (undecodable)". */
+  /**
+   * "PNG 28x28x1", "JPEG 64x48x3 (corrupt)" (a corrupt JPEG, with its frame header's size), "JPEG
+   * (corrupt)" (one whose frame header is missing or broken) or "PNG (undecodable)".
+   */
   @Override
   public String toString() {
     String size = format + " " + width + "x" + height + "x" + channels;
-    return problem == null ? size : height > 0 ? size + " (corrupt)" : format + " (undecodable)";
+    return problem == null ? size : height > 0 ? size + " (corrupt)"
+        : format + (problem.startsWith("corrupt JPEG") ? " (corrupt)" : " (undecodable)");
   }
 
   /**

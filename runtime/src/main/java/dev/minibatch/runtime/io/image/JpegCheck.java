@@ -188,7 +188,16 @@ final class JpegCheck {
     return height;
   }
 
-  /** Whether the last JPEG checked had a frame header (false too for bytes that are not a JPEG). */
+  /** The number of components the frame header declares (1 gray, 3 colour, 4 CMYK); see {@link #frameWidth()}. */
+  int frameComponents() {
+    return components;
+  }
+
+  /**
+   * Whether the last JPEG checked had a valid frame header, whatever it found after it (false too for
+   * bytes that are not a JPEG): then {@link #frameWidth()}, {@link #frameHeight()} and {@link
+   * #frameComponents()} are the frame's, even when the check found a problem later in the image.
+   */
   boolean hasFrame() {
     return sof >= 0;
   }
@@ -396,7 +405,6 @@ final class JpegCheck {
     if (sof >= 0) {
       return fail(Fault.STRUCTURE, marker, "a second frame header at " + at(marker));
     }
-    sof = code;
     int n = next - body >= 6 ? u8(body + 5) : 0;
     if (next - body != 6 + 3 * n || n < 1 || n > MAX_COMPONENTS) {
       return fail(Fault.STRUCTURE, marker, "the frame header at " + at(marker) + " is " + (next - body + 2)
@@ -429,6 +437,8 @@ final class JpegCheck {
     // The largest category a DC difference or an AC coefficient can need (ITU T.81, F.1.2.1, F.1.2.2).
     entropy.maxDcCategory = precision == 12 ? 15 : 11;
     entropy.maxAcCategory = precision == 12 ? 14 : 10;
+    // Only a frame header read whole counts: hasFrame() must not vouch for a size it failed on.
+    sof = code;
     return true;
   }
 
