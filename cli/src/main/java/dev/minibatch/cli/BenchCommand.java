@@ -49,15 +49,15 @@ final class BenchCommand implements Callable<Integer> {
 
   @Mixin InputMixin input;
 
-  @Option(names = "--batch", paramLabel = "N", defaultValue = "128", description = "Rows per batch (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--batch", paramLabel = "N", defaultValue = "128", description = "Rows per batch, at least 1 (default: ${DEFAULT-VALUE}).")
   int batch;
 
-  @Option(names = "--epochs", paramLabel = "N", defaultValue = "3", description = "Epochs to run (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--epochs", paramLabel = "N", defaultValue = "3", description = "Epochs to run, at least 1 (default: ${DEFAULT-VALUE}).")
   int epochs;
 
   @Option(names = "--warmup", paramLabel = "N", defaultValue = "1",
-      description = "Epochs run first and not counted in 'best' (the first pays for ND4J's native start and the JIT; "
-          + "default: ${DEFAULT-VALUE}).")
+      description = "Epochs run first and not counted in 'best', 0 or more (the first pays for ND4J's native start "
+          + "and the JIT; default: ${DEFAULT-VALUE}).")
   int warmup;
 
   @Option(names = "--shuffle", description = "Shuffle every epoch.")
@@ -82,9 +82,9 @@ final class BenchCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    if (batch < 1 || epochs < 1 || warmup < 0) {
-      throw new IllegalArgumentException("--batch and --epochs must be at least 1, --warmup at least 0");
-    }
+    OptionRange.atLeast(spec, "--batch", batch, 1);
+    OptionRange.atLeast(spec, "--epochs", epochs, 1);
+    OptionRange.atLeast(spec, "--warmup", warmup, 0);
     PrintWriter out = spec.commandLine().getOut();
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     long fileBytes = Files.size(file);

@@ -34,7 +34,7 @@ final class DescribeCommand implements Callable<Integer> {
       description = "Where to look: directories and jars separated by the platform's path separator (':' on Linux; default: the tool's own class path).")
   @Nullable String classpath;
 
-  @Option(names = "--batch", paramLabel = "N", description = "Show batch shapes for N rows (default: the provider's default batch size, else B).")
+  @Option(names = "--batch", paramLabel = "N", description = "Show batch shapes for N rows, at least 1 (default: the provider's default batch size, else B).")
   @Nullable Integer batch;
 
   @Parameters(paramLabel = "CLASS", description = "A generated provider (demo.DigitProvider) or its sample type (demo.Digit).")
@@ -42,6 +42,9 @@ final class DescribeCommand implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
+    if (batch != null) {
+      OptionRange.atLeast(spec, "--batch", batch, 1);
+    }
     PrintWriter out = spec.commandLine().getOut();
     try (URLClassLoader loader = new URLClassLoader(urls(), Minibatch.class.getClassLoader())) {
       ProviderManifest m = ProviderManifest.load(className, loader).orElseThrow(() -> new IllegalArgumentException(

@@ -20,7 +20,8 @@ record Failure(int exitCode, String message) {
       return new Failure(Minibatch.ExitCode.INPUT, String.valueOf(data.getMessage()));
     }
     if (e instanceof IllegalArgumentException || e instanceof InvalidPathException) {
-      // The tool's and the builders' checks of the command line's values and of the input.
+      // The builders' checks of values against the input (a label column the file does not have).
+      // A value out of range whatever the file is a usage error, thrown before (OptionRange).
       return new Failure(Minibatch.ExitCode.INPUT, String.valueOf(e.getMessage()));
     }
     return new Failure(Minibatch.ExitCode.INTERNAL, String.valueOf(e));

@@ -26,7 +26,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Mixin InputMixin input;
 
-  @Option(names = "--rows", paramLabel = "N", defaultValue = "3", description = "How many first rows to show (default: ${DEFAULT-VALUE}).")
+  @Option(names = "--rows", paramLabel = "N", defaultValue = "3", description = "How many first rows to show, 0 or more (default: ${DEFAULT-VALUE}).")
   int rows;
 
   @Parameters(paramLabel = "FILE", description = "The file to inspect.")
@@ -34,6 +34,7 @@ final class InspectCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OptionRange.atLeast(spec, "--rows", rows, 0);
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     Format.Report report = format.describe(file, input.options(rows, 128, false, 0));
     java.io.PrintWriter out = spec.commandLine().getOut();

@@ -5,7 +5,10 @@ import java.io.PrintWriter;
 import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Spec;
 
 /**
  * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec} and {@code
@@ -39,7 +42,7 @@ import picocli.CommandLine.Option;
     exitCodeList = {
         "0:success (validate: no problems)",
         "1:validate found problems",
-        "2:usage error (unknown option, missing argument)",
+        "2:usage error (no command, unknown option, missing argument, a value out of range): the message and the usage",
         "3:input error (missing or unreadable file, unknown format, a file or record the reader rejects, "
             + "no manifest for the class): one line naming the file and record; --verbose adds the stack trace",
         "4:internal error (a bug: the stack trace is printed)"})
@@ -50,7 +53,7 @@ public final class Minibatch implements Runnable {
     public static final int OK = 0;
     /** {@code validate} found problems. */
     public static final int PROBLEMS = 1;
-    /** A usage error: unknown option, missing or bad argument. */
+    /** A usage error: no command, an unknown option, a missing or bad argument, a value out of range. */
     public static final int USAGE = 2;
     /** An input error: a missing or unreadable file, an unknown format, a class without manifest. */
     public static final int INPUT = 3;
@@ -63,6 +66,8 @@ public final class Minibatch implements Runnable {
   @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
       description = "On an input error, print the stack trace after the one-line message.")
   boolean verbose;
+
+  @Spec CommandSpec spec;
 
   final PrintStream out;
   final PrintStream err;
@@ -124,10 +129,11 @@ public final class Minibatch implements Runnable {
     }
   }
 
-  /** Without a command: the usage. */
+  /** Without a command: a usage error, so that a script that forgot the command does not pass. */
   @Override
   public void run() {
-    new CommandLine(this).usage(out);
+    throw new ParameterException(spec.commandLine(), "Missing command: give one of inspect, validate, bench, "
+        + "describe, im2rec or help");
   }
 
   /** The version from the jar's manifest, or "development" when run from classes. */

@@ -27,7 +27,7 @@ final class ValidateCommand implements Callable<Integer> {
   @Mixin InputMixin input;
 
   @Option(names = "--max-problems", paramLabel = "N", defaultValue = "100",
-      description = "Stop after N problems per file (default: ${DEFAULT-VALUE}).")
+      description = "Stop after N problems per file, at least 1 (default: ${DEFAULT-VALUE}).")
   int maxProblems;
 
   @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files to validate.")
@@ -35,6 +35,7 @@ final class ValidateCommand implements Callable<Integer> {
 
   @Override
   public Integer call() {
+    OptionRange.atLeast(spec, "--max-problems", maxProblems, 1);
     java.io.PrintWriter out = spec.commandLine().getOut();
     Formats formats = Formats.load(Minibatch.class.getClassLoader());
     int total = 0;

@@ -239,6 +239,60 @@ class CliTest {
     assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, folder, lines, csv]"), format.err());
   }
 
+  /** A usage error: exit 2, picocli's message naming {@code option}, then the usage of {@code command}. */
+  static void assertUsageError(String command, String option, Run r) {
+    assertEquals(2, r.code(), r.out() + r.err());
+    assertTrue(r.err().contains(option), option + " in " + r.err());
+    assertTrue(r.err().contains("Usage: minibatch " + command), "the usage of " + command + " in " + r.err());
+    assertEquals("", r.out());
+  }
+
+  @Test
+  void everyNumericOptionOutOfRangeIsAUsageErrorWithTheUsage() {
+    String iris = IRIS.toString();
+    assertUsageError("bench", "--batch", run("bench", "--batch", "0", iris));
+    assertUsageError("bench", "--batch", run("bench", "--batch", "-3", iris));
+    assertUsageError("bench", "--epochs", run("bench", "--epochs", "0", iris));
+    assertUsageError("bench", "--warmup", run("bench", "--warmup", "-1", iris));
+    assertUsageError("validate", "--max-problems", run("validate", "--max-problems", "-1", iris));
+    assertUsageError("validate", "--max-problems", run("validate", "--max-problems", "0", iris));
+    assertUsageError("inspect", "--rows", run("inspect", "--rows", "-5", iris));
+    assertUsageError("describe", "--batch", run("describe", "--batch", "0", "dev.minibatch.cli.CliDigit"));
+    // The option is checked before the file: a missing file with a bad value is still a usage error.
+    assertUsageError("bench", "--batch", run("bench", "--batch", "0", dir.resolve("nothing.csv").toString()));
+    // im2rec's settings, checked by Im2Rec's builder before anything is read.
+    String prefix = dir.resolve("out/p").toString();
+    assertUsageError("im2rec", "threads", run("im2rec", "--num-thread", "0", prefix, dir.toString()));
+    assertUsageError("im2rec", "resize", run("im2rec", "--resize", "0", prefix, dir.toString()));
+    assertUsageError("im2rec", "color", run("im2rec", "--color", "2", prefix, dir.toString()));
+    assertUsageError("im2rec", "quality", run("im2rec", "--quality", "101", prefix, dir.toString()));
+
+    // The smallest values in range are accepted.
+    Run rows = run("inspect", "--rows", "0", iris);
+    assertEquals(0, rows.code(), rows.err());
+    assertTrue(!rows.out().contains("#0:"), rows.out());
+    Run one = run("validate", "--max-problems", "1", iris);
+    assertEquals(0, one.code(), one.err());
+    Run small = run("bench", "--batch", "1", "--epochs", "1", "--warmup", "0", iris);
+    assertEquals(0, small.code(), small.err());
+    assertTrue(small.out().contains("epoch 1:  150 samples in 150 batches"), small.out());
+    Run describe = run("describe", "--batch", "1", "dev.minibatch.cli.CliDigit");
+    assertEquals(0, describe.code(), describe.err());
+    assertTrue(describe.out().contains("(1, 28, 28)"), describe.out());
+  }
+
+  @Test
+  void noCommandIsAUsageError() {
+    Run none = run();
+    assertEquals(2, none.code(), none.out() + none.err());
+    assertTrue(none.err().contains("Missing command"), none.err());
+    assertTrue(none.err().contains("Usage: minibatch"), none.err());
+    assertEquals("", none.out());
+    // Only the options of the tool itself, and no command: the same.
+    assertEquals(2, run("--verbose").code());
+    assertEquals(0, run("--version").code());
+  }
+
   @Test
   void aFormatPluggedInAsAServiceIsDetectedBeforeCsv() throws IOException {
     Path f = dir.resolve("numbers.txt");
