@@ -122,9 +122,9 @@ final class BenchCommand implements Callable<Integer> {
         if (e >= 1) {
           all.add(r);
         }
-        out.printf(Locale.ROOT, "%-9s %d samples in %d batches, %.3f s: %s samples/s, %s of batches, bottleneck: %s%n",
-            name + ":", r.samples(), r.batches(), r.seconds(), rate(r.samples() / r.seconds()),
-            Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
+        out.printf(Locale.ROOT, "%-9s %d samples in %d batches (%s), %.3f s: %s samples/s, %s of batches, "
+            + "bottleneck: %s%n", name + ":", r.samples(), r.batches(), Bytes.count(r.bytes()), r.seconds(),
+            rate(r.samples() / r.seconds()), Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
         out.flush();
       }
       Epoch best = all.stream().min(java.util.Comparator.comparingDouble(Epoch::seconds)).orElseThrow();

@@ -13,10 +13,15 @@ final class Bytes {
   /** {@code 1,648,877 bytes} of the file. */
   static String size(Path file) {
     try {
-      return String.format(Locale.ROOT, "%,d bytes", Files.size(file));
+      return count(Files.size(file));
     } catch (IOException e) {
       throw new UncheckedIOException(file + ": " + e.getMessage(), e);
     }
+  }
+
+  /** {@code 31,400,000 bytes}. */
+  static String count(long bytes) {
+    return String.format(Locale.ROOT, "%,d bytes", bytes);
   }
 
   /** Bytes per second in MB/s (10^6). */

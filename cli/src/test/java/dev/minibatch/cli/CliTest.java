@@ -173,17 +173,32 @@ class CliTest {
   }
 
   @Test
-  void benchCountsEverySampleOfEveryEpochAndNamesTheStages() {
+  void benchCountsEverySampleOfEveryEpochAndNamesTheStages() throws IOException {
     Run r = run("bench", "--no-progress", "--warmup", "0", "--epochs", "2", "--batch", "100", IMAGES.toString());
     assertEquals(0, r.code(), r.err());
     assertTrue(r.out().contains("provider: MnistProvider, data (100, 1, 28, 28) FLOAT32, softmax_label (100,) FLOAT32"),
         r.out());
-    assertTrue(r.out().contains("epoch 1:  10000 samples in 100 batches"), r.out());
-    assertTrue(r.out().contains("epoch 2:  10000 samples in 100 batches"), r.out());
+    // The bytes of batch arrays per epoch, from the idx header: every image's rows x columns pixels
+    // and its one label, each a float32 in the batch: 10000 x (28 x 28 + 1) x 4 = 31,400,000 bytes
+    // (31.4 MB).
+    java.nio.ByteBuffer header = java.nio.ByteBuffer.wrap(gunzip(IMAGES));
+    long images = header.getInt(4);
+    long bytes = images * (header.getInt(8) * header.getInt(12) + 1) * Float.BYTES;
+    assertEquals(31_400_000L, bytes);
+    for (int epoch = 1; epoch <= 2; epoch++) {
+      Matcher m = Pattern.compile("(?m)^epoch " + epoch + ":  10000 samples in 100 batches \\(31,400,000 bytes\\), ([\\d.]+) s: "
+          + "[\\d.]+ [kM]? ?samples/s, ([\\d.]+) MB/s of batches, bottleneck: MnistProvider$").matcher(r.out());
+      assertTrue(m.find(), "epoch " + epoch + " in\n" + r.out());
+      // The rate is those bytes over the epoch's time, both as printed (3 and 1 decimals).
+      double seconds = Double.parseDouble(m.group(1));
+      double rate = Double.parseDouble(m.group(2));
+      if (seconds >= 0.002) {
+        assertTrue(rate >= bytes / 1e6 / (seconds + 0.0005) - 0.05 && rate <= bytes / 1e6 / (seconds - 0.0005) + 0.05,
+            rate + " MB/s for " + bytes + " bytes in " + seconds + " s");
+      }
+    }
     assertTrue(r.out().contains("MnistProvider[1]          100 batches"), r.out());
     assertTrue(r.out().contains("bottleneck: "), r.out());
-    // 100 rows of (784 + 1) float32 per batch, 100 batches: 31.4 MB per epoch.
-    assertTrue(r.out().contains("samples/s"), r.out());
   }
 
   @Test
