@@ -8,29 +8,73 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
 /**
- * The columns of a shard set: one per provided array, each a required binary column that holds one
- * sample's array as little-endian bytes, row-major: fixed-size ({@code fixed_len_byte_array}) for
- * an array of fixed shape, variable ({@code binary}) for one with a {@link Shape#VARIABLE} axis,
- * whose value holds the sample's real steps only (its length is the value's bytes over {@link
- * Column#stepBytes()}). The shape (-1 for the variable axis), element type and role of every column
- * are in each Parquet file's key-value metadata ({@code minibatch.columns}, one line per column:
- * {@code name role dtype dims}) and in the index, so any Parquet reader sees plain binary columns
- * and minibatch sees typed arrays.
+ * The columns of a shard set: one required column per provided array. A scalar (a sample shape of
+ * rank 0) is stored in Parquet's own type ({@link Column#physical()}: INT32, INT64, FLOAT, DOUBLE,
+ * BOOLEAN, and INT8, INT16, UINT8, UINT16 as INT32 with their integer annotation), so DuckDB, Spark
+ * and pyarrow read numbers. An array is one sample's elements as little-endian bytes, row-major:
+ * fixed-size ({@code fixed_len_byte_array}) for a fixed shape, variable ({@code binary}) for one
+ * with a {@link Shape#VARIABLE} axis, whose value holds the sample's real steps only (its length is
+ * the value's bytes over {@link Column#stepBytes()}). The shape (-1 for the variable axis), element
+ * type and role of every column are in each Parquet file's key-value metadata ({@code
+ * minibatch.columns}, one line per column: {@code name role dtype dims}) and in the index.
+ *
+ * <p>Format versions ({@code minibatch.version}): 1 stored scalars as {@code fixed_len_byte_array}
+ * too; 2 stores them typed. Readers take both.
  */
 final class ShardColumns {
   /** The key of the column descriptions in a shard file's key-value metadata. */
   static final String METADATA_KEY = "minibatch.columns";
   /** The format version, in the metadata under {@code minibatch.version}. */
   static final String VERSION_KEY = "minibatch.version";
-  static final String VERSION = "1";
+  static final String VERSION = "2";
+  /** The format versions this reader takes. */
+  static final java.util.Set<String> READABLE = java.util.Set.of("1", "2");
 
   /** One column: a provided array of one sample. */
   record Column(String name, Role role, Shape shape, DType dtype) {
+    /**
+     * The Parquet type a sample of this column is stored as in format 2: its own primitive type for
+     * a scalar of a type Parquet has, else {@code fixed_len_byte_array} (fixed shape; FLOAT16 scalars
+     * too) or {@code binary} (variable axis).
+     */
+    PrimitiveType physical() {
+      if (shape.rank() == 0) {
+        switch (dtype) {
+          case BOOL:
+            return Types.required(PrimitiveTypeName.BOOLEAN).named(name);
+          case INT8:
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, true)).named(name);
+          case UINT8:
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, false)).named(name);
+          case INT16:
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, true)).named(name);
+          case UINT16:
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, false)).named(name);
+          case INT32:
+            return Types.required(PrimitiveTypeName.INT32).named(name);
+          case INT64:
+            return Types.required(PrimitiveTypeName.INT64).named(name);
+          case FLOAT32:
+            return Types.required(PrimitiveTypeName.FLOAT).named(name);
+          case FLOAT64:
+            return Types.required(PrimitiveTypeName.DOUBLE).named(name);
+          default:
+            break;
+        }
+      }
+      if (variable()) {
+        return Types.required(PrimitiveTypeName.BINARY).named(name);
+      }
+      return Types.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(rowBytes()).named(name);
+    }
+
     /** Whether the array has a variable axis (a {@code binary} column of the sample's real steps). */
     boolean variable() {
       return !shape.isFixed();
@@ -142,18 +186,11 @@ final class ShardColumns {
     return out;
   }
 
-  /**
-   * The Parquet schema: one required binary column per array, in order; fixed-size for a fixed
-   * shape.
-   */
+  /** The Parquet schema of format 2: each column's {@link Column#physical()} type, in order. */
   static MessageType parquetSchema(List<Column> columns) {
     Types.MessageTypeBuilder b = Types.buildMessage();
     for (Column c : columns) {
-      if (c.variable()) {
-        b.required(PrimitiveTypeName.BINARY).named(c.name());
-      } else {
-        b.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(c.rowBytes()).named(c.name());
-      }
+      b.addField(c.physical());
     }
     return b.named("sample");
   }

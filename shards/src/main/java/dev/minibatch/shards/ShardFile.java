@@ -103,6 +103,11 @@ final class ShardFile {
     long rowsInGroup = 0;
     try (ParquetFileReader reader = ParquetFileReader.open(new BytesInputFile(file), options)) {
       MessageType schema = reader.getFooter().getFileMetaData().getSchema();
+      String version = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(ShardColumns.VERSION_KEY);
+      if (version != null && !ShardColumns.READABLE.contains(version)) {
+        throw new FileFormatException(where, "shard format version " + version + " (" + ShardColumns.VERSION_KEY
+            + "), written by a newer minibatch; this one reads versions " + new java.util.TreeSet<>(ShardColumns.READABLE));
+      }
       long count = reader.getRecordCount();
       if (count != entry.samples()) {
         throw new FileFormatException(where, "holds " + count + " rows, the index says " + entry.samples());
@@ -141,7 +146,7 @@ final class ShardFile {
             }
             out[i] = copySteps(values.getColumnReader(d), d, out[i], ends[i], (int) row, (int) rowsInGroup, columns.get(i),
                 where, row);
-          } else if (plain(blocks.get(block), d)) {
+          } else if (plain(blocks.get(block), d, rowBytes)) {
             copyPages(group.getPageReader(d), out[i], (int) row, (int) rowsInGroup, rowBytes, columns.get(i), where, row);
           } else {
             if (values == null) {
@@ -191,6 +196,11 @@ final class ShardFile {
           + c.rowBytes() + " bytes per sample");
     }
     PrimitiveType p = t.asPrimitiveType();
+    PrimitiveTypeName typed = c.physical().getPrimitiveTypeName();
+    if (typed != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && typed != PrimitiveTypeName.BINARY
+        && p.getPrimitiveTypeName() == typed) {
+      return schema.getColumnDescription(new String[] {c.name()}); // a scalar in its own type (format 2)
+    }
     if (c.variable()) {
       if (p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
         throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected binary (" + c.shape() + " "
@@ -200,8 +210,9 @@ final class ShardFile {
     }
     boolean fixed = p.getPrimitiveTypeName() == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
     if (fixed ? p.getTypeLength() != c.rowBytes() : p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
-      throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected fixed_len_byte_array("
-          + c.rowBytes() + ") or binary (" + c.shape() + " " + c.dtype() + " per sample)");
+      throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected "
+          + (typed == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY ? "" : typed.name().toLowerCase(java.util.Locale.ROOT) + ", ")
+          + "fixed_len_byte_array(" + c.rowBytes() + ") or binary (" + c.shape() + " " + c.dtype() + " per sample)");
     }
     return schema.getColumnDescription(new String[] {c.name()});
   }
@@ -210,9 +221,8 @@ final class ShardFile {
    * Whether a column chunk holds plain fixed-size values without levels or a dictionary, which
    * decode with one copy per page (what {@link ShardWriter} writes).
    */
-  static boolean plain(BlockMetaData block, ColumnDescriptor d) {
-    if (d.getMaxDefinitionLevel() != 0 || d.getMaxRepetitionLevel() != 0
-        || d.getPrimitiveType().getPrimitiveTypeName() != PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+  static boolean plain(BlockMetaData block, ColumnDescriptor d, int rowBytes) {
+    if (d.getMaxDefinitionLevel() != 0 || d.getMaxRepetitionLevel() != 0 || !sameBytes(d.getPrimitiveType(), rowBytes)) {
       return false;
     }
     ColumnPath path = ColumnPath.get(d.getPath());
@@ -224,6 +234,19 @@ final class ShardFile {
       }
     }
     return false;
+  }
+
+  /**
+   * Whether the plain encoding of {@code p} is a sample's {@code rowBytes} little-endian bytes as the
+   * batch holds them: a fixed-size array, or a 4- or 8-byte scalar in a type of that width.
+   */
+  private static boolean sameBytes(PrimitiveType p, int rowBytes) {
+    return switch (p.getPrimitiveTypeName()) {
+      case FIXED_LEN_BYTE_ARRAY -> true;
+      case INT32, FLOAT -> rowBytes == 4;
+      case INT64, DOUBLE -> rowBytes == 8;
+      default -> false;
+    };
   }
 
   private static void copyPages(PageReader pages, byte[] out, int row, int rows, int rowBytes, Column c, String where,
@@ -262,12 +285,22 @@ final class ShardFile {
         throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name()
             + "': null; every sample needs a value");
       }
-      Binary b = values.getBinary();
-      if (b.length() != rowBytes) {
-        throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name() + "': "
-            + b.length() + " bytes, expected " + rowBytes + " (" + c.shape() + " " + c.dtype() + ")");
+      int at = (row + r) * rowBytes;
+      switch (d.getPrimitiveType().getPrimitiveTypeName()) {
+        case BOOLEAN -> out[at] = (byte) (values.getBoolean() ? 1 : 0);
+        case INT32 -> ScalarBytes.putInt(values.getInteger(), out, at, c, where, firstRow + r);
+        case INT64 -> ScalarBytes.putLong(values.getLong(), out, at);
+        case FLOAT -> ScalarBytes.putFloat(values.getFloat(), out, at);
+        case DOUBLE -> ScalarBytes.putDouble(values.getDouble(), out, at);
+        default -> {
+          Binary b = values.getBinary();
+          if (b.length() != rowBytes) {
+            throw new FileFormatException(where, "row " + (firstRow + r) + " (of the file), column '" + c.name() + "': "
+                + b.length() + " bytes, expected " + rowBytes + " (" + c.shape() + " " + c.dtype() + ")");
+          }
+          System.arraycopy(b.getBytesUnsafe(), 0, out, at, rowBytes);
+        }
       }
-      System.arraycopy(b.getBytesUnsafe(), 0, out, (row + r) * rowBytes, rowBytes);
       values.consume();
     }
   }

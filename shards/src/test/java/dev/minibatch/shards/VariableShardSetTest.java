@@ -134,7 +134,7 @@ class VariableShardSetTest {
       assertEquals(PrimitiveType.PrimitiveTypeName.BINARY, schema.getType("frames").asPrimitiveType().getPrimitiveTypeName());
       assertEquals("tokens\tDATA\tINT32\t-1\nframes\tDATA\tFLOAT32\t2,-1\ndigit\tLABEL\tINT32\t\n",
           r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.columns"));
-      assertEquals("1", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
+      assertEquals("2", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
     }
     try (ParquetReader<Group> rows = ParquetReader.builder(new GroupReadSupport(), file).withConf(conf).build()) {
       Group g = rows.read();

@@ -221,13 +221,13 @@ class SparkShardsTest {
     }
     assertEquals(n, i);
 
-    // The files are plain Parquet to Spark's own reader: each column a binary value of the sample's
-    // little-endian bytes (the label one int32, the ids as many int32s as the sentence has).
+    // The files are plain Parquet to Spark's own reader: the label a number (an INT32 column), the
+    // ids a binary value of the sentence's int32s, little-endian.
     List<Row> rows = spark.read().parquet(set + "/*.parquet").collectAsList();
     assertEquals(n, rows.size());
     byte[][] idsOf = new byte[n][];
     for (Row row : rows) {
-      int y = ByteBuffer.wrap(row.<byte[]>getAs("y")).order(ByteOrder.LITTLE_ENDIAN).getInt();
+      int y = row.<Integer>getAs("y");
       assertEquals(null, idsOf[y], "sentence " + y + " once");
       idsOf[y] = row.getAs("ids");
     }
