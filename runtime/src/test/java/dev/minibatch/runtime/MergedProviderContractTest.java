@@ -28,7 +28,8 @@ class MergedProviderContractTest extends ProviderContract {
 
     @Override
     public Set<Capability> capabilities() {
-      return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.THREADED, Capability.RESUME);
+      return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.THREADED, Capability.RESUME,
+          Capability.PAD_CONTINUE);
     }
 
     /**

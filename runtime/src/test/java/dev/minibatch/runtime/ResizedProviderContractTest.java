@@ -13,7 +13,8 @@ import java.util.function.Consumer;
  * The provider contract on {@link ResizedProvider} over an {@link ArrayDataProvider}, restarting
  * the wrapped epoch every epoch (MXNet's default). Its length is the wrapped provider's first epoch's,
  * so where the policy's epochs all have one length the wrapper keeps them; under ROLL_OVER (epochs of
- * 3, 3, 4, 3 batches) each of its epochs is the first 3 batches of a wrapped epoch. The resume tests
+ * 3, 3, 4, 3 batches) each of its epochs is the first 3 batches of a wrapped epoch, under
+ * PAD_CONTINUE (4, 3, 3) the second of every three also takes the next wrapped epoch's first batch. The resume tests
  * compose the wrapper's position with the wrapped provider's state.
  */
 class ResizedProviderContractTest extends ProviderContract {
@@ -43,16 +44,26 @@ class ResizedProviderContractTest extends ProviderContract {
           b -> b.batchesPerEpoch(length).restartEachEpoch(true));
     }
 
-    /** restartEachEpoch: epoch {@code e} is the first {@code batchesPerEpoch} batches of wrapped epoch {@code e}. */
+    /**
+     * restartEachEpoch: each epoch starts a fresh wrapped epoch and takes its first {@code
+     * batchesPerEpoch} batches, going on into the wrapped epochs after it while it is shorter
+     * (PAD_CONTINUE's epochs of 4, 3, 3 batches: the second takes the third's first batch); the
+     * next epoch starts the wrapped epoch after the last one it read from.
+     */
     @Override
     public List<List<List<Long>>> epochs(BatchProvider<? extends Batch> provider, List<List<List<Long>>> policyEpochs) {
       int length = ((ResizedProvider<?>) provider).batchesPerEpoch();
       List<List<List<Long>>> out = new ArrayList<>();
-      for (List<List<Long>> e : policyEpochs) {
-        if (e.size() < length) {
-          throw new IllegalStateException("a wrapped epoch of " + e.size() + " batches is shorter than " + length);
+      int wrapped = 0;
+      while (wrapped < policyEpochs.size()) {
+        List<List<Long>> epoch = new ArrayList<>();
+        while (epoch.size() < length && wrapped < policyEpochs.size()) {
+          List<List<Long>> w = policyEpochs.get(wrapped++);
+          epoch.addAll(w.subList(0, Math.min(w.size(), length - epoch.size())));
         }
-        out.add(e.subList(0, length));
+        if (epoch.size() == length) {
+          out.add(epoch);
+        }
       }
       return out;
     }

@@ -3,6 +3,7 @@ package dev.minibatch.runtime.contract;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.DataDesc;
+import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
@@ -11,6 +12,7 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.internal.settings.Sampling;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -46,6 +48,8 @@ class ContractSelfTest {
     SWAPPED_PADDING,
     /** The shuffle seed is replaced by a new one for every provider. */
     IGNORED_SEED,
+    /** PAD_CONTINUE pads as PAD_WRAP does: with the epoch's own first samples, skipping none next epoch. */
+    PAD_CONTINUE_AS_WRAP,
     /** Every iteration runs on a provider of its own: a superseded iterator goes on. */
     NO_SUPERSEDING,
     /** Every epoch starts a {@code minibatch-} thread that nothing stops. */
@@ -106,6 +110,13 @@ class ContractSelfTest {
   }
 
   @Test
+  void padContinueThatWrapsFailsThePadContinueTests() {
+    Broken c = new Broken(Breakage.PAD_CONTINUE_AS_WRAP);
+    fails(c::padContinuePadsWithTheNextEpochsFirstSamples);
+    fails(c::shuffledPadContinueDeliversTheEpochsPermutationsOneAfterTheOther);
+  }
+
+  @Test
   void anIteratorThatGoesOnAfterANewOneStartedFailsTheNestedTest() {
     fails(new Broken(Breakage.NO_SUPERSEDING)::aNestedLoopRunsAWholeEpochAndTheOuterIteratorThenRefuses);
   }
@@ -122,7 +133,7 @@ class ContractSelfTest {
     Broken c = new Broken(Breakage.UNDECLARED_CAPABILITIES);
     List<Executable> tests = List.of(c::shuffleIsRefusedAtBuild, c::evenShardsAreRefusedAtBuild,
         c::aProviderThatCannotResumeSaysSo, c::aProviderWithoutThreadsStartsNone,
-        c::aFixtureWithoutFailingSampleCannotInjectOne);
+        c::aFixtureWithoutFailingSampleCannotInjectOne, c::padContinueIsRefusedAtBuild);
     tests.forEach(ContractSelfTest::fails);
   }
 
@@ -155,6 +166,9 @@ class ContractSelfTest {
           b.dataPadding(-3).labelPadding(-7);
         } else if (breakage == Breakage.IGNORED_SEED) {
           b.seed(SEEDS.incrementAndGet());
+        } else if (breakage == Breakage.PAD_CONTINUE_AS_WRAP
+            && new Probe().apply(settings).resolved().lastBatch() == LastBatch.PAD_CONTINUE) {
+          b.lastBatch(LastBatch.PAD_WRAP);
         }
       };
       Supplier<ArrayDataProvider> make = () -> ArrayDataProvider.builder()
@@ -177,6 +191,13 @@ class ContractSelfTest {
         return build(numSamples, settings); // "can inject": the counter-test only asks whether it refuses
       }
       return ProviderFixture.super.buildFailing(numSamples, failingSample, failure, settings);
+    }
+  }
+
+  /** Settings applied to nothing, to read them back as resolved. */
+  private static final class Probe extends ProviderBuilder<Probe> {
+    Sampling resolved() {
+      return sampling();
     }
   }
 

@@ -306,6 +306,64 @@ public abstract class ProviderContract {
     }
   }
 
+  /**
+   * PAD_CONTINUE (MXNet's {@code round_batch}, {@link LastBatch#PAD_CONTINUE}): the rows, padding
+   * included, are epoch 0's order, then epoch 1's, ...: epoch 0 ends {@code [9,0,1]} padded by 2,
+   * epoch 1 skips 0 and 1 and ends {@code [8,9,0]} padded by 1, epoch 2 skips 0 and holds {@code
+   * 1..9}; 30 rows in three epochs, so the fourth starts again like the first.
+   */
+  void padContinuePadsWithTheNextEpochsFirstSamples() {
+    List<List<List<Long>>> cycle = List.of(
+        ids(new int[] {0, 1, 2}, new int[] {3, 4, 5}, new int[] {6, 7, 8}, new int[] {9, 0, 1}),
+        ids(new int[] {2, 3, 4}, new int[] {5, 6, 7}, new int[] {8, 9, 0}),
+        ids(new int[] {1, 2, 3}, new int[] {4, 5, 6}, new int[] {7, 8, 9}));
+    // 1 marks a padding row.
+    List<List<List<Long>>> padRows = List.of(
+        ids(new int[] {0, 0, 0}, new int[] {0, 0, 0}, new int[] {0, 0, 0}, new int[] {0, 1, 1}),
+        ids(new int[] {0, 0, 0}, new int[] {0, 0, 0}, new int[] {0, 0, 1}),
+        ids(new int[] {0, 0, 0}, new int[] {0, 0, 0}, new int[] {0, 0, 0}));
+    List<List<List<Long>>> policy = new ArrayList<>(cycle);
+    policy.addAll(cycle);
+    List<List<List<Long>>> policyPads = new ArrayList<>(padRows);
+    policyPads.addAll(padRows);
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PAD_CONTINUE))) {
+      List<List<List<Long>>> expected = f().epochs(p, policy);
+      List<List<List<Long>>> expectedPads = f().epochs(p, policyPads);
+      assertFalse(expected.isEmpty(), "the fixture's epochs() made no epoch of " + policy);
+      for (int e = 0; e < expected.size(); e++) {
+        Epoch epoch = epoch(p);
+        assertEquals(expected.get(e), epoch.indices(), "epoch " + e);
+        List<Integer> pads = expectedPads.get(e).stream()
+            .map(b -> (int) b.stream().mapToLong(Long::longValue).sum()).toList();
+        assertEquals(pads, epoch.pads(), "epoch " + e + "'s pad() per batch");
+      }
+    }
+  }
+
+  /**
+   * Shuffled, the rows of epoch 0 and epoch 1's first three batches, padding included, are the
+   * first 10 + 10 positions of the epochs' orders back to back: two permutations, the second
+   * starting with the rows that padded epoch 0.
+   */
+  void shuffledPadContinueDeliversTheEpochsPermutationsOneAfterTheOther() {
+    try (BatchProvider<? extends Batch> p = build(N, policy(LastBatch.PAD_CONTINUE).andThen(b -> b.shuffle(true).seed(5)))) {
+      Epoch first = epoch(p);
+      assertEquals(List.of(0, 0, 0, 2), first.pads(), "epoch 0's pad() per batch");
+      List<Long> rows = new ArrayList<>(first.flat());
+      Epoch second = epoch(p);
+      assertTrue(second.indices().size() >= 3, "epoch 1 has fewer than 3 batches: " + second.indices());
+      second.indices().subList(0, 3).forEach(rows::addAll);
+      assertEquals(range(N), rows.subList(0, N).stream().sorted().toList(), "epoch 0's order: " + first.indices());
+      assertEquals(range(N), rows.subList(N, 2 * N).stream().sorted().toList(),
+          "epoch 1's order, from the rows that padded epoch 0: " + first.indices() + " then " + second.indices());
+      assertNotEquals(rows.subList(0, N), rows.subList(N, 2 * N), "two epochs drew the same order");
+    }
+  }
+
+  void aRestoredStateSkipsThePadContinueSamples(int epochsBefore, int delivered) {
+    resumes(shuffledIfCapable(7).andThen(policy(LastBatch.PAD_CONTINUE)), epochsBefore, delivered);
+  }
+
   // ---- 0: capabilities: the tests of each, or the counter-tests of its refusal ----
 
   @TestFactory
@@ -356,6 +414,28 @@ public abstract class ProviderContract {
   }
 
   @TestFactory
+  Stream<DynamicNode> padContinueCapability() {
+    List<DynamicTest> declared = new ArrayList<>();
+    declared.add(test("PAD_CONTINUE pads with the next epoch's first samples, which that epoch then skips",
+        this::padContinuePadsWithTheNextEpochsFirstSamples));
+    if (capable(Capability.SHUFFLE)) {
+      declared.add(test("shuffled, PAD_CONTINUE delivers the epochs' permutations one after the other",
+          this::shuffledPadContinueDeliversTheEpochsPermutationsOneAfterTheOther));
+    }
+    if (capable(Capability.RESUME)) {
+      declared.add(test("a state saved at the end of epoch 0 under PAD_CONTINUE skips its padding samples",
+          () -> aRestoredStateSkipsThePadContinueSamples(0, -1)));
+      for (int delivered : new int[] {0, 1, 2, -1}) {
+        declared.add(test("a state saved after " + delivered + " batches (-1: all) of epoch 1 under PAD_CONTINUE "
+            + "yields the batches that followed", () -> aRestoredStateSkipsThePadContinueSamples(1, delivered)));
+      }
+    }
+    return capability(Capability.PAD_CONTINUE, declared,
+        List.of(test("lastBatch(PAD_CONTINUE) is refused at build, naming PAD_CONTINUE",
+            this::padContinueIsRefusedAtBuild)));
+  }
+
+  @TestFactory
   Stream<DynamicNode> failingSampleCapability() {
     return capability(Capability.FAILING_SAMPLE,
         List.of(test("a failing sample names the stage and the sample and stops every thread",
@@ -374,6 +454,12 @@ public abstract class ProviderContract {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> build(N, policy(LastBatch.PARTIAL).andThen(b -> b.shard(3, 0).evenShards(true).seed(1))).close());
     assertTrue(String.valueOf(e.getMessage()).contains("evenShards"), "the message should name evenShards: " + e);
+  }
+
+  void padContinueIsRefusedAtBuild() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> build(N, policy(LastBatch.PAD_CONTINUE)).close());
+    assertTrue(String.valueOf(e.getMessage()).contains("PAD_CONTINUE"), "the message should name PAD_CONTINUE: " + e);
   }
 
   void aProviderThatCannotResumeSaysSo() {

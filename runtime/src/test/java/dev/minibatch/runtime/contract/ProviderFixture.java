@@ -28,12 +28,20 @@ public interface ProviderFixture {
     /** Iteration runs on threads of the engine (named {@code minibatch-...}). */
     THREADED,
     /** {@link #buildFailing} can make sample {@code k} fail. */
-    FAILING_SAMPLE
+    FAILING_SAMPLE,
+    /**
+     * {@code lastBatch(PAD_CONTINUE)} is accepted: the last batch is padded with the next epoch's
+     * first samples, which that epoch then skips (MXNet's {@code round_batch}).
+     */
+    PAD_CONTINUE
   }
 
-  /** The capabilities of a random-access provider (arrays, files, lists): shuffle, even shards, resume. */
+  /**
+   * The capabilities of a random-access provider (arrays, files, lists): shuffle, even shards,
+   * resume, PAD_CONTINUE.
+   */
   static Set<Capability> randomAccess() {
-    return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.RESUME);
+    return EnumSet.of(Capability.SHUFFLE, Capability.EVEN_SHARDS, Capability.RESUME, Capability.PAD_CONTINUE);
   }
 
   /** What this fixture's providers can do. */
@@ -58,8 +66,11 @@ public interface ProviderFixture {
    * policyEpochs} (the contract's expectation, worked out by hand): the same epochs (the default),
    * or for a provider that fixes its epochs' length whatever the policy (a {@code ResizedProvider}),
    * what that provider's documented rule makes of them. Asked where the policy's epochs differ in
-   * length (ROLL_OVER); elsewhere the contract expects a fixture to keep the policy's epochs (a
-   * {@code ResizedProvider} fixture sets its length to theirs).
+   * length (ROLL_OVER, PAD_CONTINUE); elsewhere the contract expects a fixture to keep the policy's
+   * epochs (a {@code ResizedProvider} fixture sets its length to theirs). The rule picks batches, so
+   * the contract also passes, in the shape of the epochs, which rows are padding ({@code 1}) and
+   * which are not ({@code 0}), and expects them picked alike. A fixture may return fewer epochs than
+   * it is given (a provider that takes more than one of the policy's epochs for one of its own).
    */
   default List<List<List<Long>>> epochs(BatchProvider<? extends Batch> provider, List<List<List<Long>>> policyEpochs) {
     return policyEpochs;
