@@ -16,17 +16,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * The decoded shard files a provider holds: at most {@code capacity} files, those being loaded
  * included. A file is loaded by the first thread that needs it, or ahead of need by one read-ahead
- * thread ({@code minibatch-shard-read-ahead-0}, started on the first {@link #prefetch}, stopped by
- * {@link #close()}); threads that need a file being loaded wait for that one load.
+ * thread ({@code minibatch-shard-read-ahead-0}, started by a {@link #prefetch} when none runs,
+ * ending once the files asked for are loaded, stopped by {@link #close()}); threads that need a
+ * file being loaded wait for that one load.
  *
  * <p>When the cache is full, a file done with ({@link FileNeeds#lastUse its last use} below the
  * {@link FileNeeds#lowWater low water}) makes room. A load that a batch waits for always gets its
  * room (if no file is done with, the one needed latest goes); a read-ahead load only from a file
- * done with, else it is not made:
- * read-ahead never drops a file the current window still reads, so with a cache of at least what
- * the windows span every file loads once per epoch. A dropped file stays valid for a thread still
- * copying from it (the garbage collector frees it after), so no reader ever sees a file change
- * under it.
+ * done with, else it is not asked for: read-ahead never drops a file the current window still
+ * reads, so with a cache of at least what the windows span every file loads once per epoch. A
+ * dropped file stays valid for a thread still copying from it (the garbage collector frees it
+ * after), so no reader ever sees a file change under it.
  */
 final class ShardCache implements AutoCloseable {
   private final ShardFiles sources;
@@ -97,19 +97,23 @@ final class ShardCache implements AutoCloseable {
     }
   }
 
-  /** Loads {@code file} on the read-ahead thread unless it is held or loading. */
+  /**
+   * Loads {@code file} on the read-ahead thread unless it is held or loading, or the cache is full
+   * of files still needed (then a later batch asks again).
+   */
   void prefetch(int file) {
     synchronized (this) {
-      if (closed || files.containsKey(file) || ahead.contains(file)) {
+      if (closed || files.containsKey(file) || ahead.contains(file)
+          || (files.size() >= capacity && victim(true, needs.lowWater()) < 0)) {
         return;
       }
+      ahead.add(file);
       if (reader == null) {
         Workers w = new Workers("shard-read-ahead");
         w.start(this::readAhead);
         reader = w;
       }
     }
-    ahead.add(file);
   }
 
   /** The files loaded so far (each load reads and decodes a whole file). */
@@ -117,22 +121,30 @@ final class ShardCache implements AutoCloseable {
     return loads.get();
   }
 
+  /**
+   * Loads the queued files, then ends: the next {@link #prefetch} starts another thread, so none
+   * waits while no epoch reads (an iterator dropped mid-epoch leaves no thread behind).
+   */
   private void readAhead() {
-    try {
-      while (!Thread.currentThread().isInterrupted()) {
-        int file = ahead.take();
-        CompletableFuture<ShardFile.Decoded> f;
-        synchronized (this) {
-          if (closed || files.containsKey(file) || !makeRoom(true)) {
-            continue;
+    while (true) {
+      CompletableFuture<ShardFile.Decoded> f;
+      int file;
+      synchronized (this) {
+        Integer next = ahead.poll();
+        if (next == null || closed || Thread.currentThread().isInterrupted()) {
+          if (!closed) {
+            reader = null;
           }
-          f = new CompletableFuture<>();
-          files.put(file, f);
+          return;
         }
-        load(file, f);
+        file = next;
+        if (files.containsKey(file) || !makeRoom(true)) {
+          continue;
+        }
+        f = new CompletableFuture<>();
+        files.put(file, f);
       }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
+      load(file, f);
     }
   }
 
@@ -159,32 +171,13 @@ final class ShardCache implements AutoCloseable {
   }
 
   /**
-   * Drops loaded files until one more fits: first those done with (last use below the low water),
-   * the earliest done first; for a load a batch waits for, then the file needed latest (read ahead
-   * for a later window, most likely), and for a read-ahead load ({@code ahead}) nothing more.
-   * Files being loaded are never dropped. Returns whether one more file fits now.
+   * Drops loaded files until one more fits ({@link #victim}). Files being loaded are never dropped.
+   * Returns whether one more file fits now.
    */
   private boolean makeRoom(boolean ahead) {
     long low = needs.lowWater();
     while (files.size() >= capacity) {
-      int done = -1;
-      long earliest = Long.MAX_VALUE;
-      int later = -1;
-      long latest = Long.MIN_VALUE;
-      for (Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e : files.entrySet()) {
-        if (!e.getValue().isDone()) {
-          continue;
-        }
-        long last = needs.lastUse(e.getKey());
-        if (last < low && last < earliest) {
-          done = e.getKey();
-          earliest = last;
-        } else if (last >= low && last > latest) {
-          later = e.getKey();
-          latest = last;
-        }
-      }
-      int victim = done >= 0 ? done : ahead ? -1 : later;
+      int victim = victim(ahead, low);
       if (victim < 0) {
         return false;
       }
@@ -192,6 +185,32 @@ final class ShardCache implements AutoCloseable {
       ready.set(victim, null);
     }
     return true;
+  }
+
+  /**
+   * The loaded file to drop for one more: one done with (last use below {@code low}), the earliest
+   * done first; for a load a batch waits for, else the file needed latest (read ahead for a later
+   * window, most likely); for a read-ahead load ({@code ahead}), else none (-1).
+   */
+  private int victim(boolean ahead, long low) {
+    int done = -1;
+    long earliest = Long.MAX_VALUE;
+    int later = -1;
+    long latest = Long.MIN_VALUE;
+    for (Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e : files.entrySet()) {
+      if (!e.getValue().isDone()) {
+        continue;
+      }
+      long last = needs.lastUse(e.getKey());
+      if (last < low && last < earliest) {
+        done = e.getKey();
+        earliest = last;
+      } else if (last >= low && last > latest) {
+        later = e.getKey();
+        latest = last;
+      }
+    }
+    return done >= 0 ? done : ahead ? -1 : later;
   }
 
   @Override
