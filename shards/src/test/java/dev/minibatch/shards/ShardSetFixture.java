@@ -31,6 +31,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *       {@code [e n, (e + 1) n)} of its stream, its shuffle seeded from the provider's), the files
  *       are numbered across both sets, and sample indices count the first set's samples from 0.
  *       The second set holds the data of samples 9000 .., which no expectation names.
+ *   <li>{@link Mode#READERS}: as SINGLE, with batches written ahead by two reader threads.
  * </ul>
  *
  * A mix whose sets take turns has another source order than its sample indices, which the
@@ -39,7 +40,7 @@ import org.nd4j.linalg.factory.Nd4j;
 final class ShardSetFixture implements ProviderFixture {
   /** How the provider reads the set. */
   enum Mode {
-    SINGLE, MIX
+    SINGLE, MIX, READERS
   }
 
   /** The weight of the mix's second set: no sample of it in an epoch of up to 1000 samples. */
@@ -60,15 +61,15 @@ final class ShardSetFixture implements ProviderFixture {
   @Override
   public Set<Capability> capabilities() {
     Set<Capability> c = EnumSet.copyOf(ProviderFixture.randomAccess());
-    c.add(Capability.THREADED); // the read-ahead thread
+    c.add(Capability.THREADED); // the read-ahead thread, and the reader threads
     return c;
   }
 
   @Override
   public ShardProvider build(int numSamples, Consumer<? super ProviderBuilder<?>> settings) {
     String set = sets.computeIfAbsent(numSamples, n -> write("set-" + n, 0, n));
-    if (mode == Mode.SINGLE) {
-      return ShardProvider.builder(set).apply(settings).build();
+    if (mode != Mode.MIX) {
+      return ShardProvider.builder(set).readers(mode == Mode.READERS ? 2 : 0).apply(settings).build();
     }
     if (unused == null) {
       unused = write("unused", 9000, UNUSED_SAMPLES);
