@@ -37,19 +37,7 @@ class MixedShardSetsTest {
   }
 
   private static String write(String name, int first, int n, int perFile) {
-    float[][] x = new float[n][2];
-    int[] y = new int[n];
-    for (int i = 0; i < n; i++) {
-      x[i][0] = first + i;
-      x[i][1] = first + i;
-      y[i] = (first + i) % 7;
-    }
-    String set = dir.resolve(name).toString();
-    try (ArrayDataProvider source = ArrayDataProvider.builder().data("x", Nd4j.create(x))
-        .label("y", Nd4j.createFromArray(y)).batchSize(64).build()) {
-      ShardWriter.builder().samplesPerFile(perFile).build().write(source, set);
-    }
-    return set;
+    return IdSamples.write(dir, name, first, n, perFile);
   }
 
   private static ShardProvider mix(double wa, double wb, Consumer<ShardProvider.Builder> settings) {

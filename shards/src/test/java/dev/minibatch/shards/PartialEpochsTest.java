@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.array.ArrayDataProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,7 +12,6 @@ import java.util.function.Consumer;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Epochs that read only some of the files, and the cache rule of docs/shards.md ("The cache"),
@@ -36,19 +34,7 @@ class PartialEpochsTest {
   }
 
   private static String write(String name, int first, int n, int perFile) {
-    float[][] x = new float[n][2];
-    int[] y = new int[n];
-    for (int i = 0; i < n; i++) {
-      x[i][0] = first + i;
-      x[i][1] = first + i;
-      y[i] = (first + i) % 7;
-    }
-    String set = dir.resolve(name).toString();
-    try (ArrayDataProvider source = ArrayDataProvider.builder().data("x", Nd4j.create(x))
-        .label("y", Nd4j.createFromArray(y)).batchSize(64).build()) {
-      ShardWriter.builder().samplesPerFile(perFile).build().write(source, set);
-    }
-    return set;
+    return IdSamples.write(dir, name, first, n, perFile);
   }
 
   /** The ids of {@code epochs} epochs in order, each row's values checked against its id. */

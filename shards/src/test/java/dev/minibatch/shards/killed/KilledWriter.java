@@ -1,11 +1,11 @@
 package dev.minibatch.shards.killed;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.shards.IdSamples;
 import dev.minibatch.shards.ShardWriter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * The child process of {@link KilledWriterTest}: writes {@link #SAMPLES} samples (x = [id, id]
@@ -32,7 +32,7 @@ public final class KilledWriter {
   static void write(String directory, Configuration conf, boolean parts) {
     ShardWriter writer = ShardWriter.builder().samplesPerFile(PER_FILE).configuration(conf).build();
     if (!parts) {
-      try (ArrayDataProvider source = source(0, SAMPLES)) {
+      try (ArrayDataProvider source = IdSamples.provider(0, SAMPLES)) {
         writer.write(source, directory);
       }
       return;
@@ -40,23 +40,11 @@ public final class KilledWriter {
     List<ShardWriter.WrittenPart> written = new ArrayList<>();
     for (int p = 0; p < 2; p++) {
       try (ShardWriter.Part part = writer.part(directory, p);
-          ArrayDataProvider source = source(p * SAMPLES / 2, SAMPLES / 2)) {
+          ArrayDataProvider source = IdSamples.provider(p * SAMPLES / 2, SAMPLES / 2)) {
         part.write(source);
         written.add(part.finish());
       }
     }
     writer.commit(directory, written);
-  }
-
-  private static ArrayDataProvider source(int first, int n) {
-    float[][] x = new float[n][2];
-    int[] y = new int[n];
-    for (int i = 0; i < n; i++) {
-      x[i][0] = first + i;
-      x[i][1] = first + i;
-      y[i] = (first + i) % 7;
-    }
-    return ArrayDataProvider.builder().data("x", Nd4j.create(x)).label("y", Nd4j.createFromArray(y))
-        .batchSize(64).build();
   }
 }
