@@ -407,6 +407,26 @@ class OrderFormulaTest {
     }
   }
 
+  @Test
+  void equalRemaindersAndEqualDueTimesGoToTheLowerSet() {
+    double[] weights = {1, 1, 1};
+    // 10 / 3 each: quotas 4, 3, 3 (A's remainder ties B's and C's). Due: A at 1/8, B and C at 1/6
+    // (B first), A at 3/8, B and C at 1/2, A at 5/8, B and C at 5/6, A at 7/8.
+    int[] byHand = {0, B0, C0, 1, B0 + 1, C0 + 1, 2, B0 + 2, C0 + 2, 3};
+    try (ShardProvider p = mixOf(weights, s -> s.samplesPerEpoch(10).batchSize(4))) {
+      assertArrayEquals(byHand, flat(epoch(p)), "epoch 0");
+      for (int e = 1; e < 3; e++) {
+        assertArrayEquals(mixOrder(ABC, weights, 10, false, 0, 1, e), flat(epoch(p)), "epoch " + e);
+      }
+    }
+    assertArrayEquals(byHand, mixOrder(ABC, weights, 10, false, 0, 1, 0));
+    try (ShardProvider p = mixOf(weights, s -> s.samplesPerEpoch(10).shuffle(true).seed(31).shuffleWindow(4))) {
+      for (int e = 0; e < 6; e++) {
+        assertBatches(batches(mixOrder(ABC, weights, 10, true, 31, 4, e), 8), epoch(p), "shuffled, epoch " + e);
+      }
+    }
+  }
+
   /** Literal values of the mix formula: weights 0.5, 0.3, 0.2, 41 samples, seed 77, window 10. */
   @Test
   void pinnedValuesOfTheOrderOfAMix() {
