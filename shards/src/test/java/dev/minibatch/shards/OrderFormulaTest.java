@@ -144,7 +144,7 @@ class OrderFormulaTest {
    * Quotas of {@code total} samples by weight: {@code floor(E · w_i / Σw)}, the rest one each to the
    * largest remainders (lower i on a tie), in exact arithmetic over the weights' binary values.
    */
-  static int[] quotas(double[] weights, int total) {
+  private static int[] quotas(double[] weights, int total) {
     BigDecimal sum = BigDecimal.ZERO;
     for (double w : weights) {
       sum = sum.add(new BigDecimal(w));
@@ -207,14 +207,14 @@ class OrderFormulaTest {
   private static int[] mixOrder(List<MixSet> sets, double[] weights, int total, boolean shuffle, long s, int window,
       int e) {
     int[] q = quotas(weights, total);
-    int[] sets0 = assignment(q, shuffle, s, e);
+    int[] drawsFrom = assignment(q, shuffle, s, e);
     long[] next = new long[sets.size()];
     for (int i = 0; i < q.length; i++) {
       next[i] = (long) e * q[i];
     }
     int[] ids = new int[total];
     for (int p = 0; p < total; p++) {
-      int i = sets0[p];
+      int i = drawsFrom[p];
       MixSet set = sets.get(i);
       long t = next[i]++;
       int[] order = globalOrder(set.files(), shuffle, derive(s, 2, i), window, (int) (t / set.size()));
@@ -223,7 +223,7 @@ class OrderFormulaTest {
     return ids;
   }
 
-  /** An order of positions in set A as its sample ids (A's ids are its positions). */
+  /** Positions in a set as the ids of its samples. */
   private static int[] ids(int[] order, int firstId) {
     return IntStream.of(order).map(k -> k + firstId).toArray();
   }
@@ -338,6 +338,7 @@ class OrderFormulaTest {
 
   @Test
   void quotasAreFloorsThenTheLargestRemainders() {
+    // This test's quota rule against values by hand; the providers' quotas are in the orders below.
     // 41 x (0.5, 0.3, 0.2) = 20.5, 12.3, 8.2: floors 20, 12, 8 and the one left to A's 0.5.
     assertArrayEquals(new int[] {21, 12, 8}, quotas(new double[] {0.5, 0.3, 0.2}, 41));
     assertArrayEquals(new int[] {10, 30, 20}, quotas(new double[] {1, 3, 2}, 60));
