@@ -34,6 +34,7 @@ import org.nd4j.linalg.factory.Nd4j;
  */
 class OrderFormulaTest {
   private static final int[] A_FILES = {7, 7, 6, 3, 7, 7, 4, 7, 7, 2};
+  private static final int A_N = 57;
   private static final int[] B_FILES = {8, 8, 8, 6};
   private static final int[] C_FILES = {5, 5, 3};
   private static final int B0 = 1000;
@@ -319,6 +320,28 @@ class OrderFormulaTest {
   }
 
   /**
+   * docs/shards.md: a single set with {@code samplesPerEpoch} reads its stream, its global orders
+   * seeded with {@code s} itself (not {@code Seeds.derive(s, 2, 0)} as in a mix of several), for
+   * {@code builder(a)} and for {@code mix()} of one source alike.
+   */
+  @Test
+  void aSingleSetWithSamplesPerEpochReadsItsStreamSeededAsDocumented() {
+    double[] one = {1};
+    try (ShardProvider p = single(s -> s.samplesPerEpoch(20).shuffle(true).seed(13).shuffleWindow(10));
+        ShardProvider q = mixOf(one, s -> s.samplesPerEpoch(20).shuffle(true).seed(13).shuffleWindow(10))) {
+      for (int e = 0; e < 4; e++) {
+        int[] order = new int[20];
+        for (int t = 0; t < 20; t++) {
+          long position = (long) e * 20 + t;
+          order[t] = globalOrder(A_FILES, true, 13, 10, (int) (position / A_N))[(int) (position % A_N)];
+        }
+        assertBatches(batches(order, 8), epoch(p), "builder(a), epoch " + e);
+        assertBatches(batches(order, 8), epoch(q), "mix() of a alone, epoch " + e);
+      }
+    }
+  }
+
+  /**
    * Literal values of the formula, so that a change of it fails even where this test's copy of the
    * formula followed: seed 20 261 128, window 10, set A.
    */
@@ -346,6 +369,27 @@ class OrderFormulaTest {
     assertArrayEquals(new int[] {4, 3, 3}, quotas(new double[] {1, 1, 1}, 10));
     // 87 x (2/3, 1/3): 58, 29 exactly, more than A's 57 samples, fewer than B's 30.
     assertArrayEquals(new int[] {58, 29}, quotas(new double[] {2, 1}, 87));
+  }
+
+  /**
+   * docs/shards.md: equal remainders go to the lower set. Shares whose exact remainders are equal
+   * differ in their last bit when computed as {@code w_i / Σw · E} in doubles, which the provider did
+   * before (quotas 26, 15, 15 here).
+   */
+  @Test
+  void equalRemaindersOfUnequalWeightsGoToTheLowerSet() {
+    double[] weights = {20, 11, 11};
+    // 56 x (20, 11, 11) / 42 = 26 2/3, 14 2/3, 14 2/3: floors 26, 14, 14; the 2 left go to A and B.
+    assertArrayEquals(new int[] {27, 15, 14}, quotas(weights, 56));
+    try (ShardProvider p = mixOf(weights, s -> s.samplesPerEpoch(56))) {
+      int[] ids = flat(epoch(p));
+      int[] perSet = new int[3];
+      for (int id : ids) {
+        perSet[id / B0]++;
+      }
+      assertArrayEquals(new int[] {27, 15, 14}, perSet, "samples of A, B and C in epoch 0");
+      assertArrayEquals(mixOrder(ABC, weights, 56, false, 0, 1, 0), ids);
+    }
   }
 
   @Test
