@@ -122,6 +122,35 @@ class FeedingProviderTest {
     }
   }
 
+  /**
+   * docs/readers.md: every policy but PAD_CONTINUE, which pads with the next epoch's first samples, a
+   * stream reaches only after the epoch ended; build() says so and names the policy that does fit.
+   */
+  @Test
+  void padContinueIsRefusedAtBuildAndTheOtherPoliciesBuild() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> FeedingProvider.builder(samples(5))
+        .data("image", 0).label("label", 1).batchSize(2).lastBatch(LastBatch.PAD_CONTINUE).build());
+    assertTrue(e.getMessage().contains("FeedingProvider") && e.getMessage().contains("PAD_CONTINUE")
+        && e.getMessage().contains("PAD_WRAP"), e.getMessage());
+    // 5 samples in batches of 2: the last batch is sample 4 alone, handled per policy.
+    Map<LastBatch, Integer> batches = new LinkedHashMap<>();
+    for (LastBatch policy : LastBatch.values()) {
+      if (policy == LastBatch.PAD_CONTINUE) {
+        continue;
+      }
+      try (FeedingProvider p = FeedingProvider.builder(samples(5)).data("image", 0).label("label", 1).batchSize(2)
+          .lastBatch(policy).build()) {
+        int n = 0;
+        for (NamedBatch b : p) {
+          n++;
+        }
+        batches.put(policy, n);
+      }
+    }
+    assertEquals(Map.of(LastBatch.PAD_CONSTANT, 3, LastBatch.PAD_WRAP, 3, LastBatch.DISCARD, 2,
+        LastBatch.ROLL_OVER, 2, LastBatch.PARTIAL, 3), batches);
+  }
+
   @Test
   void aFeedFromAMissingColumnIsRejectedAtBuild() {
     assertThrows(IllegalArgumentException.class,
