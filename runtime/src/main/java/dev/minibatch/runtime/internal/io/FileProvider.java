@@ -254,10 +254,7 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
    * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
    */
   public Multicast<NamedBatch> multicast(int consumers) {
-    BatchEngine.SharedEpoch<NamedBatch> epoch = engine().shared();
-    Multicast.Builder<NamedBatch> m = Multicast.<NamedBatch>builder().consumers(consumers).window(epoch.window());
-    Consumer<NamedBatch> onRelease = epoch.onRelease();
-    return (onRelease == null ? m : m.onRelease(onRelease)).build(epoch.source());
+    return EngineMulticast.of(engine(), consumers);
   }
 
   /**

@@ -9,6 +9,8 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
+import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.io.EngineMulticast;
 import dev.minibatch.runtime.internal.io.FileProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.Format;
@@ -46,7 +48,7 @@ import org.jspecify.annotations.Nullable;
  * Normalize} group. The sampling settings are the engine's,
  * as for every provider: shuffle and seed, {@code numParts}/{@code partIndex} (or {@code shard}),
  * every last-batch policy ({@code roundBatch(true)}, MXNet's default, pads the last batch with the
- * next epoch's first images), resumable state.
+ * next epoch's first images), resumable state, and {@link #multicast(int)} for several consumers.
  *
  * <p>Random augmentation draws from (seed, epoch, sample index) alone, so a seeded epoch gives
  * bit-identical batches for any {@code preprocessThreads}. Bad records are {@link
@@ -158,6 +160,19 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   @Override
   protected BatchEngine<NamedBatch> engine() {
     return engine;
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
+   * (Data Provider Core's Watcher), as for the other file providers: each consumer sees every batch
+   * once, in order, and a batch buffer goes back to the reader threads only after every consumer has
+   * released it (moved past it or closed), so the readers run up to {@code prefetchBuffer} batches
+   * ahead of the slowest consumer. The epoch ends for all when every consumer has closed or finished.
+   *
+   * @throws IllegalArgumentException if {@code consumers} is below 1
+   */
+  public Multicast<NamedBatch> multicast(int consumers) {
+    return EngineMulticast.of(engine, consumers);
   }
 
   /** The class names of an image-folder source, in label order (label i is {@code classes().get(i)}); empty for records. */
