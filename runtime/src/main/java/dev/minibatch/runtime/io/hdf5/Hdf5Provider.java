@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.jspecify.annotations.Nullable;
+import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * Samples of HDF5 files described by a sample specification (Data Provider Core): entries of
@@ -182,6 +183,32 @@ public final class Hdf5Provider extends FileProvider {
    */
   public static Format format() {
     return new Hdf5Format();
+  }
+
+  /**
+   * Reads one whole dataset of {@code file} ({@code dataset} like {@code "group/name"}, soft links
+   * followed) into an INDArray of its own element type (int8, int16, int32, int64, float32,
+   * float64; float16 widened), axis 0 first: for data that is not batched, such as a held-out set
+   * or class weights. The checks are the provider's: the file is read with bounded cost whatever it
+   * holds, and every problem names the file and the dataset.
+   *
+   * @throws java.io.UncheckedIOException naming the file and the dataset if the file cannot be read
+   * @throws FileFormatException naming the file and the dataset if it is missing (listing the
+   *     datasets there are), a group, a scalar, not numeric, larger than the file can hold, or corrupt
+   */
+  public static INDArray read(Path file, String dataset) {
+    return Hdf5Reader.read(file, dataset);
+  }
+
+  /**
+   * Every dataset path in {@code file}, depth first, without a leading '/' (the names {@link
+   * #read(Path, String)} and {@link Builder#add(Path, List, String)} take); links are not followed.
+   *
+   * @throws java.io.UncheckedIOException naming the file if it cannot be read
+   * @throws FileFormatException naming the file if it is not HDF5 or a group cannot be read
+   */
+  public static List<String> datasets(Path file) {
+    return Hdf5Reader.datasets(file);
   }
 
   /** A builder. */
