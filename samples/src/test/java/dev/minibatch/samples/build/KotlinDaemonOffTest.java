@@ -96,4 +96,36 @@ class KotlinDaemonOffTest {
     // The samples compile Kotlin (kapt and kotlinc): if none did, this test would check nothing.
     assertFalse(compilingKotlin.isEmpty(), "no module of " + ROOT + " runs kotlin-maven-plugin");
   }
+
+  /**
+   * docs/kotlin.md's pom, which users copy for a Kotlin-only app, also runs kotlinc without a
+   * daemon, takes its sources from src/main/kotlin (a missing src/main/java was warned about once
+   * per execution) and maps kapt's errors to the .kt lines. Built for real in issue 41; this keeps
+   * the page from drifting back.
+   */
+  @Test
+  void theKotlinPagesPomCompilesWithoutADaemonFromKotlinSourcesOnly() throws Exception {
+    String page = Files.readString(ROOT.resolve("docs/kotlin.md"));
+    int at = page.indexOf("<artifactId>kt-demo</artifactId>");
+    assertTrue(at > 0, "docs/kotlin.md has no kt-demo pom");
+    int start = page.lastIndexOf("```xml\n", at) + "```xml\n".length();
+    String xml = page.substring(start, page.indexOf("```", at));
+    Document pom = DocumentBuilderFactory.newInstance().newDocumentBuilder()
+        .parse(new org.xml.sax.InputSource(new java.io.StringReader(xml)));
+    assertTrue(property(pom, "kotlin.compiler.daemon").equals("false"), "kotlin.md's pom: kotlin.compiler.daemon");
+    Element build = children(pom.getDocumentElement(), "build").get(0);
+    assertTrue(text(build, "sourceDirectory").equals("src/main/kotlin"), "kotlin.md's pom: sourceDirectory");
+    assertFalse(xml.contains("src/main/java</sourceDir>"), "kotlin.md's pom lists src/main/java, which a Kotlin-only app lacks");
+    List<Element> plugins = kotlinPlugins(pom);
+    assertTrue(plugins.size() == 1, "one kotlin-maven-plugin in kotlin.md's pom");
+    boolean mapped = false;
+    NodeList executions = plugins.get(0).getElementsByTagName("execution");
+    for (int i = 0; i < executions.getLength(); i++) {
+      Element e = (Element) executions.item(i);
+      if (text(e, "id").equals("kapt")) {
+        mapped = text(children(e, "configuration").get(0), "mapDiagnosticLocations").equals("true");
+      }
+    }
+    assertTrue(mapped, "kotlin.md's pom: the kapt execution sets mapDiagnosticLocations");
+  }
 }
