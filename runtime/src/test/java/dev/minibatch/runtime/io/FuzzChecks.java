@@ -15,7 +15,10 @@ import org.nd4j.linalg.factory.Nd4j;
  * {@link FileFormatException} that names the file (or an {@link UncheckedIOException}); any other
  * throwable escapes and is a finding. The heap allocated on the calling thread must stay within a
  * budget set by the input's size, so a tiny file that makes a reader allocate gigabytes is a
- * finding too, even when the machine has the memory.
+ * finding too, even when the machine has the memory. A parser of text that is not a file (a
+ * checkpoint's state line, a manifest on the class path) is held to the same contract with {@link
+ * #checkText}: its errors are {@link IllegalArgumentException}s whose message starts with the name
+ * of what it read.
  */
 public final class FuzzChecks {
   /** A fixed allowance for parsing, ND4J bookkeeping and one batch: "a few MiB" and then some. */
@@ -43,12 +46,45 @@ public final class FuzzChecks {
    * asserts the contract above.
    */
   public static void check(Path file, long inputBytes, long expansion, Body body) {
+    check(file.toString(), inputBytes, expansion, body);
+  }
+
+  /**
+   * {@link #check(Path, long, long, Body)} for a file named by a location string ({@code file:/…}, a
+   * directory whose files {@code body} reads): a {@link FileFormatException} must name a file whose
+   * location starts with {@code location}, an {@link UncheckedIOException} must contain it.
+   */
+  public static void check(String location, long inputBytes, long expansion, Body body) {
+    budget(inputBytes, expansion, () -> allocatedBy(location, body));
+  }
+
+  /**
+   * The contract for a parser of text that is not a file: {@code body} succeeds or throws an {@link
+   * IllegalArgumentException} whose message starts with {@code source} (what the text is, e.g.
+   * "iteration state"); anything else escapes and is a finding, and so is a heap allocation above
+   * the budget of an input of {@code inputBytes}.
+   */
+  public static void checkText(String source, long inputBytes, Body body) {
+    budget(inputBytes, 1, () -> {
+      long before = THREADS.getCurrentThreadAllocatedBytes();
+      try {
+        body.run();
+      } catch (IllegalArgumentException e) {
+        if (e.getMessage() == null || !e.getMessage().startsWith(source)) {
+          throw new AssertionError("the error does not start with '" + source + "': " + e.getMessage(), e);
+        }
+      }
+      return THREADS.getCurrentThreadAllocatedBytes() - before;
+    });
+  }
+
+  private static void budget(long inputBytes, long expansion, java.util.function.LongSupplier allocatedByBody) {
     // Twice the largest content the input can honestly expand to: one copy read, one decoded.
     long budget = BASE_BUDGET + 2 * inputBytes * expansion;
-    long allocated = allocatedBy(file, body);
+    long allocated = allocatedByBody.getAsLong();
     if (allocated > budget) {
       // The first run of a path also pays for loading classes; only a warm run's bytes count.
-      allocated = allocatedBy(file, body);
+      allocated = allocatedByBody.getAsLong();
     }
     if (allocated > budget) {
       throw new AssertionError("reading a " + inputBytes + "-byte file allocated " + allocated + " bytes on the heap, over the "
@@ -57,17 +93,17 @@ public final class FuzzChecks {
   }
 
   /** The heap bytes {@code body} allocates on this thread, asserting the failure contract. */
-  private static long allocatedBy(Path file, Body body) {
+  private static long allocatedBy(String file, Body body) {
     long before = THREADS.getCurrentThreadAllocatedBytes();
     try {
       body.run();
     } catch (FileFormatException e) {
       // The file may carry a position, as CSV's "file:line" does.
-      if (!e.file().startsWith(file.toString()) || !e.getMessage().startsWith(e.file() + ": ")) {
+      if (!e.file().startsWith(file) || !e.getMessage().startsWith(e.file() + ": ")) {
         throw new AssertionError("the error does not name the file " + file + " first: " + e.getMessage(), e);
       }
     } catch (UncheckedIOException e) {
-      if (!e.getMessage().contains(file.toString())) {
+      if (e.getMessage() == null || !e.getMessage().contains(file)) {
         throw new AssertionError("the I/O error does not name the file " + file + ": " + e.getMessage(), e);
       }
     }
