@@ -111,6 +111,8 @@ public record ProviderManifest(String sample, String provider, String batch, int
       return Optional.of(p);
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + resource, e);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(resource + ": not a properties file: " + e.getMessage(), e);
     }
   }
 
@@ -127,6 +129,9 @@ public record ProviderManifest(String sample, String provider, String batch, int
       p.load(in);
     } catch (IOException e) {
       throw new UncheckedIOException("could not read " + source, e);
+    } catch (IllegalArgumentException e) {
+      // Properties' own message ("Malformed \\uxxxx encoding.") names neither the file nor the line.
+      throw new IllegalArgumentException(source + ": not a properties file: " + e.getMessage(), e);
     }
     return parse(source, p);
   }
@@ -140,19 +145,67 @@ public record ProviderManifest(String sample, String provider, String batch, int
     List<Slot> slots = new ArrayList<>();
     for (int i = 0; i < slotCount; i++) {
       String prefix = "slot." + i + ".";
-      String shape = p.getProperty(prefix + "shape", "");
-      long[] dims = shape.isEmpty() ? new long[0]
-          : java.util.Arrays.stream(shape.split(",")).mapToLong(Long::parseLong).toArray();
       try {
-        slots.add(new Slot(required(p, source, prefix + "name"), Role.valueOf(required(p, source, prefix + "role")),
-            Shape.of(dims), DType.valueOf(required(p, source, prefix + "dtype")), required(p, source, prefix + "layout"),
-            required(p, source, prefix + "property"), Long.parseLong(p.getProperty(prefix + "maxLength", "0"))));
+        Role role = constant(Role.class, required(p, source, prefix + "role"), prefix + "role");
+        DType dtype = constant(DType.class, required(p, source, prefix + "dtype"), prefix + "dtype");
+        Slot slot = new Slot(required(p, source, prefix + "name"), role, Shape.of(dims(p, prefix + "shape")), dtype,
+            required(p, source, prefix + "layout"), required(p, source, prefix + "property"),
+            longValue(p, prefix + "maxLength"));
+        // What provideData() will build: a slot that cannot describe itself is the manifest's error, named here.
+        slot.toDataDesc(1);
+        slots.add(slot);
       } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(source + ": slot " + i + ": " + e.getMessage(), e);
+        String m = e.getMessage();
+        throw new IllegalArgumentException(source + ": slot " + i + ": " + (m != null && m.startsWith(source + ": ")
+            ? m.substring(source.length() + 2) : m), e);
       }
     }
     return new ProviderManifest(required(p, source, "sample"), required(p, source, "provider"),
         required(p, source, "batch"), number(p, source, "batchSize"), slots);
+  }
+
+  /** The constant of {@code type} named {@code name}, or an error naming the key and the constants. */
+  private static <E extends Enum<E>> E constant(Class<E> type, String name, String key) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(name)) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException("'" + key + "' must be one of " + java.util.Arrays.toString(type.getEnumConstants())
+        + ", found '" + name + "'");
+  }
+
+  /** The comma-separated dims under {@code key}, none when it is absent or empty. */
+  private static long[] dims(Properties p, String key) {
+    String shape = p.getProperty(key, "");
+    if (shape.isEmpty()) {
+      return new long[0];
+    }
+    String[] items = shape.split(",", -1);
+    long[] dims = new long[items.length];
+    for (int k = 0; k < items.length; k++) {
+      try {
+        dims[k] = Long.parseLong(items[k]);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + key + "' must be comma-separated integers (-1 for the variable axis),"
+            + " found '" + shape + "'", e);
+      }
+    }
+    return dims;
+  }
+
+  /** The integer under {@code key}, 0 when it is absent. */
+  private static long longValue(Properties p, String key) {
+    String v = p.getProperty(key, "0");
+    try {
+      long n = Long.parseLong(v);
+      if (n >= 0) {
+        return n;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw new IllegalArgumentException("'" + key + "' must be an integer >= 0, found '" + v + "'");
   }
 
   /** The data slots as {@code provideData()} describes them for {@code batchSize} rows. */
@@ -176,9 +229,13 @@ public record ProviderManifest(String sample, String provider, String batch, int
   private static int number(Properties p, String source, String key) {
     String v = required(p, source, key);
     try {
-      return Integer.parseInt(v);
+      int n = Integer.parseInt(v);
+      if (n >= 0) {
+        return n;
+      }
     } catch (NumberFormatException e) {
       throw new IllegalArgumentException(source + ": '" + key + "' is not a number: " + v, e);
     }
+    throw new IllegalArgumentException(source + ": '" + key + "' must be >= 0, found " + v);
   }
 }
