@@ -25,6 +25,11 @@ import java.util.Objects;
 public final class IterationState {
   private static final String MAGIC = "minibatch-state/1";
   private static final String MAGIC_PARTS = "minibatch-state/2";
+  /**
+   * The deepest nesting of parts {@link #decode} reads: providers wrap providers a few levels deep,
+   * and a bound keeps a crafted line of nested parts from exhausting the reading thread's stack.
+   */
+  static final int MAX_DEPTH = 64;
 
   private final long seed;
   private final int epoch;
@@ -146,7 +151,8 @@ public final class IterationState {
    * Reads a state written by {@link #encode()}, of either version.
    *
    * @throws IllegalArgumentException naming the part that is not as expected, and for a number, the
-   *     field and its valid range
+   *     field and its valid range; also for settings holding a line break, and for parts nested more
+   *     than 64 levels deep
    */
   public static IterationState decode(String text) {
     String[] tokens = text.trim().split(";", -1);
@@ -155,7 +161,7 @@ public final class IterationState {
           + ";seed=…;epoch=…;position=…;carried=…;settings=…'): " + text);
     }
     int[] at = {0};
-    IterationState s = read(tokens, at);
+    IterationState s = read(tokens, at, 0);
     if (at[0] != tokens.length) {
       throw new IllegalArgumentException("iteration state: unexpected text after the state: '"
           + String.join(";", Arrays.asList(tokens).subList(at[0], tokens.length)) + "'");
@@ -164,8 +170,11 @@ public final class IterationState {
   }
 
   /** The state that starts at {@code tokens[at[0]]}; leaves {@code at[0]} after it. */
-  private static IterationState read(String[] tokens, int[] at) {
+  private static IterationState read(String[] tokens, int[] at, int depth) {
     int i = at[0];
+    if (depth > MAX_DEPTH) {
+      throw new IllegalArgumentException("iteration state: parts nested more than " + MAX_DEPTH + " levels deep");
+    }
     if (i + 6 > tokens.length) {
       throw new IllegalArgumentException("iteration state: a part ends early: expected '" + MAGIC
           + ";seed=…;epoch=…;position=…;carried=…;settings=…', found '"
@@ -186,6 +195,10 @@ public final class IterationState {
       carried[k] = (int) number(items[k], "carried[" + k + "]", 0, Integer.MAX_VALUE);
     }
     String settings = field(tokens[i + 5], "settings");
+    if (settings.indexOf('\n') >= 0) {
+      throw new IllegalArgumentException("iteration state: settings must be on the state's one line, found a line break"
+          + " in '" + settings + "'");
+    }
     at[0] = i + 6;
     List<IterationState> parts = new ArrayList<>();
     if (composed) {
@@ -196,7 +209,7 @@ public final class IterationState {
       int n = (int) number(field(tokens[at[0]], "parts"), "parts", 1, Integer.MAX_VALUE);
       at[0]++;
       for (int k = 0; k < n; k++) {
-        parts.add(read(tokens, at));
+        parts.add(read(tokens, at, depth + 1));
       }
     }
     return new IterationState(seed, epoch, position, carried, settings, parts);

@@ -91,6 +91,34 @@ class IterationStateTest {
     assertEquals("iteration state: epoch must be in [0, 2147483646], found 2147483647", e.getMessage());
   }
 
+  /** Issue 41, found by IterationStateFuzzTest: a line break in the settings escaped the constructor's message. */
+  @Test
+  void aLineBreakInTheSettingsIsAnIterationStateError() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode("minibatch-state/1;seed=1;epoch=0;position=0;carried=;settings=a\nb"));
+    assertEquals("iteration state: settings must be on the state's one line, found a line break in 'a\nb'",
+        e.getMessage());
+  }
+
+  /** Parts nest as deep as providers wrap providers; a line nested deeper is refused before the stack runs out. */
+  @Test
+  void partsNestedBeyondTheBoundAreRefused() {
+    String level = "minibatch-state/2;seed=0;epoch=0;position=0;carried=;settings=w;parts=1;";
+    String leaf = "minibatch-state/1;seed=0;epoch=0;position=0;carried=;settings=x";
+    // 64 wrappers around the leaf: the leaf is at depth 64, the deepest allowed.
+    IterationState s = IterationState.decode(level.repeat(64) + leaf);
+    for (int i = 0; i < 64; i++) {
+      s = s.parts().get(0);
+    }
+    assertEquals(new IterationState(0, 0, 0, new int[0], "x"), s);
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> IterationState.decode(level.repeat(65) + leaf));
+    assertEquals("iteration state: parts nested more than 64 levels deep", e.getMessage());
+    // Far deeper than any stack: still the same error, not a StackOverflowError.
+    e = assertThrows(IllegalArgumentException.class, () -> IterationState.decode(level.repeat(100_000) + leaf));
+    assertEquals("iteration state: parts nested more than 64 levels deep", e.getMessage());
+  }
+
   @Test
   void aPositionBeyondTheEpochIsRejectedNamingTheRange() {
     try (dev.minibatch.runtime.array.ArrayDataProvider p = dev.minibatch.runtime.array.ArrayDataProvider.builder()
