@@ -289,7 +289,7 @@ final class ShardReading implements AutoCloseable {
       for (int g = 0; g < roots.length; g++) {
         int root = roots[g];
         int stored = d.steps(root, row, rowBytes[root]);
-        int len = v.clamp(g, stored, where(file), row, files.columns().get(root).name());
+        int len = v.clamp(g, stored, files.longest(root), where(file), row, files.columns().get(root).name());
         int skip = v.skip(g, stored, len);
         int steps = out.steps(g);
         for (int a = root; a < padders.length; a++) {
@@ -320,7 +320,7 @@ final class ShardReading implements AutoCloseable {
       int row = (int) (sample - firsts[file]);
       int root = roots[g];
       int stored = cache.get(file).steps(root, row, rowBytes[root]);
-      return v.clamp(g, stored, where(file), row, files.columns().get(root).name());
+      return v.clamp(g, stored, files.longest(root), where(file), row, files.columns().get(root).name());
     }
 
     private String where(int file) {

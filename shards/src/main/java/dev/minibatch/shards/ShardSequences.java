@@ -117,12 +117,23 @@ final class ShardSequences {
    * The length of a row of {@code steps} steps in group {@code g} after the group's bound: the
    * bound when it is longer and truncated.
    *
+   * @param longest the longest sample of the column the index records: the bound of a group
+   *     without a declared one, to which batches are sized
    * @throws FileFormatException naming the file, the row and the column for a longer row under
-   *     {@code tooLong = ERROR}
+   *     {@code tooLong = ERROR}, and for a row longer than {@code longest} without a declared bound
+   *     (the index does not describe the file)
    */
-  int clamp(int g, int steps, String where, int row, String column) {
+  int clamp(int g, int steps, int longest, String where, int row, String column) {
     int max = fields.maxLength(g);
-    if (max <= 0 || steps <= max) {
+    if (max <= 0) {
+      if (steps > Math.max(1, longest)) {
+        throw new FileFormatException(where, "row " + row + " (of the file), column '" + column + "': " + steps
+            + " steps, more than the longest sample the index records (" + longest + "): the index does not describe"
+            + " this file");
+      }
+      return steps;
+    }
+    if (steps <= max) {
       return steps;
     }
     if (fields.tooLong(g) == TooLong.ERROR) {

@@ -222,6 +222,31 @@ class VariableShardSetTest {
     assertTrue(e.getMessage().contains("no column 'digit' with a variable axis"), e.getMessage());
   }
 
+  /**
+   * Issue 41, found by ShardFuzzTest: an index whose longest {@code tokens} is below a file's row
+   * (here 5, where sample 1 holds 8 steps) sized batches to 5 steps and the copy of the row ran past
+   * the batch's array. Without a declared maxLength the index's longest is the bound: a longer row
+   * is the file's error, named by file, row and column.
+   */
+  @Test
+  void aRowLongerThanTheIndexsLongestIsNamedByFileRowAndColumn() throws IOException {
+    Path copy = dir.resolve("lying-longest");
+    Files.createDirectories(copy);
+    for (String name : List.of("part-00000.parquet", "part-00001.parquet", "part-00002.parquet", "part-00003.parquet",
+        "part-00004.parquet")) {
+      Files.copy(Path.of(set, name), copy.resolve(name));
+    }
+    String index = Files.readString(Path.of(set, ShardIndex.NAME));
+    assertTrue(index.contains("longest\ttokens\t13\n"), index);
+    Files.writeString(copy.resolve(ShardIndex.NAME), index.replace("longest\ttokens\t13\n", "longest\ttokens\t5\n"));
+    try (ShardProvider p = ShardProvider.builder(copy.toString()).batchSize(32).build()) {
+      FileFormatException e = assertThrows(FileFormatException.class, () -> p.iterator().next());
+      assertTrue(e.file().endsWith("lying-longest/part-00000.parquet"), e.file());
+      assertTrue(e.getMessage().endsWith(": row 1 (of the file), column 'tokens': 8 steps, more than the longest sample"
+          + " the index records (5): the index does not describe this file"), e.getMessage());
+    }
+  }
+
   @Test
   void twoTrainersSaveAndOneResumesTheRestOfTheEpoch() {
     Consumer<ShardProvider.Builder> settings = b -> b.shuffle(true).seed(8).shuffleWindow(128)
