@@ -55,7 +55,16 @@ public final class FuzzChecks {
    * location starts with {@code location}, an {@link UncheckedIOException} must contain it.
    */
   public static void check(String location, long inputBytes, long expansion, Body body) {
-    budget(inputBytes, expansion, () -> allocatedBy(location, body));
+    check(location, inputBytes, expansion, 0, body);
+  }
+
+  /**
+   * {@link #check(String, long, long, Body)} with {@code allowance} bytes more than the fixed
+   * budget, for a third-party decoder's working memory that does not scale with the input (say
+   * what it is where it is used).
+   */
+  public static void check(String location, long inputBytes, long expansion, long allowance, Body body) {
+    budget(inputBytes, expansion, allowance, () -> allocatedBy(location, body));
   }
 
   /**
@@ -65,7 +74,7 @@ public final class FuzzChecks {
    * the budget of an input of {@code inputBytes}.
    */
   public static void checkText(String source, long inputBytes, Body body) {
-    budget(inputBytes, 1, () -> {
+    budget(inputBytes, 1, 0, () -> {
       long before = THREADS.getCurrentThreadAllocatedBytes();
       try {
         body.run();
@@ -78,9 +87,10 @@ public final class FuzzChecks {
     });
   }
 
-  private static void budget(long inputBytes, long expansion, java.util.function.LongSupplier allocatedByBody) {
+  private static void budget(long inputBytes, long expansion, long allowance,
+      java.util.function.LongSupplier allocatedByBody) {
     // Twice the largest content the input can honestly expand to: one copy read, one decoded.
-    long budget = BASE_BUDGET + 2 * inputBytes * expansion;
+    long budget = BASE_BUDGET + allowance + 2 * inputBytes * expansion;
     long allocated = allocatedByBody.getAsLong();
     if (allocated > budget) {
       // The first run of a path also pays for loading classes; only a warm run's bytes count.
