@@ -201,9 +201,10 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
           }
         } else if (line.startsWith("file\t")) {
           String[] f = line.split("\t", -1);
-          if (f.length != 6 || f[1].isEmpty() || f[1].contains("/")) {
+          if (f.length != 6 || !plainName(f[1])) {
             throw new IllegalArgumentException("expected 'file<TAB>name<TAB>first<TAB>samples<TAB>bytes<TAB>crc32c' with a"
-                + " plain file name, found '" + shorten(line) + "'");
+                + " plain file name (no '/', '\\', ':' or control character; not '.' or '..'), found '" + shorten(line)
+                + "'");
           }
           long first = number(f[2], "first");
           long samples = number(f[3], "samples");
@@ -245,6 +246,23 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       longest.add(l == null ? 0 : l);
     }
     return new ShardIndex(columns, longest, files);
+  }
+
+  /**
+   * Whether {@code name} names a file in the set's directory on every file system: a ':' would read
+   * as a URI scheme (Hadoop refuses the path), a separator or '..' would leave the directory.
+   */
+  private static boolean plainName(String name) {
+    if (name.isEmpty() || name.equals(".") || name.equals("..")) {
+      return false;
+    }
+    for (int i = 0; i < name.length(); i++) {
+      char c = name.charAt(i);
+      if (c == '/' || c == '\\' || c == ':' || c < 0x20 || c == 0x7f) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static long number(String text, String field) {
