@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.DType;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.lang.invoke.MethodHandles;
@@ -7,10 +8,11 @@ import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
 /**
- * A scalar read from its Parquet type (format 2), written into a decoded column as the batch holds
- * it: little-endian, in the column's dtype. An INT32 value outside an INT8, UINT8, INT16 or UINT16
- * column's range is a {@link FileFormatException} naming the file, row and column, never a silent
- * wrap.
+ * A scalar between the little-endian bytes of its dtype (how batches and decoded columns hold it)
+ * and the number Parquet stores (format 2): read from a row to be written ({@code get…}), and
+ * written into a decoded column ({@code put…}). An INT32 value outside an INT8, UINT8, INT16 or
+ * UINT16 column's range is a {@link FileFormatException} naming the file, row and column, never a
+ * silent wrap.
  */
 final class ScalarBytes {
   private static final VarHandle SHORT = MethodHandles.byteArrayViewVarHandle(short[].class, ByteOrder.LITTLE_ENDIAN);
@@ -20,6 +22,29 @@ final class ScalarBytes {
   private static final VarHandle DOUBLE = MethodHandles.byteArrayViewVarHandle(double[].class, ByteOrder.LITTLE_ENDIAN);
 
   private ScalarBytes() {}
+
+  /** A scalar of {@code dtype} stored as INT32: its bytes as the int they hold (sign or zero extended). */
+  static int getInt(byte[] b, DType dtype) {
+    return switch (dtype) {
+      case INT8 -> b[0];
+      case UINT8 -> b[0] & 0xFF;
+      case INT16 -> (short) SHORT.get(b, 0);
+      case UINT16 -> (short) SHORT.get(b, 0) & 0xFFFF;
+      default -> (int) INT.get(b, 0);
+    };
+  }
+
+  static long getLong(byte[] b) {
+    return (long) LONG.get(b, 0);
+  }
+
+  static float getFloat(byte[] b) {
+    return (float) FLOAT.get(b, 0);
+  }
+
+  static double getDouble(byte[] b) {
+    return (double) DOUBLE.get(b, 0);
+  }
 
   static void putInt(int v, byte[] out, int at, Column c, String where, long row) {
     switch (c.dtype()) {
