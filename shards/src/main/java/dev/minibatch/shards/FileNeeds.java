@@ -23,7 +23,7 @@ final class FileNeeds {
   private static final long FREE = Long.MAX_VALUE;
 
   private final MixOrder order;
-  private final long[] firsts;
+  private final ShardFiles files;
   private final int samples;
   private final AtomicLongArray writing;
   private final AtomicLong begun = new AtomicLong(-1);
@@ -41,9 +41,9 @@ final class FileNeeds {
    * @param samples the samples of all sets (the provider-wide sample indices are below it)
    * @param writers how many threads may write batches at once, at least 1
    */
-  FileNeeds(MixOrder order, long[] firsts, long samples, int writers) {
+  FileNeeds(MixOrder order, ShardFiles files, long samples, int writers) {
     this.order = order;
-    this.firsts = firsts;
+    this.files = files;
     this.samples = (int) samples;
     // One slot more than the writers: a provider's consumer may plan a batch while readers write.
     this.writing = new AtomicLongArray(writers + 1);
@@ -85,33 +85,28 @@ final class FileNeeds {
   private EpochUse make(int e) {
     int[] draws = new int[order.length()];
     order.fill(e, draws);
-    int fileCount = firsts.length;
+    int fileCount = files.size();
     int[] place = new int[fileCount];
     int[] lastUse = new int[fileCount];
     int[] positionOf = new int[samples];
     Arrays.fill(place, -1);
     Arrays.fill(lastUse, -1);
     Arrays.fill(positionOf, -1);
-    int[] files = new int[fileCount];
+    int[] firstRead = new int[fileCount];
     int k = 0;
     for (int p = 0; p < draws.length; p++) {
       int sample = draws[p];
-      int f = fileOf(sample);
+      int f = files.fileOf(sample);
       if (place[f] < 0) {
         place[f] = k;
-        files[k++] = f;
+        firstRead[k++] = f;
       }
       lastUse[f] = p;
       if (positionOf[sample] < 0) {
         positionOf[sample] = p;
       }
     }
-    return new EpochUse(e, Arrays.copyOf(files, k), place, lastUse, positionOf);
-  }
-
-  private int fileOf(int sample) {
-    int i = Arrays.binarySearch(firsts, sample);
-    return i >= 0 ? i : -i - 2;
+    return new EpochUse(e, Arrays.copyOf(firstRead, k), place, lastUse, positionOf);
   }
 
   /**

@@ -16,6 +16,8 @@ final class ShardFiles {
   private final long[] firsts;
   private final long[] offsets;
   private final int[] longest;
+  // The samples of every file but the last when they are all equal, else 0.
+  private final int perFile;
 
   /**
    * @throws IllegalArgumentException if a set's columns differ from the first set's
@@ -56,6 +58,25 @@ final class ShardFiles {
     for (int f = 0; f < entries.length; f++) {
       firsts[f] = starts.get(f);
     }
+    int f = entries.length;
+    int equal = entries[0].samples();
+    for (int i = 1; i < f - 1; i++) {
+      if (entries[i].samples() != equal || firsts[i] != (long) i * equal) {
+        equal = 0;
+        break;
+      }
+    }
+    this.perFile = f > 1 && entries[f - 1].samples() > equal ? 0 : equal;
+  }
+
+  /** The file that holds provider-wide sample {@code sample}. */
+  int fileOf(int sample) {
+    if (perFile > 0) {
+      // Every file but the last holds perFile samples (what ShardWriter writes): no search.
+      return Math.min(sample / perFile, firsts.length - 1);
+    }
+    int i = java.util.Arrays.binarySearch(firsts, sample);
+    return i >= 0 ? i : -i - 2;
   }
 
   private static String describe(List<Column> columns) {

@@ -59,7 +59,7 @@ final class ShardReading implements AutoCloseable {
       int capacity = b.cacheFiles > 0 ? b.cacheFiles
           : Math.min(files.size(), CacheSize.byDefault(indexes, order, reach, window, b.readAhead));
       long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
-      this.needs = new FileNeeds(order, files.firsts(), total, Math.max(1, b.readers));
+      this.needs = new FileNeeds(order, files, total, Math.max(1, b.readers));
       this.cache = new ShardCache(files, capacity, needs);
       this.stores = List.copyOf(open);
       this.sampling = sampling;
@@ -155,8 +155,6 @@ final class ShardReading implements AutoCloseable {
     // Per length group, its first column: the one whose length the group's mask and lengths give.
     private final int[] roots;
     private final long[] firsts;
-    // The samples of every file but the last when they are all equal, else 0.
-    private final int perFile;
     private final int[] rowBytes;
     private final ShardCache cache;
     private final FileNeeds needs;
@@ -177,23 +175,14 @@ final class ShardReading implements AutoCloseable {
         }
       }
       this.roots = new int[groups];
-      java.util.Arrays.fill(roots, -1);
+      Arrays.fill(roots, -1);
       for (int c = 0; c < columns.size(); c++) {
         int g = variable == null ? -1 : variable.group(c);
         if (g >= 0 && roots[g] < 0) {
           roots[g] = c;
         }
       }
-      int f = files.size();
       this.firsts = files.firsts();
-      int equal = files.entry(0).samples();
-      for (int i = 1; i < f - 1; i++) {
-        if (files.entry(i).samples() != equal || firsts[i] != (long) i * equal) {
-          equal = 0;
-          break;
-        }
-      }
-      this.perFile = f > 1 && files.entry(f - 1).samples() > equal ? 0 : equal;
       this.rowBytes = files.columns().stream().mapToInt(Column::rowBytes).toArray();
       this.cache = cache;
       this.needs = needs;
@@ -328,12 +317,7 @@ final class ShardReading implements AutoCloseable {
     }
 
     private int fileOf(int sample) {
-      if (perFile > 0) {
-        // Every file but the last holds perFile samples (what ShardWriter writes): no search.
-        return Math.min(sample / perFile, firsts.length - 1);
-      }
-      int i = Arrays.binarySearch(firsts, sample);
-      return i >= 0 ? i : -i - 2;
+      return files.fileOf(sample);
     }
   }
 
