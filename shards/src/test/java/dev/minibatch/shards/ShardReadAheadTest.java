@@ -49,15 +49,13 @@ class ShardReadAheadTest {
     return out;
   }
 
-  /** The read-ahead threads still alive after up to 2 s. */
+  /** The read-ahead threads still alive after joining them for up to 2 s in all. */
   private static List<Thread> awaitNoReadAhead() throws InterruptedException {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-    List<Thread> alive = readAheadThreads();
-    while (!alive.isEmpty() && System.nanoTime() < deadline) {
-      Thread.sleep(10);
-      alive = readAheadThreads();
+    for (Thread t : readAheadThreads()) {
+      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
     }
-    return alive;
+    return readAheadThreads();
   }
 
   @Test

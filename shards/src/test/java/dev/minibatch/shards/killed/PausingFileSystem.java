@@ -4,6 +4,7 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.URI;
+import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
@@ -74,11 +75,13 @@ public final class PausingFileSystem extends RawLocalFileSystem {
     public void close() {
       System.out.println("PAUSED " + name);
       System.out.flush();
+      // Paused for good: nothing counts this latch down, so only the kill ends the wait.
+      CountDownLatch never = new CountDownLatch(1);
       while (true) {
         try {
-          Thread.sleep(60_000);
+          never.await();
         } catch (InterruptedException e) {
-          // a writer paused for good: only the kill ends it
+          // still paused
         }
       }
     }
