@@ -112,7 +112,8 @@ final class MeanImage {
     } else {
       throw new FileFormatException(file, ".npy version " + major + " is not supported");
     }
-    if (headerLength < 0 || start + headerLength > bytes.length) {
+    // Compared as a difference: start + headerLength overflows for a header length near 2^31.
+    if (headerLength < 0 || headerLength > bytes.length - start) {
       throw new FileFormatException(file, "ends inside its header");
     }
     String header = new String(bytes, start, headerLength, StandardCharsets.ISO_8859_1);
