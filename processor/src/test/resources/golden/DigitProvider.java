@@ -10,9 +10,11 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
@@ -221,7 +223,7 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     private int readers;
 
     private Builder() {
-      batchSize(DEFAULT_BATCH_SIZE);
+      super(Settings.builder().batchSize(DEFAULT_BATCH_SIZE).build());
     }
 
     /**
@@ -266,11 +268,11 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     public DigitProvider build() {
       List<? extends Digit> l = list;
       if (l != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
       }
       Iterable<? extends Digit> s = stream;
       if (s != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, sampling(), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
       }
       throw new IllegalStateException("DigitProvider: no samples; call samples(list) or streaming(iterable) before build()");
     }

@@ -24,7 +24,9 @@ import java.util.stream.Stream;
  * classes, so a new public type or member is a reviewed change to that file, not an accident.
  *
  * <p>Types in a package with an {@code internal} segment are listed (generated code calls them)
- * but counted apart: the budget a module sets is for the types users are meant to touch.
+ * but counted apart: the budget a module sets is for the types users are meant to touch. No
+ * signature of a type outside them may name one of their types ({@link #leaks()}): the check fails
+ * on such a line before it compares the listing.
  */
 public final class PublicApi {
   /** Set to {@code true} to rewrite the listing from the classes instead of comparing. */
@@ -43,6 +45,28 @@ public final class PublicApi {
   /** The public top-level types outside internal packages. */
   public int userTypes() {
     return userTypes;
+  }
+
+  /**
+   * The lines of a type outside internal packages whose signature names a type of an internal
+   * package: a public supertype, parameter, return or field type that users would have to reach
+   * into {@code internal} for.
+   */
+  public List<String> leaks() {
+    return leaks(lines);
+  }
+
+  /** {@link #leaks()} of a listing's lines. */
+  static List<String> leaks(List<String> lines) {
+    List<String> leaks = new ArrayList<>();
+    for (String line : lines) {
+      int space = line.indexOf(' ');
+      String owner = space < 0 ? line : line.substring(0, space);
+      if (!owner.contains(".internal.") && line.substring(owner.length()).contains(".internal.")) {
+        leaks.add(line);
+      }
+    }
+    return leaks;
   }
 
   /** The listing's text: a header line, then one line per type and per member, sorted. */
@@ -103,8 +127,10 @@ public final class PublicApi {
     try {
       if (Boolean.getBoolean(UPDATE_PROPERTY)) {
         Files.writeString(listing, actual, StandardCharsets.UTF_8);
+        checkNoLeaks(module, api);
         return api;
       }
+      checkNoLeaks(module, api);
       String expected = Files.exists(listing) ? Files.readString(listing, StandardCharsets.UTF_8) : "";
       if (!expected.equals(actual)) {
         List<String> was = Arrays.asList(expected.split("\n"));
@@ -119,6 +145,15 @@ public final class PublicApi {
       throw new UncheckedIOException(e);
     }
     return api;
+  }
+
+  private static void checkNoLeaks(String module, PublicApi api) {
+    List<String> leaks = api.leaks();
+    if (!leaks.isEmpty()) {
+      throw new AssertionError("the public API of " + module + " names internal types outside internal packages"
+          + " (move the type out of internal, or keep the member off the public API):\n  "
+          + String.join("\n  ", leaks));
+    }
   }
 
   /** Public, and every enclosing type public too: reachable from outside the module. */

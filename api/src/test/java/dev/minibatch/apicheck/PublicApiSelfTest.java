@@ -51,4 +51,16 @@ class PublicApiSelfTest {
     Files.writeString(listing, actual);
     assertEquals(actual, PublicApi.check("self", CLASSES, listing).text("self"));
   }
+
+  @Test
+  void aSignatureOutsideInternalPackagesThatNamesAnInternalTypeIsALeak() {
+    List<String> lines = List.of(
+        "dev.minibatch.a.Provider final class : dev.minibatch.a.internal.Base<dev.minibatch.a.Batch>",
+        "dev.minibatch.a.Provider | size(): int",
+        "dev.minibatch.a.Provider.Builder | batcher(dev.minibatch.a.internal.settings.Sampling): void",
+        "dev.minibatch.a.internal.Base abstract class",
+        "dev.minibatch.a.internal.Base | engine(): dev.minibatch.a.internal.Engine",
+        "dev.minibatch.a.Tool | internalName(): java.lang.String");
+    assertEquals(List.of(lines.get(0), lines.get(2)), PublicApi.leaks(lines));
+  }
 }

@@ -4,7 +4,7 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.pipeline.Progress;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.pipeline.PipelineIterator;

@@ -1,39 +1,35 @@
 package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.internal.settings.BadSamplePolicy;
-import dev.minibatch.runtime.internal.settings.BadSamplePolicy.Action;
-import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.internal.settings.Seeds;
-import java.util.LinkedHashMap;
-import java.util.Map;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The settings every random-access provider builder shares (see {@link Sampling}). Provider
+ * The settings every provider builder shares, kept as one {@link Settings} value. Provider
  * builders — {@link ArrayDataProvider.Builder}, the generated ones, the file providers' — extend
  * it, so the same calls read the same everywhere.
  *
  * @param <S> the concrete builder, returned by every setter
  */
 public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
-  /** Unset until {@link #batchSize(int)}: building without a batch size is an error. */
-  private int batchSize = -1;
-  private LastBatch lastBatch = LastBatch.PARTIAL;
-  private boolean shuffle;
-  private @Nullable Long seed;
-  private int numParts = 1;
-  private int partIndex;
-  private boolean evenShards;
-  private boolean elasticShards;
-  private final Map<String, Double> padding = new LinkedHashMap<>();
-  private double dataPadding;
-  private double labelPadding;
-  private BadSamples badSamples = BadSamples.fail();
+  /** What the subclass declares, under whatever the user sets. */
+  private final Settings defaults;
+  /** Every setting the user gives is set here; the setters below only delegate. */
+  private final Settings.Builder given = Settings.builder();
 
-  /** For subclasses. */
-  protected ProviderBuilder() {}
+  /** For subclasses without defaults of their own. */
+  protected ProviderBuilder() {
+    this(Settings.none());
+  }
+
+  /**
+   * For subclasses that declare defaults (a generated provider's {@code @DataProvider(batchSize =
+   * n)}, a shard set's elastic sharing): a default reads like a setting the user did not give, so
+   * the user's settings replace it and {@link Settings#merge} never sees it as a conflict.
+   */
+  protected ProviderBuilder(Settings defaults) {
+    this.defaults = java.util.Objects.requireNonNull(defaults, "defaults");
+  }
 
   /** This builder as its concrete type. */
   @SuppressWarnings("unchecked")
@@ -47,25 +43,25 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * no default declared by the provider) fails at {@code build()}.
    */
   public S batchSize(int batchSize) {
-    this.batchSize = Sampling.checkBatchSize(batchSize);
+    given.batchSize(batchSize);
     return self();
   }
 
   /** The last-batch policy; default {@link LastBatch#PARTIAL}. */
   public S lastBatch(LastBatch lastBatch) {
-    this.lastBatch = lastBatch;
+    given.lastBatch(lastBatch);
     return self();
   }
 
   /** Shuffle every epoch (a permutation, data and labels together); default false. */
   public S shuffle(boolean shuffle) {
-    this.shuffle = shuffle;
+    given.shuffle(shuffle);
     return self();
   }
 
   /** The shuffle seed: with it, the order is a pure function of (seed, epoch). */
   public S seed(long seed) {
-    this.seed = seed;
+    given.seed(seed);
     return self();
   }
 
@@ -74,8 +70,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * sample (MXNet's {@code num_parts} / {@code part_index}).
    */
   public S shard(int numParts, int partIndex) {
-    this.numParts = numParts;
-    this.partIndex = partIndex;
+    given.shard(numParts, partIndex);
     return self();
   }
 
@@ -85,7 +80,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * batches. Default false (parts are disjoint and their sizes differ by at most one).
    */
   public S evenShards(boolean evenShards) {
-    this.evenShards = evenShards;
+    given.evenShards(evenShards);
     return self();
   }
 
@@ -100,25 +95,25 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * {@code >= 1}; not with {@code buckets}.
    */
   public S elasticShards(boolean elasticShards) {
-    this.elasticShards = elasticShards;
+    given.elasticShards(elasticShards);
     return self();
   }
 
   /** The constant that pads {@code name} under {@link LastBatch#PAD_CONSTANT}. */
   public S padding(String name, double value) {
-    padding.put(name, value);
+    given.padding(name, value);
     return self();
   }
 
   /** The padding constant of data names without their own (MXNet.jl {@code data_padding}); default 0. */
   public S dataPadding(double value) {
-    this.dataPadding = value;
+    given.dataPadding(value);
     return self();
   }
 
   /** The padding constant of label names without their own (MXNet.jl {@code label_padding}); default 0. */
   public S labelPadding(double value) {
-    this.labelPadding = value;
+    given.labelPadding(value);
     return self();
   }
 
@@ -133,25 +128,35 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * {@link BadSamples#fail()} (the default), skip or replace it under a budget per epoch.
    */
   public S badSamples(BadSamples policy) {
-    this.badSamples = policy;
+    given.badSamples(policy);
     return self();
   }
 
   /**
-   * The settings as set so far, checked and resolved: the one place a provider's settings are
-   * decided. Without a seed, one is drawn here ({@link Seeds#unseeded()}); call it once per
-   * provider, when it is built, so everything that provider does reads the same values.
-   *
-   * @throws IllegalStateException if no batch size was set
-   * @throws IllegalArgumentException if the settings do not fit together (see {@link Sampling})
+   * Sets every setting {@code settings} sets, over what this builder set before (a shared group of
+   * settings, e.g. one value for the training providers of a run).
    */
-  protected final Sampling sampling() {
-    if (batchSize < 0) {
-      throw new IllegalStateException("no batch size: call batchSize(n) on the builder (n >= 1, or 0 for the whole shard "
-          + "as one batch), or declare one with @DataProvider(batchSize = n)");
-    }
-    return new Sampling(batchSize, lastBatch, shuffle, seed != null ? seed : Seeds.unseeded(), seed != null, numParts,
-        partIndex, evenShards, elasticShards, new Sampling.Padding(padding, dataPadding, labelPadding), badSamples.policy());
+  public S settings(Settings settings) {
+    given.apply(settings);
+    return self();
+  }
+
+  /**
+   * The settings as set so far over the subclass's defaults: what {@code build()} resolves, once,
+   * into the provider's settings (drawing a seed when none was set).
+   */
+  protected final Settings settings() {
+    return defaults.toBuilder().apply(given.build()).build();
+  }
+
+  /** The subclass's defaults alone. */
+  protected final Settings defaultSettings() {
+    return defaults;
+  }
+
+  /** The settings the user gave alone, without the defaults. */
+  protected final Settings givenSettings() {
+    return given.build();
   }
 
   /**
@@ -177,12 +182,26 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
    * instead of being delivered. Only {@link RuntimeException}s count: an {@link Error} always fails.
    */
   public static final class BadSamples {
-    private static final BadSamples FAIL = new BadSamples(BadSamplePolicy.FAIL);
+    private static final BadSamples FAIL = new BadSamples(Action.FAIL, 0, -1);
 
-    private final BadSamplePolicy policy;
+    private final Action action;
+    private final int maxCount;
+    private final double maxFraction;
 
-    private BadSamples(BadSamplePolicy policy) {
-      this.policy = policy;
+    private BadSamples(Action action, int maxCount, double maxFraction) {
+      this.action = action;
+      this.maxCount = maxCount;
+      this.maxFraction = maxFraction;
+    }
+
+    /** What happens to a bad sample. */
+    public enum Action {
+      /** The epoch fails. */
+      FAIL,
+      /** The sample's row is left out of its batch. */
+      SKIP,
+      /** The sample's row holds the next sample of the source that reads. */
+      REPLACE
     }
 
     /** The default: the first bad sample fails the epoch, its cause naming the sample. */
@@ -197,7 +216,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
      * @throws IllegalArgumentException if {@code maxPerEpoch < 0}
      */
     public static BadSamples skip(int maxPerEpoch) {
-      return new BadSamples(BadSamplePolicy.count(Action.SKIP, maxPerEpoch));
+      return count(Action.SKIP, maxPerEpoch);
     }
 
     /**
@@ -207,7 +226,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
      * @throws IllegalArgumentException unless {@code 0 <= maxFraction <= 1}
      */
     public static BadSamples skipFraction(double maxFraction) {
-      return new BadSamples(BadSamplePolicy.fraction(Action.SKIP, maxFraction));
+      return fraction(Action.SKIP, maxFraction);
     }
 
     /**
@@ -218,7 +237,7 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
      * @throws IllegalArgumentException if {@code maxPerEpoch < 0}
      */
     public static BadSamples replace(int maxPerEpoch) {
-      return new BadSamples(BadSamplePolicy.count(Action.REPLACE, maxPerEpoch));
+      return count(Action.REPLACE, maxPerEpoch);
     }
 
     /**
@@ -227,18 +246,52 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
      * @throws IllegalArgumentException unless {@code 0 <= maxFraction <= 1}
      */
     public static BadSamples replaceFraction(double maxFraction) {
-      return new BadSamples(BadSamplePolicy.fraction(Action.REPLACE, maxFraction));
+      return fraction(Action.REPLACE, maxFraction);
     }
 
-    /** The resolved policy, for the settings. */
-    BadSamplePolicy policy() {
-      return policy;
+    private static BadSamples count(Action action, int max) {
+      if (max < 0) {
+        throw new IllegalArgumentException("the bad-sample budget must be >= 0, got " + max);
+      }
+      return new BadSamples(action, max, -1);
     }
 
-    /** E.g. {@code skip(10)}, {@code replaceFraction(0.001)}, {@code fail()}. */
+    private static BadSamples fraction(Action action, double fraction) {
+      if (!(fraction >= 0 && fraction <= 1)) {
+        throw new IllegalArgumentException("the bad-sample fraction must be in [0, 1], got " + fraction);
+      }
+      return new BadSamples(action, 0, fraction);
+    }
+
+    /** Fail, skip or replace. */
+    public Action action() {
+      return action;
+    }
+
+    /** The most bad samples an epoch that visits {@code samples} samples may meet. */
+    public int budget(int samples) {
+      return maxFraction < 0 ? maxCount : (int) Math.floor(maxFraction * samples);
+    }
+
+    @Override
+    public boolean equals(@Nullable Object o) {
+      return o instanceof BadSamples b && action == b.action && maxCount == b.maxCount
+          && Double.compare(maxFraction, b.maxFraction) == 0;
+    }
+
+    @Override
+    public int hashCode() {
+      return (action.hashCode() * 31 + maxCount) * 31 + Double.hashCode(maxFraction);
+    }
+
+    /** The factory call that makes this policy, e.g. {@code skip(10)}, {@code replaceFraction(0.001)}, {@code fail()}. */
     @Override
     public String toString() {
-      return policy.toString();
+      String name = action.name().toLowerCase(java.util.Locale.ROOT);
+      if (action == Action.FAIL) {
+        return name + "()";
+      }
+      return maxFraction < 0 ? name + "(" + maxCount + ")" : name + "Fraction(" + maxFraction + ")";
     }
   }
 }

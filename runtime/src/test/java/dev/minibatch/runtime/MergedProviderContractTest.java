@@ -39,7 +39,7 @@ class MergedProviderContractTest extends ProviderContract {
      */
     @Override
     public MergedProvider build(int numSamples, Consumer<? super ProviderBuilder<?>> settings) {
-      Sampling.Padding padding = new Probe().apply(settings).resolved().padding();
+      dev.minibatch.runtime.Settings.Padding padding = new Probe().apply(settings).resolved().padding();
       Consumer<ProviderBuilder<?>> second = b -> {
         b.apply(settings);
         b.padding("data", padding.valueFor("data2", false)).padding("softmax_label", padding.valueFor("label2", true));
@@ -53,7 +53,7 @@ class MergedProviderContractTest extends ProviderContract {
     /** The settings as resolved. */
     private static final class Probe extends ProviderBuilder<Probe> {
       Sampling resolved() {
-        return sampling();
+        return Sampling.resolve(settings());
       }
     }
 

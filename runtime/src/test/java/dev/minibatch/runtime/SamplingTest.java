@@ -15,7 +15,7 @@ class SamplingTest {
   /** A builder that exposes the settings it resolves. */
   private static final class Probe extends ProviderBuilder<Probe> {
     Sampling resolve() {
-      return sampling();
+      return Sampling.resolve(settings());
     }
   }
 
@@ -57,8 +57,7 @@ class SamplingTest {
   void oneCheckAndOneMessageForABadBatchSize() {
     IllegalArgumentException fromBuilder = assertThrows(IllegalArgumentException.class, () -> new Probe().batchSize(-2));
     IllegalArgumentException fromSettings = assertThrows(IllegalArgumentException.class,
-        () -> new Sampling(-2, LastBatch.PARTIAL, false, 1, true, 1, 0, false, false, Sampling.Padding.ZERO,
-        dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL));
+        () -> Settings.builder().batchSize(-2));
     assertEquals("batch size must be >= 1 (or 0 for the whole shard as one batch), got -2", fromBuilder.getMessage());
     assertEquals(fromBuilder.getMessage(), fromSettings.getMessage());
   }

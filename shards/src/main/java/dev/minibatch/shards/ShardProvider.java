@@ -4,13 +4,13 @@ import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.SampleBatcher;
-import dev.minibatch.runtime.internal.SequenceOptions;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
-import dev.minibatch.runtime.internal.engine.SequenceFields;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shards.ShardColumns.Column;
+import dev.minibatch.shards.internal.GeneratedShards;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -122,8 +122,10 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     final java.util.Map<String, Double> stepPaddings = new java.util.LinkedHashMap<>();
 
     private Builder(boolean mix) {
+      // Elastic by default: a default, not a setting, so a generated provider's own
+      // elasticShards(false) does not conflict with it (GeneratedShards).
+      super(Settings.builder().elasticShards(true).build());
       this.mix = mix;
-      elasticShards(true);
     }
 
     private Builder add(String location, double weight) {
@@ -242,61 +244,54 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /**
-     * NOT for applications: what a generated provider's {@code shards(...)} source delegates to.
-     * The batches of this builder's shard sets, read with its settings (sets, weights, {@code
-     * samplesPerEpoch}, window, cache, read-ahead, readers, configuration) and cut by {@code
-     * sampling} (the generated builder's batch size, policy, shuffle, seed and shards), made by
-     * {@code batches}.
-     *
-     * @throws IllegalArgumentException if the sets' columns are not the arrays of {@code layouts},
-     *     in order
-     * @throws dev.minibatch.runtime.io.FileFormatException if an index is missing or malformed
-     */
-    public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(String providerName, Sampling sampling,
-        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches) {
-      if (sources.isEmpty()) {
-        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
-      }
-      ShardReading reading = new ShardReading(this, sampling);
-      try {
-        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, null), reading);
-      } catch (RuntimeException | Error t) {
-        reading.close();
-        throw t;
-      }
+    static {
+      GeneratedShards.register(new GeneratedShards.Access() {
+        @Override
+        public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(ProviderBuilder<?> source, Settings given,
+            Settings defaults, String providerName, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches,
+            GeneratedShards.@Nullable Variable<S> variable) {
+          if (!(source instanceof Builder b)) {
+            throw new IllegalArgumentException(providerName + ": shards(...) takes a ShardProvider.Builder, got "
+                + source.getClass().getName());
+          }
+          return b.batcher(given, defaults, providerName, layouts, batches, variable);
+        }
+      });
     }
 
     /**
-     * NOT for applications: {@link #batcher(String, Sampling, IntFunction, Function)} for a
-     * generated provider with variable-length members: {@code fields} and {@code options} are its
-     * declarations and builder settings, {@code stepPadding} each array's padding value (layout
-     * order). Batches are padded by the runtime's rule as from a List source, the lengths read from
-     * the files as batches are planned.
-     *
-     * @throws IllegalArgumentException for buckets (the samples' lengths are not read before an
-     *     epoch), or sets whose columns are not the arrays of {@code layouts}
+     * The batches of a generated provider: this builder's shard sets under its reading settings,
+     * cut by the settings given to the generated builder merged with those given to this one, over
+     * both builders' defaults.
      */
-    public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(String providerName, Sampling sampling,
-        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, SequenceFields<S> fields,
-        SequenceOptions options, double[] stepPadding) {
-      if (options.buckets() != null) {
+    private <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(Settings generated, Settings generatedDefaults,
+        String providerName,
+        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, GeneratedShards.@Nullable Variable<S> variable) {
+      if (variable != null && variable.options().buckets() != null) {
         throw new IllegalArgumentException(providerName + ": buckets(...) cannot be honoured from a shard set: buckets"
             + " group every sample by its length before an epoch is cut, and a shard set's lengths are read file by"
             + " file as its global order reaches them; read without buckets (batches are padded to their longest"
             + " sample), or build from a List with samples(list)");
       }
-      if (!maxLengths.isEmpty() || !stepPaddings.isEmpty()) {
+      if (variable != null && (!maxLengths.isEmpty() || !stepPaddings.isEmpty())) {
         throw new IllegalArgumentException(providerName + ": maxLength and stepPadding are declared on the sample's"
             + " members (@Provides); leave them off the ShardProvider.Builder given to shards(...)");
       }
       if (sources.isEmpty()) {
         throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
       }
-      ShardReading reading = new ShardReading(this, sampling);
+      Settings merged;
       try {
-        ShardSequences variable = new ShardSequences(fields, options.fixedLength(), stepPadding);
-        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, variable), reading);
+        merged = generatedDefaults.toBuilder().apply(defaultSettings()).apply(generated.merge(givenSettings())).build();
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException(providerName + ": the ShardProvider.Builder given to shards(...) and "
+            + providerName + ".Builder disagree: " + e.getMessage(), e);
+      }
+      ShardReading reading = new ShardReading(this, Sampling.resolve(merged));
+      try {
+        ShardSequences sequences = variable == null ? null
+            : new ShardSequences(variable.fields(), variable.options().fixedLength(), variable.stepPadding());
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences), reading);
       } catch (RuntimeException | Error t) {
         reading.close();
         throw t;
@@ -312,7 +307,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       if (sources.isEmpty()) {
         throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
       }
-      return new ShardProvider(this, sampling());
+      return new ShardProvider(this, Sampling.resolve(settings()));
     }
   }
 }

@@ -10,7 +10,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.SequenceFields;
 import dev.minibatch.runtime.internal.engine.Sequences;
 import dev.minibatch.shape.Shape;
@@ -114,7 +114,7 @@ final class Ragged extends EngineProvider<NamedBatch> {
     }
 
     Ragged build() {
-      return new Ragged(this, sampling());
+      return new Ragged(this, dev.minibatch.runtime.internal.settings.Sampling.resolve(settings()));
     }
   }
 }

@@ -17,6 +17,6 @@ final class SettingsProbe extends ProviderBuilder<SettingsProbe> {
     }
     settings.accept(p);
     p.shard(numParts, part);
-    return p.sampling();
+    return Sampling.resolve(p.settings());
   }
 }

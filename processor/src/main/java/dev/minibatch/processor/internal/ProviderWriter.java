@@ -171,8 +171,9 @@ final class ProviderWriter {
       boolean shards) {
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE);
     if (d.batchSize() > 0) {
-      // Only a declared size is a default: an undeclared one must be set on the builder.
-      constructor.addStatement("batchSize(DEFAULT_BATCH_SIZE)");
+      // Only a declared size is a default: an undeclared one must be set on the builder. A default,
+      // not a setting: a shard source's batchSize replaces it rather than conflicting with it.
+      constructor.addStatement("super($T.builder().batchSize(DEFAULT_BATCH_SIZE).build())", RuntimeNames.SETTINGS);
     }
     TypeName nullableList = list.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
     TypeName nullableIterable = iterable.annotated(com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build());
@@ -238,17 +239,17 @@ final class ProviderWriter {
             .addCode(shards ? ShardsWriter.buildBranch(d) : com.palantir.javapoet.CodeBlock.of(""))
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.<$T, $T>of($S, l, sampling(), $T::layout, $T::new, $T::collate, readers"
+            .addStatement("return new $T($T.<$T, $T>of($S, l, $T.resolve(settings()), $T::layout, $T::new, $T::collate, readers"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
-                d.provider(), d.batch(), d.provider()))
+                RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.<$T, $T>streaming($S, s, sampling(), $T::layout, $T::new, $T::collate"
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
-                d.provider(), d.batch(), d.provider()))
+                RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("throw new $T($S)", IllegalStateException.class, noSource)
             .build())

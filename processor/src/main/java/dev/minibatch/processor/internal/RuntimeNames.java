@@ -15,9 +15,11 @@ final class RuntimeNames {
   static final ClassName BATCH_PROVIDER = ClassName.get(RT, "BatchProvider");
   static final ClassName BATCH_ITERATOR = ClassName.get(RT, "BatchIterator");
   static final ClassName PROVIDER_BUILDER = ClassName.get(RT, "ProviderBuilder");
+  static final ClassName SETTINGS = ClassName.get(RT, "Settings");
   static final ClassName RESUMABLE = ClassName.get(RT, "Resumable");
   static final ClassName ITERATION_STATE = ClassName.get(RT, "IterationState");
   static final ClassName SAMPLE_BATCHER = ClassName.get(INTERNAL, "SampleBatcher");
+  static final ClassName SAMPLING = ClassName.get(INTERNAL + ".settings", "Sampling");
   static final ClassName COLLATE_TARGET = ClassName.get(ENGINE, "CollateTarget");
   static final ClassName COLLATE = ClassName.get(ENGINE, "Collate");
   static final ClassName SEQUENCE_FIELDS = ClassName.get(ENGINE, "SequenceFields");

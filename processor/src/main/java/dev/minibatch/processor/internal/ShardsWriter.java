@@ -25,6 +25,7 @@ final class ShardsWriter {
   private static final String SHARDS = "dev.minibatch.shards";
   static final ClassName SHARD_PROVIDER = ClassName.get(SHARDS, "ShardProvider");
   static final ClassName SHARD_PROVIDER_BUILDER = SHARD_PROVIDER.nestedClass("Builder");
+  static final ClassName GENERATED_SHARDS = ClassName.get(SHARDS + ".internal", "GeneratedShards");
   static final ClassName SHARD_WRITER = ClassName.get(SHARDS, "ShardWriter");
   static final ClassName SHARD_SET = ClassName.get(SHARDS, "ShardSet");
   static final ClassName LAST_BATCH = ClassName.get("dev.minibatch", "LastBatch");
@@ -132,8 +133,8 @@ final class ShardsWriter {
         .addParameter(String.class, "location")
         .addJavadoc("Reads the shard set in {@code location} (a local path or a Hadoop URI, written by {@code $T.write})\n"
             + "in its global order, with the shard reading defaults of {@code ShardProvider}: every last-batch policy,\n"
-            + "shuffle within windows, shards and resume. Turns {@code elasticShards} on (call {@code\n"
-            + "elasticShards(false)} after this for contiguous parts).\n", name(d))
+            + "shuffle within windows, shards and resume. Elastic sharing is the shard source's default (call\n"
+            + "{@code elasticShards(false)} for contiguous parts).\n", name(d))
         .addStatement("return shards($T.builder(location))", SHARD_PROVIDER)
         .build());
     b.addMethod(MethodSpec.methodBuilder("shards")
@@ -142,12 +143,14 @@ final class ShardsWriter {
         .addParameter(SHARD_PROVIDER_BUILDER, "source")
         .addJavadoc("Reads the shard sets of {@code source} ({@code ShardProvider.builder(location)} or {@code\n"
             + "ShardProvider.mix()}) with its reading settings (sets and weights, {@code samplesPerEpoch}, {@code\n"
-            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code readers}, {@code configuration}); batch\n"
-            + "size, policy, shuffle, seed and shards are this builder's. Turns {@code elasticShards} on.\n")
+            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code readers}, {@code configuration}). Batch\n"
+            + "size, policy, shuffle, seed and shards may be set on either builder; one set differently on both\n"
+            + "is refused at {@code build()}. Elastic sharing is the shard source's default: {@code\n"
+            + "elasticShards(false)} on either builder turns it off.\n")
         .addStatement("this.shards = $T.requireNonNull(source, $S)", java.util.Objects.class, "source")
         .addStatement("this.list = null")
         .addStatement("this.stream = null")
-        .addStatement("return elasticShards(true)")
+        .addStatement("return this")
         .build());
   }
 
@@ -165,12 +168,12 @@ final class ShardsWriter {
             ? (p > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : p + "d";
         pads.add(i == 0 ? "$L" : ", $L", v);
       }
-      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new, SEQUENCES, new $T(fixedLength,"
-          + " buckets), new double[] {$L}))", d.provider(), d.sample(), d.batch(), d.provider().simpleName(),
+      c.addStatement("return new $T($T.<$T, $T>batcher(sh, givenSettings(), defaultSettings(), $S, $T::layout, $T::new, SEQUENCES, new $T(fixedLength,"
+          + " buckets), new double[] {$L}))", d.provider(), GENERATED_SHARDS, d.sample(), d.batch(), d.provider().simpleName(),
           d.provider(), d.batch(), RuntimeNames.SEQUENCE_OPTIONS, pads.build());
     } else {
-      c.addStatement("return new $T(sh.<$T, $T>batcher($S, sampling(), $T::layout, $T::new))", d.provider(),
-          d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch());
+      c.addStatement("return new $T($T.<$T, $T>batcher(sh, givenSettings(), defaultSettings(), $S, $T::layout, $T::new))", d.provider(),
+          GENERATED_SHARDS, d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch());
     }
     return c.endControlFlow().build();
   }

@@ -7,7 +7,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.nd4j.DTypes;
@@ -209,7 +209,7 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
      *     batch size or shard, or padding for an unknown name
      */
     public ArrayDataProvider build() {
-      return new ArrayDataProvider(this, sampling());
+      return new ArrayDataProvider(this, Sampling.resolve(settings()));
     }
   }
 }

@@ -6,10 +6,9 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Resumable;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.Generator;
@@ -60,8 +59,6 @@ import org.jspecify.annotations.Nullable;
 public final class PrefetchingProvider<B extends Batch> implements BatchProvider<B>, Resumable {
   private static final String STAGE = "prefetch";
   /** The one thread of {@link #writtenAhead}, in stage {@link #STAGE}. */
-  private static final ReaderThreads PREFETCH_THREAD = ReaderThreads.inMemory(STAGE, 1);
-
   private final BatchProvider<B> provider;
   private final IterationGuard guard = new IterationGuard("PrefetchingProvider");
   /** The latest epoch's states on the generic path, or null (none since the last restore). */
@@ -256,7 +253,7 @@ public final class PrefetchingProvider<B extends Batch> implements BatchProvider
    */
   @SuppressWarnings("unchecked")
   private static <B extends Batch> BatchIterator<B> writtenAhead(EngineProvider<?> engine) {
-    return (BatchIterator<B>) engine.prefetchingIterator(PREFETCH_THREAD);
+    return (BatchIterator<B>) engine.prefetchingIterator(STAGE);
   }
 
   /** One epoch: the consumer's end of the batches written ahead. */

@@ -35,14 +35,24 @@ public final class SameDiffBinding {
   }
 
   /**
-   * Checks a provider's generated schema (its {@link ProviderManifest}, read from the class path
-   * without building the provider or loading its data) against {@code graph}'s placeholders: as
-   * {@link #check(BatchProvider, SameDiff)}, except that the batch axis is not compared, since the
-   * batch size is chosen when the provider is built.
+   * Checks the generated provider (or the sample of a generated provider) named {@code className}
+   * against {@code graph}'s placeholders from its schema manifest, read from {@code loader}'s class
+   * path without loading the provider class, building it or reading data: as {@link
+   * #check(BatchProvider, SameDiff)}, except that the batch axis is not compared, since the batch
+   * size is chosen when the provider is built.
    *
-   * @throws IllegalArgumentException listing every mismatch, one per line
+   * @throws IllegalArgumentException listing every mismatch, one per line, or naming the manifest
+   *     resources looked for when there is none
    */
-  public static void check(ProviderManifest manifest, SameDiff graph) {
+  public static void check(String className, ClassLoader loader, SameDiff graph) {
+    ProviderManifest manifest = ProviderManifest.load(className, loader).orElseThrow(() -> new IllegalArgumentException(
+        "no generated schema for " + className + " on the class path: looked for "
+        + ProviderManifest.resourceNames(className) + "; is it a provider (or sample) of @DataProvider?"));
+    check(manifest, graph);
+  }
+
+  /** {@link #check(String, ClassLoader, SameDiff)} from a manifest already read. */
+  static void check(ProviderManifest manifest, SameDiff graph) {
     long batch = Math.max(1, manifest.batchSize());
     List<DataDesc> all = new ArrayList<>(manifest.provideData(batch));
     all.addAll(manifest.provideLabel(batch));

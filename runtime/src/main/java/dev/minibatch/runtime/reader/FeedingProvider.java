@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
@@ -189,7 +190,7 @@ public final class FeedingProvider implements BatchProvider<NamedBatch>, Resumab
       resolved.stream().filter(f -> f.role == Role.DATA).forEach(ordered::add);
       resolved.stream().filter(f -> f.role == Role.LABEL).forEach(ordered::add);
       TupleCollator collator = new TupleCollator(ordered);
-      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader::iterator, sampling(),
+      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader::iterator, Sampling.resolve(settings()),
           batchSize -> layout(ordered, batchSize), NamedBatch::new, collator);
       return new FeedingProvider(engine);
     }

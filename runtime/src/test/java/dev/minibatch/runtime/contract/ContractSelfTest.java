@@ -197,7 +197,7 @@ class ContractSelfTest {
   /** Settings applied to nothing, to read them back as resolved. */
   private static final class Probe extends ProviderBuilder<Probe> {
     Sampling resolved() {
-      return sampling();
+      return Sampling.resolve(settings());
     }
   }
 

@@ -8,7 +8,7 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;
@@ -103,7 +103,7 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
 
     /** The provider. */
     public ComputedProvider build() {
-      return new ComputedProvider(this, sampling());
+      return new ComputedProvider(this, Sampling.resolve(settings()));
     }
   }
 }

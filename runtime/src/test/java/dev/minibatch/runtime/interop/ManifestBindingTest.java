@@ -5,8 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.minibatch.runtime.internal.ProviderManifest;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
+import java.net.URL;
+import java.net.URLClassLoader;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.autodiff.samediff.SameDiff;
 import org.nd4j.linalg.api.buffer.DataType;
 
@@ -49,5 +55,28 @@ class ManifestBindingTest {
         + "  - 'image': provided shape [1, 28, 28] (batch axis first), placeholder shape [-1, 784]\n"
         + "  - 'softmax_label': provided dtype INT32 (INT), placeholder dtype FLOAT\n"
         + "  - placeholder 'label' is not provided; the provider's names are [image, softmax_label]", e.getMessage());
+  }
+
+  @Test
+  void theManifestIsFoundByTheProvidersNameWithoutLoadingItsClass(@TempDir Path dir) throws IOException {
+    Path resource = dir.resolve(ProviderManifest.resourceNames("demo.DigitProvider").get(0));
+    Files.createDirectories(resource.getParent());
+    Files.writeString(resource, DIGIT);
+    SameDiff g = SameDiff.create();
+    g.placeHolder("image", DataType.FLOAT, -1, 28, 28);
+    g.placeHolder("softmax_label", DataType.INT32, -1);
+    try (URLClassLoader loader = new URLClassLoader(new URL[] {dir.toUri().toURL()}, null)) {
+      SameDiffBinding.check("demo.DigitProvider", loader, g);
+      g.placeHolder("extra", DataType.FLOAT, -1);
+      IllegalArgumentException mismatch = assertThrows(IllegalArgumentException.class,
+          () -> SameDiffBinding.check("demo.DigitProvider", loader, g));
+      assertEquals("demo.DigitProvider does not match the graph's placeholders:\n"
+          + "  - placeholder 'extra' is not provided; the provider's names are [image, softmax_label]", mismatch.getMessage());
+      IllegalArgumentException none = assertThrows(IllegalArgumentException.class,
+          () -> SameDiffBinding.check("demo.Missing", loader, g));
+      assertEquals("no generated schema for demo.Missing on the class path: looked for "
+          + ProviderManifest.resourceNames("demo.Missing") + "; is it a provider (or sample) of @DataProvider?",
+          none.getMessage());
+    }
   }
 }

@@ -124,7 +124,7 @@ class IterableProviderContractTest extends ProviderContract {
     static final class Builder extends ProviderBuilder<Builder> {
       IterableProvider build(Iterable<Integer> samples) {
         return new IterableProvider(SampleBatcher.<Integer, NamedBatch>streaming("IterableProvider", samples,
-            sampling(), IterableProvider::layout, NamedBatch::new, (list, positions, indices, from, to, target) -> {
+            dev.minibatch.runtime.internal.settings.Sampling.resolve(settings()), IterableProvider::layout, NamedBatch::new, (list, positions, indices, from, to, target) -> {
               FloatBuffer data = target.floats(0);
               IntBuffer labels = target.ints(1);
               for (int r = from; r < to; r++) {

@@ -100,6 +100,37 @@ class GeneratedShardsTest {
   }
 
   @Test
+  void settingsMadeOnTheShardBuilderAreHonouredNotDropped() {
+    List<Integer> named = new ArrayList<>();
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(16).shuffle(true).seed(3).shuffleWindow(64).build()) {
+      for (NamedBatch b : p) {
+        for (int r = 0; r < b.countSamples(); r++) {
+          named.add((int) (b.get(PixelBatch.IMAGE).getFloat(r, 0, 0) / 10));
+        }
+      }
+    }
+    try (PixelProvider p = PixelProvider.builder()
+        .shards(ShardProvider.builder(set).shuffleWindow(64).batchSize(16).shuffle(true).seed(3)).build()) {
+      assertEquals(16, p.batchSize());
+      assertEquals(3, p.seed());
+      assertEquals(named, epoch(p.iterator()));
+    }
+  }
+
+  @Test
+  void aSettingMadeDifferentlyOnBothBuildersIsRefusedNamingIt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PixelProvider.builder()
+        .shards(ShardProvider.builder(set).batchSize(8).seed(1)).batchSize(16).seed(1).build());
+    assertEquals("PixelProvider: the ShardProvider.Builder given to shards(...) and PixelProvider.Builder disagree:"
+        + " batchSize is set twice, to 16 and to 8: set it in one place", e.getMessage());
+    // Contiguous parts from a generated provider: its own elasticShards(false) is not a conflict.
+    try (PixelProvider p = PixelProvider.builder().shards(ShardProvider.builder(set)).elasticShards(false)
+        .shard(2, 1).build()) {
+      assertEquals(125, epoch(p.iterator()).size());
+    }
+  }
+
+  @Test
   void theGeneratedProviderResumesAndSharesElastically() {
     List<Integer> rest;
     IterationState state;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
-import dev.minibatch.runtime.internal.settings.BadSamplePolicy;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import java.util.ArrayList;
@@ -16,7 +16,7 @@ import java.util.List;
  * it, so the hand-off orders them; the delivered list is read by stats from any thread.
  */
 final class BadSampleLedger {
-  private final BadSamplePolicy policy;
+  private final BadSamples policy;
   private final int budget;
   private final int epoch;
   private final int[] rows;
@@ -25,7 +25,7 @@ final class BadSampleLedger {
   private final List<BadSample> delivered = new ArrayList<>();
 
   /** A ledger for epoch {@code epoch} visiting {@code samples} samples, over a ring of {@code slots}. */
-  BadSampleLedger(BadSamplePolicy policy, int epoch, int samples, int slots) {
+  BadSampleLedger(BadSamples policy, int epoch, int samples, int slots) {
     this.policy = policy;
     this.budget = policy.budget(samples);
     this.epoch = epoch;
@@ -37,7 +37,7 @@ final class BadSampleLedger {
     }
   }
 
-  BadSamplePolicy policy() {
+  BadSamples policy() {
     return policy;
   }
 

@@ -5,6 +5,7 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
+import dev.minibatch.runtime.spi.Engine;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
@@ -31,7 +32,7 @@ import org.jspecify.annotations.Nullable;
  *
  * @param <B> the batch type
  */
-public final class BatchEngine<B extends AbstractBatch<B>> implements AutoCloseable {
+public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> {
   private final String name;
   private final IterationGuard guard;
   private final OrderPlan order;
@@ -96,31 +97,37 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   }
 
   /** Rows per full batch: the configured size, or the part size when it was 0. */
+  @Override
   public int batchSize() {
     return order.batchSize();
   }
 
   /** The batch layout for {@link #batchSize()} rows. */
+  @Override
   public BatchLayout layout() {
     return output.layout;
   }
 
   /** The number of samples in the source (all parts). */
+  @Override
   public int numSamples() {
     return numSamples;
   }
 
   /** The samples (or draws) this provider's part visits per epoch, before padding. */
+  @Override
   public int shardSize() {
     return order.shardSize();
   }
 
   /** The seed in use (the configured one, or the one drawn when the provider was built). */
+  @Override
   public long seed() {
     return order.seed();
   }
 
   /** Starts the next epoch (or resumes the restored one); see {@link IterationGuard} for concurrency. */
+  @Override
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
     if (readers != null) {
@@ -136,6 +143,12 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
     long ticket = guard.begin();
     return parallel(ticket, true, readers != null ? readers : prefetch);
+  }
+
+  /** {@link #prefetchingIterator(ReaderThreads)} with one in-memory reader of {@code stage}. */
+  @Override
+  public BatchIterator<B> prefetchingIterator(String stage) {
+    return prefetchingIterator(ReaderThreads.inMemory(stage, 1));
   }
 
   /**
@@ -164,6 +177,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   public record SharedEpoch<B>(PipelineIterator<B> source, int window, @Nullable Consumer<B> onRelease) {}
 
   /** Where iteration stands; see {@link dev.minibatch.runtime.Resumable#saveState()}. */
+  @Override
   public IterationState saveState() {
     guard.lockWriting();
     try {
@@ -177,6 +191,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
    * Continues from {@code state} at the next iteration. The iteration in progress ends first, even
    * if the state is then rejected.
    */
+  @Override
   public void restoreState(IterationState state) {
     guard.checkOpen();
     guard.supersede();
@@ -189,6 +204,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements AutoClosea
   }
 
   /** Forgets the samples carried over (NDArrayIter's {@code hard_reset}) and ends the iteration in progress. */
+  @Override
   public void reset() {
     guard.supersede();
     guard.lockWriting();

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
-import dev.minibatch.runtime.internal.settings.BadSamplePolicy;
-import dev.minibatch.runtime.internal.settings.BadSamplePolicy.Action;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples.Action;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.StageFailedException;
@@ -28,10 +28,10 @@ final class BatchWriter {
   private final RowWriter rows;
   private final double[] padValues;
   private final @Nullable Sequences sequences;
-  private final BadSamplePolicy policy;
+  private final BadSamples policy;
   private final int numSamples;
 
-  BatchWriter(RowWriter rows, double[] padValues, @Nullable Sequences sequences, BadSamplePolicy policy,
+  BatchWriter(RowWriter rows, double[] padValues, @Nullable Sequences sequences, BadSamples policy,
       int numSamples) {
     this.rows = rows;
     this.padValues = padValues;

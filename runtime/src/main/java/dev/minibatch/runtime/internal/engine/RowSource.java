@@ -4,6 +4,7 @@ import dev.minibatch.DType;
 import dev.minibatch.runtime.internal.nd4j.DTypes;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import dev.minibatch.runtime.internal.nd4j.NativeRows;
+import dev.minibatch.runtime.spi.Rows;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
 import java.nio.IntBuffer;
@@ -26,7 +27,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *       more than the copy itself each time a file is loaded.
  * </ul>
  */
-public abstract class RowSource {
+public abstract class RowSource implements Rows {
   private final int rows;
   private final Shape sampleShape;
   private final DType dtype;
@@ -86,6 +87,20 @@ public abstract class RowSource {
   /** The element type the batches see. */
   public final DType dtype() {
     return dtype;
+  }
+
+  /**
+   * {@code rows} as the engine's source: the runtime makes every {@link Rows} it hands out as a
+   * RowSource, and nothing takes another implementation.
+   *
+   * @throws IllegalArgumentException for rows the runtime did not make
+   */
+  public static RowSource of(Rows rows) {
+    if (rows instanceof RowSource s) {
+      return s;
+    }
+    throw new IllegalArgumentException("rows of " + rows.getClass().getName() + " are not the runtime's: take them from"
+        + " the runtime's readers (e.g. IdxReader.IdxArray.rows)");
   }
 
   /**

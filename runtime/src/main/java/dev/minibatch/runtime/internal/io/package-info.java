@@ -1,7 +1,7 @@
 /**
  * NOT API. What the file formats share: reading whole files and gzip content ({@code FileBytes},
  * {@code GzipContent}), and the base
- * class of the file providers ({@code FileProvider}). It may change in any release.
+ * engine every file provider holds ({@code FileEngine}). It may change in any release.
  */
 @NullMarked
 package dev.minibatch.runtime.internal.io;

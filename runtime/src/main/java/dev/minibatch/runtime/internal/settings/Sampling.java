@@ -3,14 +3,15 @@ package dev.minibatch.runtime.internal.settings;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.ProviderBuilder;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
+import dev.minibatch.runtime.Settings;
+import dev.minibatch.runtime.Settings.Padding;
 import java.util.Map;
 
 /**
- * The sampling settings every provider shares, checked and resolved once, when the provider is
- * built: batch size, last-batch policy and padding values, shuffle and seed, and sharding.
- * Immutable; made by a {@link ProviderBuilder}. Everything below the builder reads these values and
+ * A provider's {@link Settings}, checked and resolved once, when the provider is built ({@link
+ * #resolve}): batch size, last-batch policy and padding values, shuffle and seed, and sharding.
+ * Immutable; made from the {@link ProviderBuilder}'s settings. Everything below the builder reads these values and
  * decides nothing again: the seed is always set ({@link #seeded()} says whether the user chose it)
  * and {@link #batchRows(int)} is the one reading of batch size 0.
  *
@@ -42,34 +43,14 @@ public record Sampling(
     boolean evenShards,
     boolean elasticShards,
     Padding padding,
-    BadSamplePolicy badSamples) {
-
-  /**
-   * The constants that pad rows under {@link LastBatch#PAD_CONSTANT}.
-   *
-   * @param byName constants by provided name
-   * @param data the constant for data names not in {@code byName} (MXNet.jl {@code data_padding})
-   * @param label the constant for label names not in {@code byName} (MXNet.jl {@code label_padding})
-   */
-  public record Padding(Map<String, Double> byName, double data, double label) {
-    /** No constants: every name pads with 0. */
-    public static final Padding ZERO = new Padding(Map.of(), 0, 0);
-
-    /** A defensive, ordered copy. */
-    public Padding {
-      byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
-    }
-
-    /** The padding constant for a provided name. */
-    public double valueFor(String name, boolean isLabel) {
-      Double v = byName.get(name);
-      return v != null ? v : (isLabel ? label : data);
-    }
-  }
+    BadSamples badSamples) {
 
   /** Checks the settings that do not depend on the data. */
   public Sampling {
-    checkBatchSize(batchSize);
+    if (batchSize < 0) {
+      // An invariant: Settings.Builder refuses a negative batch size with the user's words.
+      throw new IllegalArgumentException("internal: batch size " + batchSize + " < 0");
+    }
     if (numParts < 1) {
       throw new IllegalArgumentException("numParts must be >= 1, got " + numParts);
     }
@@ -87,15 +68,22 @@ public record Sampling(
   }
 
   /**
-   * The one check of a batch size, for the builder's setter and these settings alike.
+   * The settings {@code settings} set, resolved: the only place a provider's settings become the
+   * values everything below reads. Without a seed, one is drawn here ({@link Seeds#unseeded()});
+   * call it once per provider, when it is built, so everything that provider does reads the same
+   * values.
    *
-   * @throws IllegalArgumentException if {@code batchSize < 0}
+   * @throws IllegalStateException if no batch size was set
+   * @throws IllegalArgumentException if the settings do not fit together
    */
-  public static int checkBatchSize(int batchSize) {
-    if (batchSize < 0) {
-      throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
-    }
-    return batchSize;
+  public static Sampling resolve(Settings settings) {
+    int batchSize = settings.batchSize().orElseThrow(() -> new IllegalStateException("no batch size: call batchSize(n)"
+        + " on the builder (n >= 1, or 0 for the whole shard as one batch), or declare one with"
+        + " @DataProvider(batchSize = n)"));
+    Settings.Sharding sharding = settings.sharding();
+    return new Sampling(batchSize, settings.lastBatch(), settings.shuffle(), settings.seed().orElseGet(Seeds::unseeded),
+        settings.seed().isPresent(), sharding.numParts(), sharding.partIndex(), sharding.even(), sharding.elastic(),
+        settings.padding(), settings.badSamples());
   }
 
   /**
@@ -103,7 +91,7 @@ public record Sampling(
    * padding 0, failing at a bad sample.
    */
   public static Sampling defaults() {
-    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, false, Padding.ZERO, BadSamplePolicy.FAIL);
+    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, false, new Padding(Map.of(), 0, 0), BadSamples.fail());
   }
 
   /** Rows of a full batch for a shard of {@code shardSize} samples: the batch size, or the shard size for 0. */

@@ -2,13 +2,20 @@ package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.SampleProcessor.Sample;
+import dev.minibatch.runtime.io.SampleSource;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -39,13 +46,40 @@ import org.jspecify.annotations.Nullable;
  * pieces rather than whole) and the parsed values stay on the Java heap as the provider's rows;
  * labels have the format's dtype (class indices included), as in CSVIter.
  */
-public final class CsvProvider extends FileProvider {
+public final class CsvProvider extends EngineProvider<NamedBatch> implements SampleSource {
+  private final FileEngine files;
   private final List<String> classNames;
 
   private CsvProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames) {
-    super(data, labels, sampling);
+    this.files = new FileEngine("CsvProvider", data, labels, sampling);
     this.classNames = List.copyOf(classNames);
   }
+  @Override
+  protected BatchEngine<NamedBatch> engine() {
+    return files.engine();
+  }
+
+  @Override
+  public int numSamples() {
+    return files.numSamples();
+  }
+
+  @Override
+  public Sample sample(int i) {
+    return files.sample(i);
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
+   * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
+   * buffer is reused only after every consumer has released it (moved past it or closed). With
+   * reader threads the window is the ring's slots minus one, so the readers always have a buffer
+   * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
+   */
+  public Multicast<NamedBatch> multicast(int consumers) {
+    return files.multicast(consumers);
+  }
+
 
   /**
    * The {@link Format} of CSV files; the header, the label column and class-name labels are detected unless the options say: what
@@ -66,7 +100,7 @@ public final class CsvProvider extends FileProvider {
   }
 
   /** Builds {@link CsvProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
-  public static final class Builder extends FileProvider.Builder<Builder> {
+  public static final class Builder extends FileBuilder<Builder> {
     private @Nullable Path dataFile;
     private @Nullable Path labelFile;
     private @Nullable Shape dataShape;
@@ -129,7 +163,7 @@ public final class CsvProvider extends FileProvider {
      * @throws IllegalArgumentException for a label file together with a label column
      */
     public CsvProvider build() {
-      Sampling sampling = sampling();
+      Sampling sampling = Sampling.resolve(settings());
       Path dataPath = Objects.requireNonNull(dataFile, "CsvProvider: set dataFile(path)");
       Shape shape = dataShape;
       if (shape == null) {

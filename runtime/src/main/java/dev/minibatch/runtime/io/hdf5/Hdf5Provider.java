@@ -2,14 +2,19 @@ package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
+import dev.minibatch.runtime.io.SampleSource;
+import dev.minibatch.runtime.spi.EngineProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -57,7 +62,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * are the same for any number of readers. Failures name the stage, the sample, the file, the
  * datasets and the row ({@link #origin(int)}).
  */
-public final class Hdf5Provider extends FileProvider {
+public final class Hdf5Provider extends EngineProvider<NamedBatch> implements SampleSource {
+  private final FileEngine files;
   private final List<String> classNames;
 
   private final Part[] parts;
@@ -65,7 +71,7 @@ public final class Hdf5Provider extends FileProvider {
 
   private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
       @Nullable EpochDraws order, List<Part> parts, Builder b) {
-    super(data, labels, sampling, order);
+    this.files = new FileEngine("Hdf5Provider", data, labels, sampling, order);
     this.classNames = List.copyOf(classNames);
     this.parts = parts.toArray(new Part[0]);
     this.partStarts = new int[this.parts.length];
@@ -78,12 +84,38 @@ public final class Hdf5Provider extends FileProvider {
       throw new IllegalArgumentException("a process function runs on reader threads: readers(0) leaves none");
     }
     if (readers > 0) {
-      useReaders(new Readers("hdf5-reader", readers, b.buffers, process, this::origin));
+      files.useReaders(new FileEngine.Readers("hdf5-reader", readers, b.buffers, process, this::origin));
     }
     if (b.delivery != null) {
-      useDelivery(b.delivery);
+      files.useDelivery(b.delivery);
     }
   }
+  @Override
+  protected BatchEngine<NamedBatch> engine() {
+    return files.engine();
+  }
+
+  @Override
+  public int numSamples() {
+    return files.numSamples();
+  }
+
+  @Override
+  public Sample sample(int i) {
+    return files.sample(i);
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
+   * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
+   * buffer is reused only after every consumer has released it (moved past it or closed). With
+   * reader threads the window is the ring's slots minus one, so the readers always have a buffer
+   * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
+   */
+  public Multicast<NamedBatch> multicast(int consumers) {
+    return files.multicast(consumers);
+  }
+
 
   /** One entry's kept samples: the file, its datasets, and the file row of each kept sample. */
   record Part(java.nio.file.Path file, List<String> datasets, int classIndex, long[] rows) {}
@@ -142,10 +174,10 @@ public final class Hdf5Provider extends FileProvider {
    *     is the samples' order)
    */
   public dev.minibatch.runtime.reader.Reader<Sample> drawnReader() {
-    drawnPart(0);
+    files.drawnPart(0);
     java.util.concurrent.atomic.AtomicInteger passes = new java.util.concurrent.atomic.AtomicInteger();
     return () -> {
-      int[] indices = drawnPart(passes.getAndIncrement());
+      int[] indices = files.drawnPart(passes.getAndIncrement());
       return dev.minibatch.runtime.pipeline.PipelineIterator.of(java.util.Arrays.stream(indices).mapToObj(this::sample)
           .iterator());
     };
@@ -427,7 +459,7 @@ public final class Hdf5Provider extends FileProvider {
      * @throws java.io.UncheckedIOException naming a missing file
      */
     public Hdf5Provider build() {
-      Sampling sampling = sampling();
+      Sampling sampling = Sampling.resolve(settings());
       Hdf5Specification.Selected selected = new Hdf5Specification(entries, names, labelName, oneHot, select.skip,
           select.max, select.filter, select.filters).read();
       EpochDraws order = drawnOrder(sampling, selected, wrapExamples, epochLength);

@@ -2,6 +2,7 @@ package dev.minibatch.runtime.io.idx;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.internal.engine.RowSource;
+import dev.minibatch.runtime.spi.Rows;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.internal.io.GzipContent;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
@@ -319,7 +320,7 @@ public final class IdxReader {
     }
 
     /**
-     * The samples (axis 0) as a {@link RowSource} of {@code sampleShape} (whose element count must be
+     * The samples (axis 0) as a {@link Rows} of {@code sampleShape} (whose element count must be
      * {@link #sampleSize()}) delivering {@code dtype}, FLOAT32 (times {@code scale}) or INT32. 8-bit
      * files stay bytes, decoded into each batch buffer as it is filled; wider types are decoded once
      * into an INDArray ({@link #toFloatINDArray}, {@link #toIntINDArray}).
@@ -328,7 +329,7 @@ public final class IdxReader {
      * @throws IllegalStateException for INT32 from a float32 or float64 file
      * @throws FileFormatException if the file holds no samples or its samples hold no elements
      */
-    public RowSource rows(Shape sampleShape, DType dtype, float scale) {
+    public Rows rows(Shape sampleShape, DType dtype, float scale) {
       if (dtype != DType.FLOAT32 && dtype != DType.INT32) {
         throw new IllegalArgumentException(file + ": samples decode to FLOAT32 or INT32, not " + dtype);
       }

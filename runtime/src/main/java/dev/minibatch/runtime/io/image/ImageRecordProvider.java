@@ -7,11 +7,11 @@ import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.io.EngineMulticast;
-import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
@@ -196,7 +196,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   }
 
   /** The image settings of {@code b}, checked. */
-  private static Augmentation settings(Builder b) {
+  private static Augmentation augmentation(Builder b) {
     if (b.channels == 0) {
       throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
           + "dataShape(3, 224, 224)");
@@ -216,7 +216,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
    * #normalize(Consumer)}; the sampling settings are {@link ProviderBuilder}'s. {@code batchSize},
    * {@code dataShape} and one source ({@link #pathImgrec(Path)} or {@link #imageFolder(Path)}) are required.
    */
-  public static final class Builder extends FileProvider.Builder<Builder> {
+  public static final class Builder extends FileBuilder<Builder> {
     // The names for the provider's constructor: the base class keeps its accessors protected.
     private String data() {
       return dataName();
@@ -418,7 +418,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
      *     images
      */
     public ImageRecordProvider build() {
-      return open(this, sampling(), settings(this));
+      return open(this, Sampling.resolve(settings()), augmentation(this));
     }
 
   }

@@ -1,15 +1,22 @@
 package dev.minibatch.runtime.io.mnist;
 
 import dev.minibatch.DType;
+import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.io.FileProvider;
+import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.SampleProcessor.Sample;
+import dev.minibatch.runtime.io.SampleSource;
 import dev.minibatch.runtime.io.idx.IdxReader;
 import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -37,15 +44,42 @@ import org.jspecify.annotations.Nullable;
  * <p>Unlike MXNet, the files are checked: magic numbers 2051 and 2049, the header's sizes against
  * the file length, and equal image and label counts.
  */
-public final class MnistProvider extends FileProvider {
+public final class MnistProvider extends EngineProvider<NamedBatch> implements SampleSource {
+  private final FileEngine files;
   /** The data name (MXNet's). */
   public static final String DATA_NAME = ArrayDataProvider.DEFAULT_DATA_NAME;
   /** The label name (MXNet's). */
   public static final String LABEL_NAME = ArrayDataProvider.DEFAULT_LABEL_NAME;
 
   private MnistProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels) {
-    super(data, labels, sampling);
+    this.files = new FileEngine("MnistProvider", data, labels, sampling);
   }
+  @Override
+  protected BatchEngine<NamedBatch> engine() {
+    return files.engine();
+  }
+
+  @Override
+  public int numSamples() {
+    return files.numSamples();
+  }
+
+  @Override
+  public Sample sample(int i) {
+    return files.sample(i);
+  }
+
+  /**
+   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
+   * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
+   * buffer is reused only after every consumer has released it (moved past it or closed). With
+   * reader threads the window is the ring's slots minus one, so the readers always have a buffer
+   * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
+   */
+  public Multicast<NamedBatch> multicast(int consumers) {
+    return files.multicast(consumers);
+  }
+
 
   /**
    * The {@link Format} of idx files (MNIST's format): an images file with the labels file beside it (or {@code Options.labels}) as a {@code MnistProvider}, any other idx array as an {@code ArrayDataProvider}: what
@@ -61,7 +95,7 @@ public final class MnistProvider extends FileProvider {
   }
 
   /** Builds {@link MnistProvider}s; the sampling settings are {@link ProviderBuilder}'s. */
-  public static final class Builder extends FileProvider.Builder<Builder> {
+  public static final class Builder extends FileBuilder<Builder> {
     private @Nullable Path image;
     private @Nullable Path label;
     private boolean flat;
@@ -114,7 +148,7 @@ public final class MnistProvider extends FileProvider {
      *     the header, an extent of 0, corrupt gzip data, or different image and label counts
      */
     public MnistProvider build() {
-      Sampling sampling = sampling();
+      Sampling sampling = Sampling.resolve(settings());
       Path img = Objects.requireNonNull(image, "MnistProvider: set image(path)");
       Path lab = Objects.requireNonNull(label, "MnistProvider: set label(path)");
       IdxArray images = IdxReader.read(img, IdxReader.MNIST_IMAGES_MAGIC);
@@ -129,9 +163,9 @@ public final class MnistProvider extends FileProvider {
       Shape sample = flat ? Shape.of((long) d[1] * d[2]) : Shape.of(1, d[1], d[2]);
       // The pixels stay the file's bytes and are decoded (times the scale) into each batch buffer.
       Map<String, RowSource> data = new LinkedHashMap<>();
-      data.put(dataName(), images.rows(sample, DType.FLOAT32, scale));
+      data.put(dataName(), RowSource.of(images.rows(sample, DType.FLOAT32, scale)));
       Map<String, RowSource> label = new LinkedHashMap<>();
-      label.put(labelName(), labels.rows(Shape.scalar(), labelType, 1f));
+      label.put(labelName(), RowSource.of(labels.rows(Shape.scalar(), labelType, 1f)));
       return new MnistProvider(sampling, data, label);
     }
   }

@@ -53,8 +53,8 @@ class BucketOrderPlanTest {
   }
 
   static Sampling sampling(int batchSize, LastBatch policy, boolean shuffle, int parts, int part, boolean even) {
-    return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, false, Sampling.Padding.ZERO,
-        dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
+    return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
   }
 
   static BucketOrderPlan scheduler(int batchSize, LastBatch policy) {
@@ -314,8 +314,8 @@ class BucketOrderPlanTest {
     assertNotEquals(a.get(0), a.get(1));
     assertNotEquals(a.get(1), a.get(2));
     // Another seed, another order.
-    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, false, Sampling.Padding.ZERO,
-        dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
+    Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
     assertNotEquals(a.get(0), epoch(new BucketOrderPlan(lengths, MANY_BOUNDS, other)));
   }
 

@@ -11,8 +11,8 @@ import org.junit.jupiter.api.Test;
 /** SampleOrder is the scheduler's plan: hand-computed cuts, shards, padding, carry and resume. */
 class SampleOrderTest {
   private static Sampling sampling(int batch, LastBatch policy, int parts, int part) {
-    return new Sampling(batch, policy, false, 1L, true, parts, part, false, false, Sampling.Padding.ZERO,
-        dev.minibatch.runtime.internal.settings.BadSamplePolicy.FAIL);
+    return new Sampling(batch, policy, false, 1L, true, parts, part, false, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
   }
 
   @Test

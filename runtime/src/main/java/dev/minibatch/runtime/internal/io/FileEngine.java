@@ -4,11 +4,8 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.EngineProvider;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
@@ -16,29 +13,26 @@ import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
-import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.reader.Reader;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NoSuchElementException;
 import java.util.function.Consumer;
 import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The base of the file providers: the file's samples are loaded once into {@link RowSource}s whose
- * axis 0 is the sample axis, and batches come from the runtime's batching engine ({@link
- * BatchEngine}: last-batch policies, shuffle and seed, sharding, resumable state, reader threads)
- * — the same engine and semantics as {@code ArrayDataProvider}. A batch stays valid until the
- * iterator moves on ({@link dev.minibatch.runtime.Batch#copy()} keeps one). {@link #samples()}
- * offers the same data one sample at a time.
+ * What every file provider runs on (each holds one; none extends it, so no provider's API names
+ * it): the file's samples, loaded once into {@link RowSource}s whose axis 0 is the sample axis,
+ * and the batching engine over them ({@link BatchEngine}: last-batch policies, shuffle and seed,
+ * sharding, resumable state, reader threads) — the same engine and semantics as {@code
+ * ArrayDataProvider}. A batch stays valid until the iterator moves on ({@link
+ * dev.minibatch.runtime.Batch#copy()} keeps one). {@link #sample(int)} offers the same data one
+ * sample at a time.
  */
-public abstract class FileProvider extends EngineProvider<NamedBatch> {
-  private final String name = getClass().getSimpleName();
+public final class FileEngine {
+  private final String name;
   private final List<String> names = new ArrayList<>();
   private final RowSource[] sources;
   private final BatchLayout sampleLayout;
@@ -58,7 +52,7 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
    * @param process the process function run on the readers for every sample, or null to copy rows
    * @param origin describes where sample {@code i} comes from, for error messages
    */
-  protected record Readers(String stage, int threads, int slots, @Nullable SampleProcessor process,
+  public record Readers(String stage, int threads, int slots, @Nullable SampleProcessor process,
       IntFunction<String> origin) {
     /** Checks the counts. */
     public Readers {
@@ -67,73 +61,38 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
   }
 
   /**
-   * The settings every single-file-format provider's builder adds to {@link ProviderBuilder}: the
-   * names of its one data array and one label array (MNIST, CSV and {@code ImageRecordProvider}
-   * builders extend it). Defaults {@code "data"} and {@code "softmax_label"}, as MXNet's iterators.
-   *
-   * @param <S> the concrete builder, returned by every setter
-   */
-  public abstract static class Builder<S extends Builder<S>> extends ProviderBuilder<S> {
-    private String dataName = ArrayDataProvider.DEFAULT_DATA_NAME;
-    private String labelName = ArrayDataProvider.DEFAULT_LABEL_NAME;
-
-    /** For subclasses. */
-    protected Builder() {}
-
-    /** The data array's name; default {@code "data"}. */
-    public S dataName(String name) {
-      this.dataName = name;
-      return self();
-    }
-
-    /** The label array's name; default {@code "softmax_label"}. */
-    public S labelName(String name) {
-      this.labelName = name;
-      return self();
-    }
-
-    /** The data array's name as set. */
-    protected final String dataName() {
-      return dataName;
-    }
-
-    /** The label array's name as set. */
-    protected final String labelName() {
-      return labelName;
-    }
-  }
-
-  /**
-   * A provider over {@code data} and {@code labels} (name → array, in order) with {@code sampling}.
+   * The engine of provider {@code name} over {@code data} and {@code labels} (name → array, in
+   * order) with {@code sampling}.
    *
    * @throws IllegalArgumentException for no data, arrays whose sample counts differ, an invalid
    *     batch size or shard, or padding for an unknown name
    */
-  protected FileProvider(Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
-    this(wrap(data), wrap(labels), sampling, null);
+  public FileEngine(String name, Sampling sampling, Map<String, INDArray> data, Map<String, INDArray> labels) {
+    this(name, wrap(data), wrap(labels), sampling, null);
   }
 
   /**
-   * A provider over row sources {@code data} and {@code labels} (name → source, in order) with
-   * {@code sampling}.
+   * The engine of provider {@code name} over row sources {@code data} and {@code labels} (name →
+   * source, in order) with {@code sampling}.
    *
    * @throws IllegalArgumentException for no data, sources whose sample counts differ, an invalid
    *     batch size or shard, or padding for an unknown name
    */
-  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling) {
-    this(data, labels, sampling, null);
+  public FileEngine(String name, Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling) {
+    this(name, data, labels, sampling, null);
   }
 
   /**
-   * As {@link #FileProvider(Map, Map, Sampling)}, with epochs that visit {@code draws} instead of
+   * As {@link #FileEngine(String, Map, Map, Sampling)}, with epochs that visit {@code draws} instead of
    * the (shuffled) samples when it is not null; the engine shards the draws and cuts them into
    * batches like any other order.
    *
    * @throws IllegalArgumentException as the other constructor; with draws, also for ROLL_OVER when
    *     a part has fewer draws than a batch (the carried draws would span several epochs)
    */
-  protected FileProvider(Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
+  public FileEngine(String name, Map<String, RowSource> data, Map<String, RowSource> labels, Sampling sampling,
       @Nullable EpochDraws draws) {
+    this.name = name;
     if (data.isEmpty()) {
       throw new IllegalArgumentException("empty data: add at least one data array");
     }
@@ -179,16 +138,16 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
   }
 
   /**
-   * Fill batches on reader threads from now on (call from a subclass constructor). Each epoch
+   * Fill batches on reader threads from now on (call from the provider's constructor). Each epoch
    * starts its readers and stops them at its end, on close, or when a newer epoch starts.
    */
-  protected final synchronized void useReaders(Readers settings) {
+  public synchronized void useReaders(Readers settings) {
     this.readers = settings;
     rebuild();
   }
 
   /** Hand every batch to {@code delivery} on the consumer's thread before the iterator returns it. */
-  protected final synchronized void useDelivery(Consumer<? super NamedBatch> delivery) {
+  public synchronized void useDelivery(Consumer<? super NamedBatch> delivery) {
     this.delivery = delivery;
     rebuild();
   }
@@ -201,8 +160,8 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
     }
   }
 
-  @Override
-  protected final synchronized BatchEngine<NamedBatch> engine() {
+  /** The engine, built on first use after the provider chose its readers and delivery. */
+  public synchronized BatchEngine<NamedBatch> engine() {
     BatchEngine<NamedBatch> e = engine;
     if (e == null) {
       Readers r = readers;
@@ -223,7 +182,7 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
   private RowWriter readerRows(Readers r) {
     SampleProcessor process = r.process();
     RowWriter copy = RowSource.writer(sources);
-    RowWriter rows = process == null ? copy : new ProcessedRowWriter(process, this::sample, this::seed);
+    RowWriter rows = process == null ? copy : new ProcessedRowWriter(process, this::sample, () -> engine().seed());
     return (indices, from, to, slot) -> {
       try {
         rows.write(indices, from, to, slot);
@@ -263,12 +222,11 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
    *
    * @throws IllegalStateException if this provider does not draw its samples
    */
-  protected final int[] drawnPart(int epoch) {
+  public int[] drawnPart(int epoch) {
     return engine().drawnPart(epoch);
   }
 
   /** The number of samples in the file(s), all parts. */
-  @Override
   public int numSamples() {
     return sources[0].rows();
   }
@@ -286,40 +244,5 @@ public abstract class FileProvider extends EngineProvider<NamedBatch> {
       rows.add(s.row(i));
     }
     return new Sample(i, names, rows);
-  }
-
-  /**
-   * The samples in source order as a {@link Reader}, so the reader decorators and the pipeline
-   * engine apply: {@code xmap(ParallelOptions, fn)} for work on worker threads (deterministic per
-   * (seed, epoch, index) for any number of workers), {@code map(fn)} on the consumer's thread,
-   * {@code Multicast} for several consumers, {@code FeedingProvider} to batch the results again.
-   * Every pass starts from sample 0; like {@link #samples()}, it ignores shuffle, shard and
-   * last-batch settings, which belong to batching.
-   */
-  public Reader<Sample> reader() {
-    return () -> PipelineIterator.of(samples().iterator());
-  }
-
-  /**
-   * The samples in source order, one at a time: a plain {@link Iterable} that a reader pipeline can
-   * consume. It ignores shuffle, shard and last-batch settings, which belong to batching.
-   */
-  public Iterable<Sample> samples() {
-    return () -> new Iterator<>() {
-      private int next;
-
-      @Override
-      public boolean hasNext() {
-        return next < numSamples();
-      }
-
-      @Override
-      public Sample next() {
-        if (!hasNext()) {
-          throw new NoSuchElementException();
-        }
-        return sample(next++);
-      }
-    };
   }
 }

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.engine;
+package dev.minibatch.runtime.spi;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.AbstractBatch;
@@ -10,7 +10,7 @@ import dev.minibatch.runtime.Resumable;
 import java.util.List;
 
 /**
- * The base of a random-access provider that runs on a {@link BatchEngine}: every {@link
+ * The base of a random-access provider that runs on the batching {@link Engine}: every {@link
  * BatchProvider} and {@link Resumable} method delegates to {@link #engine()}, so a provider adds
  * only its builder and what is its own.
  *
@@ -21,7 +21,7 @@ public abstract class EngineProvider<B extends AbstractBatch<B>> implements Batc
   protected EngineProvider() {}
 
   /** The engine this provider runs on. */
-  protected abstract BatchEngine<B> engine();
+  protected abstract Engine<B> engine();
 
   @Override
   public int batchSize() {
@@ -64,11 +64,12 @@ public abstract class EngineProvider<B extends AbstractBatch<B>> implements Batc
   }
 
   /**
-   * The next epoch written ahead of the consumer by this provider's reader threads, or by {@code
-   * prefetch}'s where it has none: what a prefetching wrapper runs instead of a thread of its own.
+   * The next epoch written ahead of the consumer by this provider's reader threads or, where it has
+   * none, by one thread of the stage {@code stage}: what a prefetching wrapper runs instead of a
+   * thread of its own.
    */
-  public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
-    return engine().prefetchingIterator(prefetch);
+  public BatchIterator<B> prefetchingIterator(String stage) {
+    return engine().prefetchingIterator(stage);
   }
 
   @Override

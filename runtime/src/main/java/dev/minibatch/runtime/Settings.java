@@ -1,0 +1,380 @@
+package dev.minibatch.runtime;
+
+import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.ProviderBuilder.BadSamples;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+import java.util.StringJoiner;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * The settings every provider shares, as one immutable value: batch size and last-batch policy,
+ * shuffle and seed, sharding, padding constants and the bad-sample policy. Every provider builder
+ * ({@link ProviderBuilder}) holds one and its setters only build it; a value can be made once and
+ * handed to several builders with {@link ProviderBuilder#settings(Settings)}:
+ *
+ * <pre>{@code
+ * Settings training = Settings.builder().batchSize(64).shuffle(true).seed(7).build();
+ * ArrayDataProvider train = ArrayDataProvider.builder().data("x", x).label("y", y).settings(training).build();
+ * }</pre>
+ *
+ * <p>A value remembers which settings were set: a setting left unset reads as its default
+ * ({@link #lastBatch()} {@code PARTIAL}, no shuffle, one part, padding 0, {@link BadSamples#fail()}),
+ * except the batch size and the seed, which have none ({@link #batchSize()}, {@link #seed()} are
+ * empty). A provider resolves its value once, when it is built: a missing batch size is an error
+ * then, and a missing seed is drawn then, once, and reported by the provider's {@code seed()}.
+ * {@link #merge(Settings)} joins two values and refuses a setting they set differently, which is how
+ * a setting given in two places is honoured or refused, never dropped.
+ */
+public final class Settings {
+  private static final Settings NONE = new Builder().build();
+
+  private final @Nullable Integer batchSize;
+  private final @Nullable LastBatch lastBatch;
+  private final @Nullable Boolean shuffle;
+  private final @Nullable Long seed;
+  private final @Nullable Integer numParts;
+  private final @Nullable Integer partIndex;
+  private final @Nullable Boolean evenShards;
+  private final @Nullable Boolean elasticShards;
+  private final Map<String, Double> padding;
+  private final @Nullable Double dataPadding;
+  private final @Nullable Double labelPadding;
+  private final @Nullable BadSamples badSamples;
+
+  private Settings(Builder b) {
+    this.batchSize = b.batchSize;
+    this.lastBatch = b.lastBatch;
+    this.shuffle = b.shuffle;
+    this.seed = b.seed;
+    this.numParts = b.numParts;
+    this.partIndex = b.partIndex;
+    this.evenShards = b.evenShards;
+    this.elasticShards = b.elasticShards;
+    this.padding = Collections.unmodifiableMap(new LinkedHashMap<>(b.padding));
+    this.dataPadding = b.dataPadding;
+    this.labelPadding = b.labelPadding;
+    this.badSamples = b.badSamples;
+  }
+
+  /** A value that sets nothing: every setting reads as its default. */
+  public static Settings none() {
+    return NONE;
+  }
+
+  /** A builder of a value that sets nothing yet. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder that starts from this value's settings. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.batchSize = batchSize;
+    b.lastBatch = lastBatch;
+    b.shuffle = shuffle;
+    b.seed = seed;
+    b.numParts = numParts;
+    b.partIndex = partIndex;
+    b.evenShards = evenShards;
+    b.elasticShards = elasticShards;
+    b.padding.putAll(padding);
+    b.dataPadding = dataPadding;
+    b.labelPadding = labelPadding;
+    b.badSamples = badSamples;
+    return b;
+  }
+
+  /** Rows per batch ({@code >= 1}, or 0 for the whole shard as one batch); empty if not set. */
+  public OptionalInt batchSize() {
+    return batchSize == null ? OptionalInt.empty() : OptionalInt.of(batchSize);
+  }
+
+  /** The last-batch policy; default {@link LastBatch#PARTIAL}. */
+  public LastBatch lastBatch() {
+    return lastBatch == null ? LastBatch.PARTIAL : lastBatch;
+  }
+
+  /** Whether every epoch uses a new permutation; default false. */
+  public boolean shuffle() {
+    return shuffle != null && shuffle;
+  }
+
+  /** The user's seed; empty if not set (the provider draws one when it is built). */
+  public OptionalLong seed() {
+    return seed == null ? OptionalLong.empty() : OptionalLong.of(seed);
+  }
+
+  /** The sharding settings: part {@code partIndex} of {@code numParts}, even and elastic; default one part. */
+  public Sharding sharding() {
+    return new Sharding(numParts == null ? 1 : numParts, partIndex == null ? 0 : partIndex,
+        evenShards != null && evenShards, elasticShards != null && elasticShards);
+  }
+
+  /** The padding constants of {@link LastBatch#PAD_CONSTANT}; default 0 for every name. */
+  public Padding padding() {
+    return new Padding(padding, dataPadding == null ? 0 : dataPadding, labelPadding == null ? 0 : labelPadding);
+  }
+
+  /** What a provider does with a sample it cannot read; default {@link BadSamples#fail()}. */
+  public BadSamples badSamples() {
+    return badSamples == null ? BadSamples.fail() : badSamples;
+  }
+
+  /**
+   * The settings set in this value or in {@code other}.
+   *
+   * @throws IllegalArgumentException naming the setting and both values if the two set one setting
+   *     to different values
+   */
+  public Settings merge(Settings other) {
+    Builder b = toBuilder();
+    b.batchSize = join("batchSize", batchSize, other.batchSize);
+    b.lastBatch = join("lastBatch", lastBatch, other.lastBatch);
+    b.shuffle = join("shuffle", shuffle, other.shuffle);
+    b.seed = join("seed", seed, other.seed);
+    b.numParts = join("shard numParts", numParts, other.numParts);
+    b.partIndex = join("shard partIndex", partIndex, other.partIndex);
+    b.evenShards = join("evenShards", evenShards, other.evenShards);
+    b.elasticShards = join("elasticShards", elasticShards, other.elasticShards);
+    for (Map.Entry<String, Double> e : other.padding.entrySet()) {
+      b.padding.put(e.getKey(), join("padding of '" + e.getKey() + "'", padding.get(e.getKey()), e.getValue()));
+    }
+    b.dataPadding = join("dataPadding", dataPadding, other.dataPadding);
+    b.labelPadding = join("labelPadding", labelPadding, other.labelPadding);
+    b.badSamples = join("badSamples", badSamples, other.badSamples);
+    return b.build();
+  }
+
+  private static <T> @Nullable T join(String setting, @Nullable T mine, @Nullable T theirs) {
+    if (mine != null && theirs != null && !mine.equals(theirs)) {
+      throw new IllegalArgumentException(setting + " is set twice, to " + mine + " and to " + theirs
+          + ": set it in one place");
+    }
+    return mine != null ? mine : theirs;
+  }
+
+  @Override
+  public boolean equals(@Nullable Object o) {
+    return o instanceof Settings s && Objects.equals(batchSize, s.batchSize) && lastBatch == s.lastBatch
+        && Objects.equals(shuffle, s.shuffle) && Objects.equals(seed, s.seed) && Objects.equals(numParts, s.numParts)
+        && Objects.equals(partIndex, s.partIndex) && Objects.equals(evenShards, s.evenShards)
+        && Objects.equals(elasticShards, s.elasticShards) && padding.equals(s.padding)
+        && Objects.equals(dataPadding, s.dataPadding) && Objects.equals(labelPadding, s.labelPadding)
+        && Objects.equals(badSamples, s.badSamples);
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards, elasticShards, padding,
+        dataPadding, labelPadding, badSamples);
+  }
+
+  /** The settings that are set, as the builder calls that set them, e.g. {@code Settings[batchSize(32), seed(7)]}. */
+  @Override
+  public String toString() {
+    StringJoiner j = new StringJoiner(", ", "Settings[", "]");
+    add(j, "batchSize", batchSize);
+    add(j, "lastBatch", lastBatch);
+    add(j, "shuffle", shuffle);
+    add(j, "seed", seed);
+    if (numParts != null) {
+      j.add("shard(" + numParts + ", " + partIndex + ")");
+    }
+    add(j, "evenShards", evenShards);
+    add(j, "elasticShards", elasticShards);
+    padding.forEach((name, value) -> j.add("padding(\"" + name + "\", " + value + ")"));
+    add(j, "dataPadding", dataPadding);
+    add(j, "labelPadding", labelPadding);
+    add(j, "badSamples", badSamples);
+    return j.toString();
+  }
+
+  private static void add(StringJoiner j, String setter, @Nullable Object value) {
+    if (value != null) {
+      j.add(setter + "(" + value + ")");
+    }
+  }
+
+  /**
+   * Which part of the samples a provider reads, and how parts share an epoch.
+   *
+   * @param numParts the number of disjoint parts that together cover every sample, {@code >= 1}
+   * @param partIndex the part read, in {@code [0, numParts)}
+   * @param even every part gets {@code ceil(n / numParts)} samples (or, elastic, the same number of
+   *     batches), topped up with the epoch's first ones
+   * @param elastic the parts take turns at the batches of one global order, so a state saved under
+   *     one part count resumes under another
+   */
+  public record Sharding(int numParts, int partIndex, boolean even, boolean elastic) {}
+
+  /**
+   * The constants that pad rows under {@link LastBatch#PAD_CONSTANT}.
+   *
+   * @param byName constants by provided name
+   * @param data the constant of data names not in {@code byName} (MXNet.jl {@code data_padding})
+   * @param label the constant of label names not in {@code byName} (MXNet.jl {@code label_padding})
+   */
+  public record Padding(Map<String, Double> byName, double data, double label) {
+    /** An unmodifiable, ordered copy. */
+    public Padding {
+      byName = Collections.unmodifiableMap(new LinkedHashMap<>(byName));
+    }
+
+    /** The constant that pads the provided name {@code name}. */
+    public double valueFor(String name, boolean isLabel) {
+      Double v = byName.get(name);
+      return v != null ? v : (isLabel ? label : data);
+    }
+  }
+
+  /** Sets settings one by one; {@link #build()} makes the value. Not thread-safe. */
+  public static final class Builder {
+    private @Nullable Integer batchSize;
+    private @Nullable LastBatch lastBatch;
+    private @Nullable Boolean shuffle;
+    private @Nullable Long seed;
+    private @Nullable Integer numParts;
+    private @Nullable Integer partIndex;
+    private @Nullable Boolean evenShards;
+    private @Nullable Boolean elasticShards;
+    private final Map<String, Double> padding = new LinkedHashMap<>();
+    private @Nullable Double dataPadding;
+    private @Nullable Double labelPadding;
+    private @Nullable BadSamples badSamples;
+
+    private Builder() {}
+
+    /**
+     * Rows per batch, {@code >= 1}; or 0 for the whole shard as one batch (MXNet.jl's {@code
+     * batch_size = 0}; random-access providers only). A provider is not built without one.
+     *
+     * @throws IllegalArgumentException if {@code batchSize < 0}
+     */
+    public Builder batchSize(int batchSize) {
+      if (batchSize < 0) {
+        throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
+      }
+      this.batchSize = batchSize;
+      return this;
+    }
+
+    /** The last-batch policy; default {@link LastBatch#PARTIAL}. */
+    public Builder lastBatch(LastBatch lastBatch) {
+      this.lastBatch = Objects.requireNonNull(lastBatch, "lastBatch");
+      return this;
+    }
+
+    /** Shuffle every epoch (a permutation, data and labels together); default false. */
+    public Builder shuffle(boolean shuffle) {
+      this.shuffle = shuffle;
+      return this;
+    }
+
+    /** The seed of every random draw: with it, the order is a pure function of (seed, epoch). */
+    public Builder seed(long seed) {
+      this.seed = seed;
+      return this;
+    }
+
+    /**
+     * Read only part {@code partIndex} of {@code numParts} disjoint parts that together cover every
+     * sample (MXNet's {@code num_parts} / {@code part_index}).
+     *
+     * @throws IllegalArgumentException unless {@code numParts >= 1} and {@code 0 <= partIndex < numParts}
+     */
+    public Builder shard(int numParts, int partIndex) {
+      if (numParts < 1) {
+        throw new IllegalArgumentException("numParts must be >= 1, got " + numParts);
+      }
+      if (partIndex < 0 || partIndex >= numParts) {
+        throw new IllegalArgumentException("partIndex must be in [0, " + numParts + "), got " + partIndex);
+      }
+      this.numParts = numParts;
+      this.partIndex = partIndex;
+      return this;
+    }
+
+    /** Every part gets the same number of samples, topped up with the epoch's first ones; default false. */
+    public Builder evenShards(boolean evenShards) {
+      this.evenShards = evenShards;
+      return this;
+    }
+
+    /** The parts take turns at the batches of one global order; default false. */
+    public Builder elasticShards(boolean elasticShards) {
+      this.elasticShards = elasticShards;
+      return this;
+    }
+
+    /** The constant that pads {@code name} under {@link LastBatch#PAD_CONSTANT}. */
+    public Builder padding(String name, double value) {
+      padding.put(Objects.requireNonNull(name, "name"), value);
+      return this;
+    }
+
+    /** The padding constant of data names without their own; default 0. */
+    public Builder dataPadding(double value) {
+      this.dataPadding = value;
+      return this;
+    }
+
+    /** The padding constant of label names without their own; default 0. */
+    public Builder labelPadding(double value) {
+      this.labelPadding = value;
+      return this;
+    }
+
+    /** What to do with a sample that cannot be read; default {@link BadSamples#fail()}. */
+    public Builder badSamples(BadSamples policy) {
+      this.badSamples = Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** Sets every setting {@code settings} sets, over what this builder set. */
+    public Builder apply(Settings settings) {
+      if (settings.batchSize != null) {
+        batchSize = settings.batchSize;
+      }
+      if (settings.lastBatch != null) {
+        lastBatch = settings.lastBatch;
+      }
+      if (settings.shuffle != null) {
+        shuffle = settings.shuffle;
+      }
+      if (settings.seed != null) {
+        seed = settings.seed;
+      }
+      if (settings.numParts != null) {
+        numParts = settings.numParts;
+        partIndex = settings.partIndex;
+      }
+      if (settings.evenShards != null) {
+        evenShards = settings.evenShards;
+      }
+      if (settings.elasticShards != null) {
+        elasticShards = settings.elasticShards;
+      }
+      padding.putAll(settings.padding);
+      if (settings.dataPadding != null) {
+        dataPadding = settings.dataPadding;
+      }
+      if (settings.labelPadding != null) {
+        labelPadding = settings.labelPadding;
+      }
+      if (settings.badSamples != null) {
+        badSamples = settings.badSamples;
+      }
+      return this;
+    }
+
+    /** The value. */
+    public Settings build() {
+      return new Settings(this);
+    }
+  }
+}
