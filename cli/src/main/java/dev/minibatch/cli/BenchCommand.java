@@ -7,12 +7,11 @@ import dev.minibatch.runtime.engine.PrefetchingProvider;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.pipeline.Progress;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Location;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import java.io.PrintWriter;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -28,7 +27,7 @@ import picocli.CommandLine.Spec;
 /** {@code minibatch bench FILE}. */
 @Command(name = "bench", mixinStandardHelpOptions = true,
     description = {"Measures the file's provider (MnistProvider or ArrayDataProvider for idx, CsvProvider, Hdf5Provider, "
-        + "ImageRecordProvider for RecordIO .rec) as a training loop "
+        + "ImageRecordProvider for RecordIO .rec, ShardProvider for a shard set) as a training loop "
         + "would use it: the load time, then after a warm-up epoch, per epoch samples/s and MB/s of batches delivered, the time of "
         + "each stage (busy, waiting, blocked, queue depth) and the bottleneck. The loop does no work, so the "
         + "bottleneck names the slowest loading stage; 'consumer' would mean loading outpaces even an empty loop. "
@@ -74,8 +73,9 @@ final class BenchCommand implements Callable<Integer> {
           + "pipes and CI logs get no control characters).")
   @Nullable Boolean progress;
 
-  @Parameters(paramLabel = "FILE", description = "The file to read.")
-  Path file;
+  @Parameters(paramLabel = "FILE", description = "The file, folder or shard set to read: a local path, or a URI "
+      + "(hdfs://, s3a://) of a format that reads one.")
+  String arg;
 
   /** What one epoch delivered. */
   record Epoch(long batches, long samples, long bytes, double seconds, PipelineStats stats) {}
@@ -86,8 +86,9 @@ final class BenchCommand implements Callable<Integer> {
     OptionRange.atLeast(spec, "--epochs", epochs, 1);
     OptionRange.atLeast(spec, "--warmup", warmup, 0);
     PrintWriter out = spec.commandLine().getOut();
+    Location file = input.location(arg);
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
-    long fileBytes = Files.size(file);
+    long fileBytes = Bytes.length(file);
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
     if (built instanceof EngineProvider<?> e && e.shardSize() < built.batchSize()) {
@@ -105,11 +106,11 @@ final class BenchCommand implements Callable<Integer> {
       parent.err.flush();
     }
     try (BatchProvider<? extends Batch> p = prefetch ? PrefetchingProvider.of(built) : built) {
-      out.println("file:     " + file + " (" + Bytes.size(file) + ", " + format.name() + ")");
+      out.println("file:     " + file + " (" + (fileBytes < 0 ? "" : Bytes.count(fileBytes) + ", ") + format.name() + ")");
       out.println("provider: " + built.getClass().getSimpleName() + (prefetch ? " in PrefetchingProvider" : "") + ", "
           + describe(p));
-      out.printf(Locale.ROOT, "load:     %.3f s (read, parse and decode the file: %s of file)%n", load,
-          Bytes.rate(fileBytes, load));
+      out.printf(Locale.ROOT, "load:     %.3f s (read, parse and decode the file%s)%n", load,
+          fileBytes < 0 ? "" : ": " + Bytes.rate(fileBytes, load) + " of file");
       long rowBytes = 0;
       for (DataDesc d : concat(p.provideData(), p.provideLabel())) {
         rowBytes += d.sampleShape().elementCount() * d.dtype().byteSize();

@@ -1,20 +1,19 @@
 package dev.minibatch.cli;
 
 import dev.minibatch.runtime.io.Format;
-import dev.minibatch.runtime.io.csv.CsvProvider;
-import dev.minibatch.runtime.io.hdf5.Hdf5Provider;
-import dev.minibatch.runtime.io.image.ImageRecordProvider;
-import dev.minibatch.runtime.io.mnist.MnistProvider;
+import dev.minibatch.runtime.io.Location;
 import java.io.UncheckedIOException;
-import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.ServiceLoader;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The runtime's {@link Format}s the command line knows, in the order they are tried: idx, HDF5,
- * RecordIO, image folders, the {@link Format} services on the class path, then CSV (any text).
+ * The {@link Format}s the command line knows: every {@link Format} service on the class path (the
+ * runtime's built-ins, the shard set of {@code minibatch-shards}, plugged-in ones), in the order
+ * detection tries them, {@link Format#probeOrder()} then name: idx, HDF5, RecordIO, shard set, image
+ * folder, plugged-in formats, CSV (any text) last.
  */
 final class Formats {
   private final List<Format> formats;
@@ -23,14 +22,11 @@ final class Formats {
     this.formats = List.copyOf(formats);
   }
 
-  /** The built-in formats and the services found by {@code loader}. */
+  /** The services {@code loader} finds, in probe order. */
   static Formats load(ClassLoader loader) {
-    List<Format> all = new ArrayList<>(List.of(MnistProvider.format(), Hdf5Provider.format(),
-        ImageRecordProvider.format(), ImageRecordProvider.folderFormat()));
-    for (Format f : ServiceLoader.load(Format.class, loader)) {
-      all.add(f);
-    }
-    all.add(CsvProvider.format());
+    List<Format> all = new ArrayList<>();
+    ServiceLoader.load(Format.class, loader).forEach(all::add);
+    all.sort(Comparator.comparingInt(Format::probeOrder).thenComparing(Format::name));
     return new Formats(all);
   }
 
@@ -40,23 +36,23 @@ final class Formats {
   }
 
   /**
-   * The format named {@code forced}, or the first that recognises {@code file}.
+   * The format named {@code forced}, or the first that recognises {@code location}.
    *
-   * @throws IllegalArgumentException for an unknown name or an unrecognised file
-   * @throws UncheckedIOException if the file cannot be read
+   * @throws IllegalArgumentException for an unknown name or an unrecognised location
+   * @throws UncheckedIOException if the location cannot be read
    */
-  Format of(Path file, @Nullable String forced) {
+  Format of(Location location, @Nullable String forced) {
     if (forced != null) {
       return formats.stream().filter(f -> f.name().equalsIgnoreCase(forced)).findFirst().orElseThrow(() ->
           new IllegalArgumentException("unknown format '" + forced + "'; the formats are " + names()));
     }
-    byte[] head = Format.head(file);
+    byte[] head = Format.head(location);
     for (Format f : formats) {
-      if (f.probe(file, head)) {
+      if (f.probe(location, head)) {
         return f;
       }
     }
-    throw new IllegalArgumentException(file + ": not a format this tool knows (" + String.join(", ", names())
+    throw new IllegalArgumentException(location + ": not a format this tool knows (" + String.join(", ", names())
         + "); name one with --format");
   }
 }

@@ -1,18 +1,29 @@
 package dev.minibatch.cli;
 
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Location;
+import dev.minibatch.runtime.io.csv.CsvFileOptions;
+import dev.minibatch.runtime.io.hdf5.Hdf5Options;
+import dev.minibatch.runtime.io.mnist.IdxOptions;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.jspecify.annotations.Nullable;
 import picocli.CommandLine.Option;
 
-/** The options that say how to read a file, shared by inspect, validate and bench. */
+/** The options that say how to read a location, shared by inspect, validate and bench. */
 final class InputMixin {
   @Option(names = "--format", paramLabel = "NAME",
-      description = "The file's format (idx, hdf5, recordio, folder, csv, or a plugged-in one); default: detected from its first "
-          + "bytes.")
+      description = "The format (idx, hdf5, recordio, shards, folder, csv, or a plugged-in one); default: detected "
+          + "from the file's first bytes, or the directory's contents.")
   @Nullable String format;
+
+  @Option(names = "--conf", paramLabel = "KEY=VALUE",
+      description = "A property of the file system a URI names (hdfs://, s3a://), as Hadoop's configuration spells "
+          + "it, e.g. fs.s3a.endpoint=http://127.0.0.1:9000 (repeatable).")
+  Map<String, String> conf = new LinkedHashMap<>();
 
   @Option(names = "--labels", paramLabel = "FILE",
       description = "idx: the labels file of an images file; default: the MNIST sibling "
@@ -38,8 +49,18 @@ final class InputMixin {
       description = "hdf5: a dataset to read (repeatable); default: every dataset.")
   List<String> datasets = new ArrayList<>();
 
+  /**
+   * {@code arg} as a location: a URI with a scheme ({@code hdfs://}, {@code s3a://}, {@code file:})
+   * or a local path, with the {@code --conf} properties.
+   */
+  Location location(String arg) {
+    return Location.parse(arg).withProperties(conf);
+  }
+
+  /** The common options given, with each built-in format's own options from its flags. */
   Format.Options options(int rows, int batchSize, boolean shuffle, long seed) {
-    return Format.Options.builder().labels(labels).header(header).labelColumn(labelColumn).classLabels(classLabels)
-        .delimiter(delimiter).datasets(datasets).rows(rows).batchSize(batchSize).shuffle(shuffle).seed(seed).build();
+    return Format.Options.builder().with(new IdxOptions(labels))
+        .with(new CsvFileOptions(header, labelColumn, classLabels, delimiter)).with(new Hdf5Options(datasets))
+        .rows(rows).batchSize(batchSize).shuffle(shuffle).seed(seed).build();
   }
 }

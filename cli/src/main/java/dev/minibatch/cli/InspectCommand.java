@@ -1,7 +1,7 @@
 package dev.minibatch.cli;
 
 import dev.minibatch.runtime.io.Format;
-import java.nio.file.Path;
+import dev.minibatch.runtime.io.Location;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
         "  minibatch inspect --rows 5 iris.csv",
         "      the header and the class-name column are detected",
         "  minibatch inspect --no-header --label-column 0 data.csv",
-        "  minibatch inspect --dataset images --dataset labels train.h5"})
+        "  minibatch inspect --dataset images --dataset labels train.h5",
+        "  minibatch inspect hdfs://namenode:8020/sets/digits",
+        "      a shard set: its arrays, files and rows per file"})
 final class InspectCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -29,16 +31,18 @@ final class InspectCommand implements Callable<Integer> {
   @Option(names = "--rows", paramLabel = "N", defaultValue = "3", description = "How many first rows to show, 0 or more (default: ${DEFAULT-VALUE}).")
   int rows;
 
-  @Parameters(paramLabel = "FILE", description = "The file to inspect.")
-  Path file;
+  @Parameters(paramLabel = "FILE", description = "The file, folder or shard set to inspect: a local path, or a URI "
+      + "(hdfs://, s3a://) of a format that reads one.")
+  String file;
 
   @Override
   public Integer call() {
     OptionRange.atLeast(spec, "--rows", rows, 0);
-    Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
-    Format.Report report = format.describe(file, input.options(rows, 128, false, 0));
+    Location location = input.location(file);
+    Format format = Formats.load(Minibatch.class.getClassLoader()).of(location, input.format);
+    Format.Report report = format.describe(location, input.options(rows, 128, false, 0));
     java.io.PrintWriter out = spec.commandLine().getOut();
-    out.println("file: " + file + " (" + Bytes.size(file) + ")");
+    out.println("file: " + location + Bytes.size(location));
     report.print(out);
     return Minibatch.ExitCode.OK;
   }

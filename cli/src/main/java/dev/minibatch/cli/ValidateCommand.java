@@ -1,7 +1,7 @@
 package dev.minibatch.cli;
 
 import dev.minibatch.runtime.io.Format;
-import java.nio.file.Path;
+import dev.minibatch.runtime.io.Location;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -20,7 +20,9 @@ import picocli.CommandLine.Spec;
         "      one line per problem: file:line: what was expected and what was found",
         "  minibatch validate --max-problems 1000 a.csv b.csv",
         "  minibatch validate t10k-images-idx3-ubyte.gz && echo fine",
-        "      the images, and the count of the labels file beside them"})
+        "      the images, and the count of the labels file beside them",
+        "  minibatch validate s3a://bucket/sets/digits",
+        "      a shard set: every file's CRC-32C, every page's checksum, every page decoded"})
 final class ValidateCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 
@@ -30,8 +32,9 @@ final class ValidateCommand implements Callable<Integer> {
       description = "Stop after N problems per file, at least 1 (default: ${DEFAULT-VALUE}).")
   int maxProblems;
 
-  @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files to validate.")
-  List<Path> files;
+  @Parameters(paramLabel = "FILE", arity = "1..*", description = "The files, folders or shard sets to validate: "
+      + "local paths, or URIs (hdfs://, s3a://) of a format that reads them.")
+  List<String> files;
 
   @Override
   public Integer call() {
@@ -39,7 +42,8 @@ final class ValidateCommand implements Callable<Integer> {
     java.io.PrintWriter out = spec.commandLine().getOut();
     Formats formats = Formats.load(Minibatch.class.getClassLoader());
     int total = 0;
-    for (Path file : files) {
+    for (String arg : files) {
+      Location file = input.location(arg);
       Format format = formats.of(file, input.format);
       Format.Problems problems = new Format.Problems(maxProblems);
       format.validate(file, input.options(0, 128, false, 0), problems);

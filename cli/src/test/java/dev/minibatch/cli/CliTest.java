@@ -370,7 +370,7 @@ class CliTest {
     Run help = run("bench", "--help");
     assertEquals(0, help.code());
     assertTrue(help.out().contains("ImageRecordProvider for RecordIO"), help.out());
-    assertTrue(Pattern.compile("--format=NAME\\s+The file's format \\(idx, hdf5, recordio, folder,\\s+csv").matcher(help.out()).find(),
+    assertTrue(Pattern.compile("--format=NAME\\s+The format \\(idx, hdf5, recordio, shards, folder,\\s+csv").matcher(help.out()).find(),
         help.out());
   }
 

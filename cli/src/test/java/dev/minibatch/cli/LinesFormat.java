@@ -4,6 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * A format plugged in as a service : text files starting with {@code #lines}, one
  * number per line. It shows that a service is tried before CSV, which would take any text.
  */
-public final class LinesFormat implements Format {
+public final class LinesFormat implements LocalFormat {
   static final String MAGIC = "#lines";
 
   @Override

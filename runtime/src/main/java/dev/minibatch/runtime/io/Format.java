@@ -24,62 +24,139 @@ import java.util.zip.GZIPInputStream;
 import org.jspecify.annotations.Nullable;
 
 /**
- * A file format: how to recognise its files, describe them, check every record and read them as
- * batches. Each built-in format is written once, here in the runtime, and the command line
- * ({@code minibatch inspect}, {@code validate}, {@code bench}) only presents what its format
- * returns: {@link dev.minibatch.runtime.io.mnist.MnistProvider#format()} (idx),
- * {@link dev.minibatch.runtime.io.hdf5.Hdf5Provider#format()},
- * {@link dev.minibatch.runtime.io.image.ImageRecordProvider#format()} (RecordIO image records) and
- * {@link dev.minibatch.runtime.io.csv.CsvProvider#format()}. Another format plugs in as a {@link
- * java.util.ServiceLoader} service ({@code META-INF/services/dev.minibatch.runtime.io.Format}, a
- * public class with a public no-argument constructor); the command line tries it after idx, HDF5
- * and RecordIO and before CSV, which recognises any text.
+ * A data format: how to recognise a location that holds it, describe it, check every record and
+ * read it as batches. A format opens a {@link Location}: a local path, or a URI such as {@code
+ * hdfs://} or {@code s3a://} for a format that reads through a file system library; the {@link
+ * Path} methods are conveniences for local files. Each format is written once, beside its provider,
+ * and the command line ({@code minibatch inspect}, {@code validate}, {@code bench}) only presents
+ * what its format returns.
+ *
+ * <p>Every format is a {@link java.util.ServiceLoader} service ({@code
+ * META-INF/services/dev.minibatch.runtime.io.Format}, a public class with a public no-argument
+ * constructor), the built-ins included: {@link dev.minibatch.runtime.io.mnist.MnistProvider#format()}
+ * (idx), {@link dev.minibatch.runtime.io.hdf5.Hdf5Provider#format()}, {@link
+ * dev.minibatch.runtime.io.image.ImageRecordProvider#format()} (RecordIO image records), {@link
+ * dev.minibatch.runtime.io.image.ImageRecordProvider#folderFormat()} (a folder of class folders) and
+ * {@link dev.minibatch.runtime.io.csv.CsvProvider#format()}; {@code minibatch-shards} adds the shard
+ * set. Detection tries them in ascending {@link #probeOrder()}.
+ *
+ * <p>Options common to every format ({@link Options#rows()}, batch size, shuffle, seed) are fields of
+ * {@link Options}; a format's own options are a value of its own type ({@link OwnOptions}) that the
+ * caller adds with {@link Options.Builder#with} and the format reads with {@link Options#get}.
  *
  * <p>Implementations report content errors as {@link FileFormatException}s naming the file and the
  * line, record or dataset, and never print.
  */
 public interface Format {
+  /** The probe order of idx. */
+  int IDX_ORDER = 100;
+  /** The probe order of HDF5. */
+  int HDF5_ORDER = 200;
+  /** The probe order of RecordIO. */
+  int RECORDIO_ORDER = 300;
+  /** The probe order of the shard set ({@code minibatch-shards}). */
+  int SHARDS_ORDER = 400;
+  /** The probe order of a folder of class folders of images. */
+  int FOLDER_ORDER = 500;
+  /** The probe order of a format that does not choose one: after the built-ins but CSV. */
+  int SERVICE_ORDER = 1000;
+  /** The probe order of CSV: last, as it recognises any text. */
+  int CSV_ORDER = Integer.MAX_VALUE;
+
   /** The name {@code --format} selects, e.g. {@code "csv"}. */
   String name();
 
   /**
-   * True if {@code head} — the file's first bytes, inflated when the file is gzip ({@link
-   * #head(Path)}) — looks like this format.
+   * Where detection tries this format, lower first (formats of equal order by name): idx {@value
+   * #IDX_ORDER}, HDF5 {@value #HDF5_ORDER}, RecordIO {@value #RECORDIO_ORDER}, shard set {@value
+   * #SHARDS_ORDER}, image folder {@value #FOLDER_ORDER}, other formats {@value #SERVICE_ORDER} unless
+   * they say otherwise, CSV last. A format whose probe is strict (a magic number) goes early; one
+   * that accepts much goes late.
    */
-  boolean probe(Path file, byte[] head);
+  default int probeOrder() {
+    return SERVICE_ORDER;
+  }
 
   /**
-   * Reads {@code file} and describes it: its format details, shapes, element types, counts, a class
-   * histogram where there are classes, and the first {@link Options#rows()} records.
+   * True if {@code location} holds this format. {@code head} is the first bytes of a local file,
+   * inflated when it is gzip ({@link #head(Location)}); empty for a directory or a location that is
+   * not local, which the format looks at itself if it reads such locations.
    *
-   * @throws FileFormatException if the file cannot be read as this format
+   * @throws UncheckedIOException if the location cannot be reached
    */
-  Report describe(Path file, Options options);
+  boolean probe(Location location, byte[] head);
 
   /**
-   * Walks every record of {@code file}, reporting each problem with its location, until the end or
-   * until {@code problems} is full.
-   */
-  void validate(Path file, Options options, Problems problems);
-
-  /**
-   * A provider over {@code file} with the options' batch settings.
+   * Reads {@code location} and describes it: its format details, shapes, element types, counts, a
+   * class histogram where there are classes, and the first {@link Options#rows()} records.
    *
-   * @throws FileFormatException if the file cannot be read as this format
-   * @throws IllegalArgumentException if the options do not say enough to build one
+   * @throws FileFormatException if the location cannot be read as this format
+   * @throws IllegalArgumentException if this format cannot open such a location
    */
-  BatchProvider<? extends Batch> provider(Path file, Options options);
+  Report describe(Location location, Options options);
+
+  /**
+   * Walks every record of {@code location}, reporting each problem with its location, until the end
+   * or until {@code problems} is full.
+   *
+   * @throws IllegalArgumentException if this format cannot open such a location
+   */
+  void validate(Location location, Options options, Problems problems);
+
+  /**
+   * A provider over {@code location} with the options' batch settings.
+   *
+   * @throws FileFormatException if the location cannot be read as this format
+   * @throws IllegalArgumentException if the options do not say enough to build one, or this format
+   *     cannot open such a location
+   */
+  BatchProvider<? extends Batch> provider(Location location, Options options);
 
   /**
    * What one batch of {@link #provider} holds: the data arrays, then the labels, each with the batch
    * axis first.
    */
-  default List<DataDesc> schema(Path file, Options options) {
-    try (BatchProvider<? extends Batch> p = provider(file, options)) {
+  default List<DataDesc> schema(Location location, Options options) {
+    try (BatchProvider<? extends Batch> p = provider(location, options)) {
       List<DataDesc> all = new ArrayList<>(p.provideData());
       all.addAll(p.provideLabel());
       return List.copyOf(all);
     }
+  }
+
+  /** {@link #probe(Location, byte[])} of the local file {@code file}. */
+  default boolean probe(Path file, byte[] head) {
+    return probe(Location.of(file), head);
+  }
+
+  /** {@link #describe(Location, Options)} of the local file {@code file}. */
+  default Report describe(Path file, Options options) {
+    return describe(Location.of(file), options);
+  }
+
+  /** {@link #validate(Location, Options, Problems)} of the local file {@code file}. */
+  default void validate(Path file, Options options, Problems problems) {
+    validate(Location.of(file), options, problems);
+  }
+
+  /** {@link #provider(Location, Options)} over the local file {@code file}. */
+  default BatchProvider<? extends Batch> provider(Path file, Options options) {
+    return provider(Location.of(file), options);
+  }
+
+  /** {@link #schema(Location, Options)} of the local file {@code file}. */
+  default List<DataDesc> schema(Path file, Options options) {
+    return schema(Location.of(file), options);
+  }
+
+  /**
+   * What {@link #probe} looks at: {@link #head(Path)} of a local location, nothing (an empty array)
+   * for another.
+   *
+   * @throws UncheckedIOException naming the file if it cannot be read
+   */
+  static byte[] head(Location location) {
+    return location.isLocal() ? head(location.path()) : new byte[0];
   }
 
   /**
@@ -121,72 +198,48 @@ public interface Format {
   }
 
   /**
-   * The settings a format reads; a null value means "not given: detect it". Built with {@link
-   * #builder()}; {@link #defaults()} detects everything.
+   * The options of one format beyond the common ones of {@link Options}: implemented by a value
+   * type the format defines (a record, say {@link dev.minibatch.runtime.io.csv.CsvFileOptions}),
+   * added with {@link Options.Builder#with} and read by the format with {@link Options#get}. A
+   * format given none of its own options detects them or uses its defaults.
+   */
+  interface OwnOptions {}
+
+  /**
+   * What a format reads: the settings every format shares (rows to describe, batch size, shuffle,
+   * seed) and each format's own options ({@link OwnOptions}), at most one value of each type. Built
+   * with {@link #builder()}; {@link #defaults()} has none of a format's own, so formats detect
+   * them.
    */
   final class Options {
-    private final @Nullable Path labels;
-    private final @Nullable Boolean header;
-    private final @Nullable Integer labelColumn;
-    private final @Nullable Boolean classLabels;
-    private final char delimiter;
-    private final List<String> datasets;
+    private final Map<Class<?>, OwnOptions> own;
     private final int rows;
     private final int batchSize;
     private final boolean shuffle;
     private final long seed;
 
     private Options(Builder b) {
-      this.labels = b.labels;
-      this.header = b.header;
-      this.labelColumn = b.labelColumn;
-      this.classLabels = b.classLabels;
-      this.delimiter = b.delimiter;
-      this.datasets = List.copyOf(b.datasets);
+      this.own = Map.copyOf(b.own);
       this.rows = b.rows;
       this.batchSize = b.batchSize;
       this.shuffle = b.shuffle;
       this.seed = b.seed;
     }
 
-    /** A builder with every setting detected, 3 rows described, batches of 128 in order. */
+    /** A builder with no format's own options, 3 rows described, batches of 128 in order. */
     public static Builder builder() {
       return new Builder();
     }
 
-    /** Every setting detected, 3 rows described, batches of 128 in order. */
+    /** No format's own options, 3 rows described, batches of 128 in order. */
     public static Options defaults() {
       return builder().build();
     }
 
-    /** idx: the labels file of an images file (null: the MNIST sibling, when it exists). */
-    public @Nullable Path labels() {
-      return labels;
-    }
-
-    /** CSV: whether the first line is a header (null: detected). */
-    public @Nullable Boolean header() {
-      return header;
-    }
-
-    /** CSV: the label column, 0-based, negative from the end (null: detected). */
-    public @Nullable Integer labelColumn() {
-      return labelColumn;
-    }
-
-    /** CSV: whether labels are class names (null: detected). */
-    public @Nullable Boolean classLabels() {
-      return classLabels;
-    }
-
-    /** CSV: the field delimiter. */
-    public char delimiter() {
-      return delimiter;
-    }
-
-    /** HDF5: the datasets to read (empty: all). */
-    public List<String> datasets() {
-      return datasets;
+    /** The format options of type {@code type} that were added, or {@code fallback}. */
+    public <T extends OwnOptions> T get(Class<T> type, T fallback) {
+      OwnOptions o = own.get(type);
+      return o == null ? fallback : type.cast(o);
     }
 
     /** How many first records {@link Format#describe} shows. */
@@ -211,12 +264,7 @@ public interface Format {
 
     /** Builds {@link Options}; every setting is optional. */
     public static final class Builder {
-      private @Nullable Path labels;
-      private @Nullable Boolean header;
-      private @Nullable Integer labelColumn;
-      private @Nullable Boolean classLabels;
-      private char delimiter = ',';
-      private List<String> datasets = List.of();
+      private final Map<Class<?>, OwnOptions> own = new LinkedHashMap<>();
       private int rows = 3;
       private int batchSize = 128;
       private boolean shuffle;
@@ -224,39 +272,12 @@ public interface Format {
 
       private Builder() {}
 
-      /** See {@link Options#labels()}. */
-      public Builder labels(@Nullable Path labels) {
-        this.labels = labels;
-        return this;
-      }
-
-      /** See {@link Options#header()}. */
-      public Builder header(@Nullable Boolean header) {
-        this.header = header;
-        return this;
-      }
-
-      /** See {@link Options#labelColumn()}. */
-      public Builder labelColumn(@Nullable Integer labelColumn) {
-        this.labelColumn = labelColumn;
-        return this;
-      }
-
-      /** See {@link Options#classLabels()}. */
-      public Builder classLabels(@Nullable Boolean classLabels) {
-        this.classLabels = classLabels;
-        return this;
-      }
-
-      /** See {@link Options#delimiter()}; default {@code ','}. */
-      public Builder delimiter(char delimiter) {
-        this.delimiter = delimiter;
-        return this;
-      }
-
-      /** See {@link Options#datasets()}; default: all. */
-      public Builder datasets(List<String> datasets) {
-        this.datasets = List.copyOf(datasets);
+      /**
+       * Adds one format's own options, replacing any earlier value of the same class. Options of
+       * several formats may be added: each format reads its own type only.
+       */
+      public Builder with(OwnOptions options) {
+        own.put(options.getClass(), options);
         return this;
       }
 
@@ -296,6 +317,7 @@ public interface Format {
       }
     }
   }
+
 
   /**
    * What {@link Format#describe} found: {@code key: value} fields, class histograms and titled

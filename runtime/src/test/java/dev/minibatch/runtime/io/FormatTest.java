@@ -7,6 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.io.csv.CsvFileOptions;
+import dev.minibatch.runtime.io.hdf5.Hdf5Options;
+import dev.minibatch.runtime.io.mnist.IdxOptions;
 import dev.minibatch.runtime.io.csv.CsvProvider;
 import dev.minibatch.runtime.io.hdf5.Hdf5Provider;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
@@ -16,7 +19,10 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,7 +95,8 @@ class FormatTest {
   void validateReportsEachProblemWithItsLocation(@TempDir Path dir) throws IOException {
     Path csv = Files.writeString(dir.resolve("bad.csv"), "1,2,3\n4,5\n7,8,NaN\n");
     Format.Problems problems = new Format.Problems(10);
-    CsvProvider.format().validate(csv, Format.Options.builder().header(false).build(), problems);
+    CsvProvider.format().validate(csv, Format.Options.builder().with(new CsvFileOptions(false, null, null, ',')).build(),
+        problems);
     List<String> found = problems.list().stream().map(Format.Problems.Problem::toString).toList();
     assertEquals(2, found.size(), found.toString());
     assertTrue(found.get(0).startsWith(csv + ":2: "), found.get(0));
@@ -113,5 +120,59 @@ class FormatTest {
     FileFormatException e = assertThrows(FileFormatException.class,
         () -> Hdf5Provider.format().describe(iris, Format.Options.defaults()));
     assertTrue(e.getMessage().contains(iris.toString()), e.getMessage());
+  }
+
+  @Test
+  void everyBuiltInIsAServiceInTheDocumentedProbeOrder() {
+    List<Format> found = new ArrayList<>();
+    ServiceLoader.load(Format.class, FormatTest.class.getClassLoader()).forEach(found::add);
+    found.sort(Comparator.comparingInt(Format::probeOrder).thenComparing(Format::name));
+    assertEquals(List.of("idx", "hdf5", "recordio", "folder", "csv"), found.stream().map(Format::name).toList());
+    // The services and the providers' accessors are the same formats.
+    assertEquals(MnistProvider.format().getClass(), found.get(0).getClass());
+    assertEquals(CsvProvider.format().getClass(), found.get(4).getClass());
+  }
+
+  @Test
+  void optionsCarryEachFormatsOwnOptionsByType(@TempDir Path dir) throws IOException {
+    Format.Options o = Format.Options.builder().with(new Hdf5Options(List.of("a")))
+        .with(new CsvFileOptions(true, 0, false, ';')).with(new CsvFileOptions(null, null, null, '|')).build();
+    assertEquals(List.of("a"), o.get(Hdf5Options.class, Hdf5Options.ALL).datasets());
+    assertEquals('|', o.get(CsvFileOptions.class, CsvFileOptions.DETECTED).delimiter(), "the later value replaces");
+    assertEquals(IdxOptions.DETECTED, o.get(IdxOptions.class, IdxOptions.DETECTED));
+    // The delimiter given reaches the CSV format: ';' splits "1;2;3" into 3 values.
+    Path semi = Files.writeString(dir.resolve("semi.csv"), "1;2;3\n4;5;6\n");
+    Format.Report r = CsvProvider.format().describe(semi,
+        Format.Options.builder().with(new CsvFileOptions(null, null, null, ';')).build());
+    assertEquals("2", r.field("rows"));
+    assertEquals("(2, 3) FLOAT32, 3 values per row", r.field("data"));
+    assertThrows(FileFormatException.class, () -> CsvProvider.format().describe(semi, o), "'|' does not split it");
+  }
+
+  @Test
+  void locationsAreLocalPathsOrUrisWithASchemeOfTwoOrMoreLetters() {
+    assertTrue(Location.parse("data/train.csv").isLocal());
+    assertEquals(Path.of("data/train.csv"), Location.parse("data/train.csv").path());
+    assertTrue(Location.parse("C:/data/x.csv").isLocal(), "a drive letter is not a scheme");
+    assertTrue(Location.parse("file:///tmp/set").isLocal());
+    assertEquals(Path.of("/tmp/set"), Location.parse("file:///tmp/set").path());
+    Location hdfs = Location.parse("hdfs://127.0.0.1:8020/sets/digits");
+    assertTrue(!hdfs.isLocal());
+    assertEquals("hdfs", hdfs.uri().getScheme());
+    assertEquals("digits", hdfs.name());
+    assertEquals("hdfs://127.0.0.1:8020/sets/digits", hdfs.toString());
+    assertEquals(Map.of("k", "v"), hdfs.withProperties(Map.of("k", "v")).properties());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, hdfs::path);
+    assertTrue(e.getMessage().startsWith("hdfs://127.0.0.1:8020/sets/digits: "), e.getMessage());
+  }
+
+  @Test
+  void aLocalFormatDoesNotProbeAndRefusesARemoteLocation() {
+    Location s3 = Location.parse("s3a://bucket/iris.csv");
+    assertEquals(0, Format.head(s3).length);
+    assertTrue(!CsvProvider.format().probe(s3, Format.head(s3)), "CSV takes any text, but not a remote location");
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> CsvProvider.format().describe(s3, Format.Options.defaults()));
+    assertEquals("s3a://bucket/iris.csv: the csv format reads local files only", e.getMessage());
   }
 }

@@ -5,6 +5,7 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
 import dev.minibatch.runtime.io.Format.Report;
@@ -20,11 +21,21 @@ import java.util.Set;
 /**
  * CSV files, parsed by the runtime's {@link CsvTable#parse}. Settings not given are detected from the
  * first two lines: a header when a field of the first line is not a number where the second
- * line's is; the last column as class-name labels when it is not a number in the second line.
+ * line's is; the last column as class-name labels when it is not a number in the second line. Its
+ * options are {@link CsvFileOptions}. A {@link java.util.ServiceLoader} service of {@link Format},
+ * tried last: it recognises any text.
  */
-final class CsvFileFormat implements Format {
+public final class CsvFileFormat implements LocalFormat {
+  /** The format; also what {@link CsvProvider#format()} returns. */
+  public CsvFileFormat() {}
+
   /** How much of a file detection reads: enough for a header and a data line of wide rows. */
   private static final int DETECT_BYTES = 1 << 16;
+
+  @Override
+  public int probeOrder() {
+    return CSV_ORDER;
+  }
 
   @Override
   public String name() {
@@ -49,7 +60,8 @@ final class CsvFileFormat implements Format {
     }
   }
 
-  static Detected detect(byte[] bytes, Options o) {
+  static Detected detect(byte[] bytes, Options options) {
+    CsvFileOptions o = options.get(CsvFileOptions.class, CsvFileOptions.DETECTED);
     List<String[]> lines = firstLines(bytes, o.delimiter(), 2);
     String[] first = lines.isEmpty() ? new String[0] : lines.get(0);
     String[] second = lines.size() > 1 ? lines.get(1) : first;
@@ -85,7 +97,7 @@ final class CsvFileFormat implements Format {
     Detected d = detect(bytes, options);
     CsvTable t = CsvTable.parse(file.toString(), bytes, d.format(), d.fields());
     Report r = new Report();
-    r.field("format", "csv (delimiter '" + options.delimiter() + "', " + d.how() + ")");
+    r.field("format", "csv (delimiter '" + options.get(CsvFileOptions.class, CsvFileOptions.DETECTED).delimiter() + "', " + d.how() + ")");
     r.field("rows", Integer.toString(t.rows()));
     r.field("data", Report.shape(t.rows(), t.columns()) + " " + t.data().dtype() + ", " + t.columns() + " values per row");
     var labels = t.labels();

@@ -4,6 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
 import dev.minibatch.runtime.io.Format.Report;
@@ -16,10 +17,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * HDF5 files, read by the runtime's {@link Hdf5Reader} (jhdf); axis 0 of every dataset is the
- * sample axis. {@code --dataset} picks datasets (default: all).
+ * sample axis. {@link Hdf5Options#datasets()} picks datasets (default: all). A {@link
+ * java.util.ServiceLoader} service of {@link Format}.
  */
-final class Hdf5Format implements Format {
+public final class Hdf5Format implements LocalFormat {
+  /** The format; also what {@link Hdf5Provider#format()} returns. */
+  public Hdf5Format() {}
+
   private static final byte[] SIGNATURE = {(byte) 0x89, 'H', 'D', 'F', '\r', '\n', 0x1a, '\n'};
+
+  @Override
+  public int probeOrder() {
+    return HDF5_ORDER;
+  }
 
   @Override
   public String name() {
@@ -38,7 +48,12 @@ final class Hdf5Format implements Format {
   }
 
   private static List<String> datasets(Path file, Options options) {
-    return options.datasets().isEmpty() ? Hdf5Reader.datasets(file) : options.datasets();
+    List<String> given = given(options);
+    return given.isEmpty() ? Hdf5Reader.datasets(file) : given;
+  }
+
+  private static List<String> given(Options options) {
+    return options.get(Hdf5Options.class, Hdf5Options.ALL).datasets();
   }
 
   @Override
@@ -114,7 +129,7 @@ final class Hdf5Format implements Format {
         }
       }
     }
-    if (!options.datasets().isEmpty() && counts.values().stream().distinct().count() > 1) {
+    if (!given(options).isEmpty() && counts.values().stream().distinct().count() > 1) {
       problems.report(file.toString(), "the datasets have different sample counts (axis 0): " + counts);
     }
   }
@@ -122,7 +137,7 @@ final class Hdf5Format implements Format {
   /** One entry of the datasets given, or of every dataset with the first dataset's sample count. */
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
-    List<String> names = options.datasets();
+    List<String> names = given(options);
     if (names.isEmpty()) {
       names = new ArrayList<>();
       long count = -1;

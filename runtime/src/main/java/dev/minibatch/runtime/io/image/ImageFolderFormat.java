@@ -4,6 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -18,9 +19,18 @@ import org.jspecify.annotations.Nullable;
 /**
  * A folder with one sub-folder of images per class (torchvision's ImageFolder, im2rec's input), read
  * by {@link FolderImages} as {@link ImageRecordProvider.Builder#imageFolder(Path)} reads it: classes
- * in sorted order, files in sorted order, label = class index.
+ * in sorted order, files in sorted order, label = class index. A {@link java.util.ServiceLoader}
+ * service of {@link Format}.
  */
-final class ImageFolderFormat implements Format {
+public final class ImageFolderFormat implements LocalFormat {
+  /** The format; also what {@link ImageRecordProvider#folderFormat()} returns. */
+  public ImageFolderFormat() {}
+
+  @Override
+  public int probeOrder() {
+    return FOLDER_ORDER;
+  }
+
   @Override
   public String name() {
     return "folder";

@@ -4,6 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
 import dev.minibatch.runtime.io.Format.Report;
@@ -24,9 +25,18 @@ import org.jspecify.annotations.Nullable;
  * RecordIO files of image records (MXNet's {@code .rec}), read by the runtime's {@link
  * RecordIOFile}, {@link ImageRecord} and {@link ImageProbe}; an index beside the file ({@code
  * train.rec} → {@code train.idx}) is used when there is one. {@code bench} reads the images through
- * {@link ImageRecordProvider} at the first image's size, with the first record's label width.
+ * {@link ImageRecordProvider} at the first image's size, with the first record's label width. A
+ * {@link java.util.ServiceLoader} service of {@link Format}.
  */
-final class RecordIOFormat implements Format {
+public final class RecordIOFormat implements LocalFormat {
+  /** The format; also what {@link ImageRecordProvider#format()} returns. */
+  public RecordIOFormat() {}
+
+  @Override
+  public int probeOrder() {
+    return RECORDIO_ORDER;
+  }
+
   @Override
   public String name() {
     return "recordio";

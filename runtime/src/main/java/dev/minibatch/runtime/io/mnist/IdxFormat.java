@@ -5,6 +5,7 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.LocalFormat;
 import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
 import dev.minibatch.runtime.io.Format.Report;
@@ -20,9 +21,17 @@ import org.jspecify.annotations.Nullable;
 /**
  * idx files (MNIST's format), read by the runtime's {@link IdxReader}. An MNIST images file finds
  * its labels file beside it ({@code t10k-images-idx3-ubyte.gz} → {@code t10k-labels-idx1-ubyte.gz}),
- * or takes {@code --labels}.
+ * or takes {@link IdxOptions#labels()}. A {@link java.util.ServiceLoader} service of {@link Format}.
  */
-final class IdxFormat implements Format {
+public final class IdxFormat implements LocalFormat {
+  /** The format; also what {@link MnistProvider#format()} returns. */
+  public IdxFormat() {}
+
+  @Override
+  public int probeOrder() {
+    return IDX_ORDER;
+  }
+
   @Override
   public String name() {
     return "idx";
@@ -125,10 +134,11 @@ final class IdxFormat implements Format {
         .shuffle(options.shuffle()).seed(options.seed()).build();
   }
 
-  /** {@code --labels}, or the MNIST labels file beside an images file, or null. */
+  /** {@link IdxOptions#labels()}, or the MNIST labels file beside an images file, or null. */
   static @Nullable Path labelsFor(Path file, Options options) {
-    if (options.labels() != null) {
-      return options.labels();
+    Path given = options.get(IdxOptions.class, IdxOptions.DETECTED).labels();
+    if (given != null) {
+      return given;
     }
     String name = file.getFileName().toString();
     if (!name.contains("images-idx3")) {
