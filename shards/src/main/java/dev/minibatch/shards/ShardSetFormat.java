@@ -1,0 +1,158 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.Format;
+import dev.minibatch.runtime.io.Location;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.zip.CRC32C;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+
+/**
+ * The shard set as a {@link Format} ({@code minibatch inspect}, {@code validate}, {@code bench}): a
+ * directory holding {@code shards.index}, on a local disk or any Hadoop file system ({@code
+ * hdfs://}, {@code s3a://}), reached with a Hadoop {@link Configuration} made of the location's
+ * {@linkplain Location#properties() properties}. {@code describe} reads the index only; {@code
+ * validate} reads every file whole, checks its length and CRC-32C against the index and every
+ * page's CRC-32 against its header, decodes every page and then the whole file as training reads it,
+ * naming the file and the rows of each problem; {@code provider} is a {@link ShardProvider} in the
+ * options' batch size, shuffle and seed. A {@link java.util.ServiceLoader} service, probed after
+ * idx, HDF5 and RecordIO ({@link Format#SHARDS_ORDER}).
+ */
+public final class ShardSetFormat implements Format {
+  /** The format; found as a service on the class path. */
+  public ShardSetFormat() {}
+
+  @Override
+  public String name() {
+    return "shards";
+  }
+
+  @Override
+  public int probeOrder() {
+    return SHARDS_ORDER;
+  }
+
+  /**
+   * A directory holding {@code shards.index}; for a URI, asked of its file system.
+   *
+   * @throws IllegalArgumentException if no Hadoop file system serves the URI's scheme
+   * @throws java.io.UncheckedIOException if the file system cannot be reached
+   */
+  @Override
+  public boolean probe(Location location, byte[] head) {
+    if (location.isLocal()) {
+      return Files.isRegularFile(location.path().resolve(ShardIndex.NAME));
+    }
+    // A scheme without a file system on the class path fails here, naming what to add (hadoop-aws for
+    // s3a): a clearer message than "not a format this tool knows".
+    try (ShardStore store = ShardStore.open(text(location), configuration(location))) {
+      return store.exists(ShardIndex.NAME);
+    }
+  }
+
+  @Override
+  public Report describe(Location location, Options options) {
+    ShardSet set = ShardSet.open(text(location), configuration(location));
+    ShardIndex index = set.index();
+    Report r = new Report().field("format", "shard set (" + ShardIndex.NAME + ", Parquet files)")
+        .field("samples", Long.toString(set.samples())).field("files", Integer.toString(set.files()));
+    for (Column c : index.columns()) {
+      r.field("column " + c.name(), c.role().name().toLowerCase(Locale.ROOT) + ", " + c.shape() + " " + c.dtype()
+          + " per sample");
+    }
+    List<String> files = new ArrayList<>();
+    for (ShardIndex.Entry e : index.files()) {
+      files.add(e.name() + ": rows " + e.first() + " to " + (e.first() + e.samples() - 1) + " (" + e.samples()
+          + " rows, " + String.format(Locale.ROOT, "%,d", e.bytes()) + " bytes, CRC-32C " + String.format("%08x",
+          e.crc32c()) + ")");
+    }
+    return r.rows("files", files);
+  }
+
+  @Override
+  public void validate(Location location, Options options, Problems problems) {
+    Configuration conf = configuration(location);
+    try (ShardStore store = ShardStore.open(text(location), conf)) {
+      ShardIndex index;
+      try {
+        index = ShardIndex.read(store);
+      } catch (FileFormatException e) {
+        problems.report(e, store.where(ShardIndex.NAME));
+        return;
+      }
+      for (ShardIndex.Entry e : index.files()) {
+        if (problems.isFull()) {
+          return;
+        }
+        file(store, index, e, conf, problems);
+      }
+    }
+  }
+
+  /** Checks one file: its length, pages and CRC-32C, then decodes it as a provider does. */
+  private static void file(ShardStore store, ShardIndex index, ShardIndex.Entry e, Configuration conf,
+      Problems problems) {
+    String where = store.where(e.name());
+    byte[] bytes;
+    try {
+      bytes = store.readFully(e.name(), e.bytes());
+    } catch (FileFormatException ex) {
+      problems.report(ex, where);
+      return;
+    }
+    ParquetMetadata footer;
+    try (ParquetFileReader reader = ParquetFileReader.open(new BytesInputFile(bytes))) {
+      footer = reader.getFooter();
+    } catch (IOException | RuntimeException ex) {
+      problems.report(where, "rows " + e.first() + " to " + (e.first() + e.samples() - 1) + " of the shard set (the"
+          + " whole file): not a readable Parquet file, its footer fails: " + ex.getMessage() + crc(bytes, e));
+      return;
+    }
+    if (ShardPages.check(bytes, footer, index.columns(), e.first(), where, problems, conf) > 0) {
+      return; // the damaged pages are named; the whole-file decode would stop at the first of them
+    }
+    try {
+      ShardFile.decode(bytes, e, index.columns(), where);
+    } catch (FileFormatException ex) {
+      problems.report(ex, where);
+    }
+  }
+
+  /** {@code "; its CRC-32C is ..., the index says ..."} when the file fails the index's checksum. */
+  private static String crc(byte[] bytes, ShardIndex.Entry e) {
+    CRC32C crc = new CRC32C();
+    crc.update(bytes, 0, bytes.length);
+    return (int) crc.getValue() == e.crc32c() ? "" : "; its CRC-32C is " + String.format("%08x", (int) crc.getValue())
+        + ", the index says " + String.format("%08x", e.crc32c());
+  }
+
+  @Override
+  public BatchProvider<? extends Batch> provider(Location location, Options options) {
+    return ShardSet.open(text(location), configuration(location)).provider().batchSize(options.batchSize())
+        .shuffle(options.shuffle()).seed(options.seed()).build();
+  }
+
+  /** What {@link ShardSet#open} takes: the local path as given, or the URI. */
+  private static String text(Location location) {
+    return location.isLocal() ? location.path().toString() : location.uri().toString();
+  }
+
+  /** Hadoop's defaults with the location's properties (endpoints, credentials) set over them. */
+  private static Configuration configuration(Location location) {
+    Configuration conf = new Configuration();
+    for (Map.Entry<String, String> p : location.properties().entrySet()) {
+      conf.set(p.getKey(), p.getValue());
+    }
+    return conf;
+  }
+}
