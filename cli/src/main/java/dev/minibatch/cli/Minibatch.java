@@ -23,7 +23,8 @@ import picocli.CommandLine.Spec;
         Im2RecCommand.class, CommandLine.HelpCommand.class},
     description = {
         "Look into data files and generated providers before you train on them.",
-        "Formats: CSV, MNIST idx (raw or .gz), HDF5 and RecordIO image records, detected from the file's first bytes."},
+        "Formats: CSV, MNIST idx (raw or .gz), HDF5, RecordIO image records, image folders and shard sets (local, "
+            + "hdfs://, s3a://), detected from the file's first bytes or the directory's contents."},
     footerHeading = "%nExamples:%n",
     footer = {
         "  minibatch inspect t10k-images-idx3-ubyte.gz",

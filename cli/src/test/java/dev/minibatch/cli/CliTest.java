@@ -251,7 +251,7 @@ class CliTest {
     assertEquals(2, run("bench", "--bogus", IRIS.toString()).code());
     Run format = run("inspect", "--format", "parquet", IRIS.toString());
     assertEquals(3, format.code());
-    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, folder, lines, csv]"), format.err());
+    assertTrue(format.err().contains("unknown format 'parquet'; the formats are [idx, hdf5, recordio, shards, folder, lines, csv]"), format.err());
   }
 
   /** A usage error: exit 2, picocli's message naming {@code option}, then the usage of {@code command}. */
