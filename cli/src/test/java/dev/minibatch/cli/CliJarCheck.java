@@ -38,7 +38,9 @@ class CliJarCheck {
         "/" + System.getProperty("cli.platform", "linux-x86_64") + "/",
         "com/sun/jna/" + System.getProperty("cli.platform.jna", "linux-x86-64") + "/",
         "net/jpountz/util/" + System.getProperty("cli.platform.lz4", "linux/amd64") + "/",
-        "org/jline/nativ/" + System.getProperty("cli.platform.jline", "Linux/x86_64") + "/");
+        "org/jline/nativ/" + System.getProperty("cli.platform.jline", "Linux/x86_64") + "/",
+        System.getProperty("cli.platform.zstd", "linux/amd64") + "/libzstd-jni",
+        "org/xerial/snappy/native/" + System.getProperty("cli.platform.snappy", "Linux/x86_64") + "/");
   }
 
   static boolean isNative(String name) {
