@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.internal.ProviderManifest;
 import java.io.File;
 import java.io.PrintWriter;
@@ -58,7 +59,8 @@ final class DescribeCommand implements Callable<Integer> {
       out.println("batch size: " + (m.batchSize() > 0 ? m.batchSize() + " (the annotation's default)" : "set on the builder"));
       List<String[]> table = new ArrayList<>();
       table.add(new String[] {"name", "role", "batch shape", "dtype", "layout", "member"});
-      for (ProviderManifest.Slot s : m.slots()) {
+      for (ProviderManifest.Slot slot : m.slots()) {
+        SampleSchema.Field s = slot.field();
         long[] dims = s.sampleShape().toLongArray();
         StringBuilder shape = new StringBuilder("(").append(rows > 0 ? Long.toString(rows) : "B");
         for (long d : dims) {
@@ -66,7 +68,7 @@ final class DescribeCommand implements Callable<Integer> {
         }
         shape.append(dims.length == 0 ? ",)" : ")");
         table.add(new String[] {s.name(), s.role().name().toLowerCase(Locale.ROOT), shape.toString(), s.dtype().name(),
-            s.layout(), s.property()});
+            s.layout(), slot.property()});
       }
       int[] widths = new int[6];
       for (String[] row : table) {

@@ -1,9 +1,8 @@
 package dev.minibatch.runtime.internal;
 
-import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
-import dev.minibatch.shape.Shape;
+import dev.minibatch.SampleSchema;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -27,6 +26,11 @@ import java.util.Properties;
 public record ProviderManifest(String sample, String provider, String batch, int batchSize, List<Slot> slots) {
   /** The class-path directory of manifests. */
   public static final String DIRECTORY = "META-INF/minibatch/";
+  /**
+   * The manifest format the processor writes and this runtime reads: {@code slot.N} holds slot N's
+   * field in {@link SampleSchema.Field}'s text, {@code slot.N.property} its member.
+   */
+  public static final String FORMAT = "2";
 
   /** A defensive copy. */
   public ProviderManifest {
@@ -34,24 +38,16 @@ public record ProviderManifest(String sample, String provider, String batch, int
   }
 
   /**
-   * One provided array.
+   * One provided array: its field of the sample's schema, and the sample's member it is read from.
    *
-   * @param name the name a model binds it by
-   * @param role data or label
-   * @param sampleShape the shape of one sample (no batch axis)
-   * @param dtype the element type
-   * @param layout the batch array's layout, batch axis first
-   * @param property the sample's member it is read from
-   * @param maxLength the bound of the variable axis ({@link Shape#VARIABLE} in {@code sampleShape}),
-   *     0 for none
+   * @param field the name, role, sample shape, dtype, layout and bound
+   * @param property the sample's member
    */
-  public record Slot(String name, Role role, Shape sampleShape, DType dtype, String layout, String property,
-      long maxLength) {
-    /** The description of a batch of {@code batchSize} rows, as the provider reports it. */
-    public DataDesc toDataDesc(long batchSize) {
-      return DataDesc.builder().name(name).shape(sampleShape.withBatch(batchSize)).dtype(dtype).layout(layout)
-          .role(role).maxLength(maxLength).build();
-    }
+  public record Slot(SampleSchema.Field field, String property) {}
+
+  /** The sample's schema: every slot's field, in order. */
+  public SampleSchema schema() {
+    return SampleSchema.of(slots.stream().map(Slot::field).toList());
   }
 
   /** The resource path of {@code providerClass}'s manifest. */
@@ -138,84 +134,41 @@ public record ProviderManifest(String sample, String provider, String batch, int
 
   private static ProviderManifest parse(String source, Properties p) {
     String format = required(p, source, "format");
-    if (!format.equals("1")) {
-      throw new IllegalArgumentException(source + ": manifest format " + format + " is not supported (this runtime reads 1)");
+    if (!format.equals(FORMAT)) {
+      throw new IllegalArgumentException(source + ": manifest format " + format + " is not supported (this runtime reads "
+          + FORMAT + "); compile the provider with this version's processor");
     }
     int slotCount = number(p, source, "slots");
     List<Slot> slots = new ArrayList<>();
     for (int i = 0; i < slotCount; i++) {
-      String prefix = "slot." + i + ".";
+      String key = "slot." + i;
+      String text = required(p, source, key);
+      SampleSchema.Field field;
       try {
-        Role role = constant(Role.class, required(p, source, prefix + "role"), prefix + "role");
-        DType dtype = constant(DType.class, required(p, source, prefix + "dtype"), prefix + "dtype");
-        Slot slot = new Slot(required(p, source, prefix + "name"), role, Shape.of(dims(p, prefix + "shape")), dtype,
-            required(p, source, prefix + "layout"), required(p, source, prefix + "property"),
-            longValue(p, prefix + "maxLength"));
-        // What provideData() will build: a slot that cannot describe itself is the manifest's error, named here.
-        slot.toDataDesc(1);
-        slots.add(slot);
+        field = SampleSchema.Field.parse(text);
       } catch (IllegalArgumentException e) {
-        String m = e.getMessage();
-        throw new IllegalArgumentException(source + ": slot " + i + ": " + (m != null && m.startsWith(source + ": ")
-            ? m.substring(source.length() + 2) : m), e);
+        throw new IllegalArgumentException(source + ": '" + key + "' " + e.getMessage(), e);
       }
+      slots.add(new Slot(field, required(p, source, key + ".property")));
     }
-    return new ProviderManifest(required(p, source, "sample"), required(p, source, "provider"),
+    ProviderManifest m = new ProviderManifest(required(p, source, "sample"), required(p, source, "provider"),
         required(p, source, "batch"), number(p, source, "batchSize"), slots);
-  }
-
-  /** The constant of {@code type} named {@code name}, or an error naming the key and the constants. */
-  private static <E extends Enum<E>> E constant(Class<E> type, String name, String key) {
-    for (E e : type.getEnumConstants()) {
-      if (e.name().equals(name)) {
-        return e;
-      }
-    }
-    throw new IllegalArgumentException("'" + key + "' must be one of " + java.util.Arrays.toString(type.getEnumConstants())
-        + ", found '" + name + "'");
-  }
-
-  /** The comma-separated dims under {@code key}, none when it is absent or empty. */
-  private static long[] dims(Properties p, String key) {
-    String shape = p.getProperty(key, "");
-    if (shape.isEmpty()) {
-      return new long[0];
-    }
-    String[] items = shape.split(",", -1);
-    long[] dims = new long[items.length];
-    for (int k = 0; k < items.length; k++) {
-      try {
-        dims[k] = Long.parseLong(items[k]);
-      } catch (NumberFormatException e) {
-        throw new IllegalArgumentException("'" + key + "' must be comma-separated integers (-1 for the variable axis),"
-            + " found '" + shape + "'", e);
-      }
-    }
-    return dims;
-  }
-
-  /** The integer under {@code key}, 0 when it is absent. */
-  private static long longValue(Properties p, String key) {
-    String v = p.getProperty(key, "0");
     try {
-      long n = Long.parseLong(v);
-      if (n >= 0) {
-        return n;
-      }
-    } catch (NumberFormatException e) {
-      // reported below
+      m.schema();
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(source + ": slots " + e.getMessage().substring("fields ".length()), e);
     }
-    throw new IllegalArgumentException("'" + key + "' must be an integer >= 0, found '" + v + "'");
+    return m;
   }
 
   /** The data slots as {@code provideData()} describes them for {@code batchSize} rows. */
   public List<DataDesc> provideData(long batchSize) {
-    return slots.stream().filter(s -> s.role() == Role.DATA).map(s -> s.toDataDesc(batchSize)).toList();
+    return slots.stream().map(Slot::field).filter(f -> f.role() == Role.DATA).map(f -> f.toDataDesc(batchSize)).toList();
   }
 
   /** The label slots as {@code provideLabel()} describes them for {@code batchSize} rows. */
   public List<DataDesc> provideLabel(long batchSize) {
-    return slots.stream().filter(s -> s.role() == Role.LABEL).map(s -> s.toDataDesc(batchSize)).toList();
+    return slots.stream().map(Slot::field).filter(f -> f.role() == Role.LABEL).map(f -> f.toDataDesc(batchSize)).toList();
   }
 
   private static String required(Properties p, String source, String key) {

@@ -20,12 +20,10 @@ import org.nd4j.linalg.api.buffer.DataType;
 class ManifestBindingTest {
   /** What the processor writes for a 28x28 float image and an int label (docs/generated-code.md). */
   private static final String DIGIT = String.join("\n",
-      "format=1", "sample=demo.Digit", "provider=demo.DigitProvider", "batch=demo.DigitBatch", "batchSize=0",
+      "format=2", "sample=demo.Digit", "provider=demo.DigitProvider", "batch=demo.DigitBatch", "batchSize=0",
       "slots=2",
-      "slot.0.name=image", "slot.0.role=DATA", "slot.0.shape=28,28", "slot.0.dtype=FLOAT32", "slot.0.layout=NHW",
-      "slot.0.property=image",
-      "slot.1.name=softmax_label", "slot.1.role=LABEL", "slot.1.shape=", "slot.1.dtype=INT32", "slot.1.layout=N",
-      "slot.1.property=label", "");
+      "slot.0=image DATA FLOAT32 [28,28] NHW", "slot.0.property=image",
+      "slot.1=softmax_label LABEL INT32 [] N", "slot.1.property=label", "");
 
   private static ProviderManifest digit() {
     return ProviderManifest.parse("DigitProvider.properties", new ByteArrayInputStream(DIGIT.getBytes(
