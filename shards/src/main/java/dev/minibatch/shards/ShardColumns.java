@@ -3,6 +3,7 @@ package dev.minibatch.shards;
 import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
+import dev.minibatch.SampleSchema;
 import dev.minibatch.shape.Shape;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -13,6 +14,7 @@ import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The columns of a shard set: one required column per provided array. A scalar (a sample shape of
@@ -21,70 +23,104 @@ import org.apache.parquet.schema.Types;
  * and pyarrow read numbers. An array is one sample's elements as little-endian bytes, row-major:
  * fixed-size ({@code fixed_len_byte_array}) for a fixed shape, variable ({@code binary}) for one
  * with a {@link Shape#VARIABLE} axis, whose value holds the sample's real steps only (its length is
- * the value's bytes over {@link Column#stepBytes()}). The shape (-1 for the variable axis), element
- * type and role of every column are in each Parquet file's key-value metadata ({@code
- * minibatch.columns}, one line per column: {@code name role dtype dims}) and in the index.
+ * the value's bytes over {@link Column#stepBytes()}). Each column is a {@link SampleSchema.Field}
+ * (name, role, dtype, sample shape, layout, bound), the writing provider's; the set's {@link
+ * SampleSchema} is in each Parquet file's key-value metadata ({@code minibatch.columns}) and in the
+ * index, in that type's one text form.
  *
  * <p>Format versions ({@code minibatch.version}): 1 stored scalars as {@code fixed_len_byte_array}
- * too; 2 stores them typed. Readers take both.
+ * too; 2 stores them typed; 3 writes {@code minibatch.columns} as {@link SampleSchema} text (before:
+ * one {@code name<TAB>role<TAB>dtype<TAB>dims} line per column). Readers take all three: they read
+ * the columns from the index, not from a file's metadata.
  */
 final class ShardColumns {
   /** The key of the column descriptions in a shard file's key-value metadata. */
   static final String METADATA_KEY = "minibatch.columns";
   /** The format version, in the metadata under {@code minibatch.version}. */
   static final String VERSION_KEY = "minibatch.version";
-  static final String VERSION = "2";
+  static final String VERSION = "3";
   /** The format versions this reader takes. */
-  static final java.util.Set<String> READABLE = java.util.Set.of("1", "2");
+  static final java.util.Set<String> READABLE = java.util.Set.of("1", "2", "3");
 
-  /** One column: a provided array of one sample. */
-  record Column(String name, Role role, Shape shape, DType dtype) {
+  /** One column: a provided array of one sample, as its field of the sample's schema. */
+  record Column(SampleSchema.Field field) {
+    /** A column of the default layout and no bound (as an index of version 1, which holds neither, reads). */
+    static Column of(String name, Role role, Shape shape, DType dtype) {
+      return new Column(new SampleSchema.Field(name, role, shape, dtype, DataDesc.defaultLayout(shape.withBatch(1)), 0));
+    }
+
+    String name() {
+      return field.name();
+    }
+
+    Role role() {
+      return field.role();
+    }
+
+    /** The shape of one sample. */
+    Shape shape() {
+      return field.sampleShape();
+    }
+
+    DType dtype() {
+      return field.dtype();
+    }
+
+    /**
+     * The field as far as the stored bytes go: its name, role, dtype and sample shape, under the
+     * default layout and without a bound. A provider reading the set must agree on this much; the
+     * layout and the bound are its own (how it names the axes, where it cuts a sample).
+     */
+    SampleSchema.Field storage() {
+      return of(name(), role(), shape(), dtype()).field;
+    }
+
     /**
      * The Parquet type a sample of this column is stored as in format 2: its own primitive type for
      * a scalar of a type Parquet has, else {@code fixed_len_byte_array} (fixed shape; FLOAT16 scalars
      * too) or {@code binary} (variable axis).
      */
     PrimitiveType physical() {
-      if (shape.rank() == 0) {
-        switch (dtype) {
+      if (shape().rank() == 0) {
+        switch (dtype()) {
           case BOOL:
-            return Types.required(PrimitiveTypeName.BOOLEAN).named(name);
+            return Types.required(PrimitiveTypeName.BOOLEAN).named(name());
           case INT8:
-            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, true)).named(name);
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, true)).named(name());
           case UINT8:
-            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, false)).named(name);
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, false)).named(name());
           case INT16:
-            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, true)).named(name);
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, true)).named(name());
           case UINT16:
-            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, false)).named(name);
+            return Types.required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(16, false)).named(name());
           case INT32:
-            return Types.required(PrimitiveTypeName.INT32).named(name);
+            return Types.required(PrimitiveTypeName.INT32).named(name());
           case INT64:
-            return Types.required(PrimitiveTypeName.INT64).named(name);
+            return Types.required(PrimitiveTypeName.INT64).named(name());
           case FLOAT32:
-            return Types.required(PrimitiveTypeName.FLOAT).named(name);
+            return Types.required(PrimitiveTypeName.FLOAT).named(name());
           case FLOAT64:
-            return Types.required(PrimitiveTypeName.DOUBLE).named(name);
+            return Types.required(PrimitiveTypeName.DOUBLE).named(name());
           default:
             break;
         }
       }
       if (variable()) {
-        return Types.required(PrimitiveTypeName.BINARY).named(name);
+        return Types.required(PrimitiveTypeName.BINARY).named(name());
       }
-      return Types.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(rowBytes()).named(name);
+      return Types.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(rowBytes()).named(name());
     }
 
     /** Whether the array has a variable axis (a {@code binary} column of the sample's real steps). */
     boolean variable() {
-      return !shape.isFixed();
+      return !shape().isFixed();
     }
 
     /** The bytes of one sample's array; for a variable array, of one step of it ({@link #stepBytes()}). */
     int rowBytes() {
-      long n = stepElements() * dtype.byteSize();
+      long n = stepElements() * dtype().byteSize();
       if (n <= 0 || n > Integer.MAX_VALUE / 2) {
-        throw new IllegalArgumentException("column '" + name + "': a sample of shape " + shape + " and " + dtype
+        throw new IllegalArgumentException("column '" + name() + "': a sample of shape() " + shape() + " and " + dtype()
             + " takes " + n + " bytes" + (variable() ? " per step" : "") + "; a shard column holds 1 byte to 1 GiB per"
             + (variable() ? " step" : " sample"));
       }
@@ -99,8 +135,8 @@ final class ShardColumns {
     /** The elements of the array, or of one step of a variable array. */
     private long stepElements() {
       long n = 1;
-      for (int i = 0; i < shape.rank(); i++) {
-        n *= shape.dim(i) == Shape.VARIABLE ? 1 : shape.dim(i);
+      for (int i = 0; i < shape().rank(); i++) {
+        n *= shape().dim(i) == Shape.VARIABLE ? 1 : shape().dim(i);
       }
       return n;
     }
@@ -108,65 +144,15 @@ final class ShardColumns {
     /** The elements before the variable axis (row-major), the blocks a sample's steps are cut into. */
     int outer() {
       long n = 1;
-      for (int i = 0; i < shape.variableAxis(); i++) {
-        n *= shape.dim(i);
+      for (int i = 0; i < shape().variableAxis(); i++) {
+        n *= shape().dim(i);
       }
       return (int) n;
     }
 
-    /** The description a provider reports for batches of {@code batchSize} rows. */
+    /** The description a provider reports for batches of {@code batchSize} rows: the field's, layout and bound too. */
     DataDesc toDataDesc(long batchSize) {
-      return DataDesc.of(name, batchSize, shape, dtype, role);
-    }
-
-    /** One line: {@code name role dtype d0,d1,...} (an empty dims field for a scalar). */
-    String line() {
-      StringBuilder dims = new StringBuilder();
-      for (int i = 0; i < shape.rank(); i++) {
-        dims.append(i == 0 ? "" : ",").append(shape.dim(i));
-      }
-      return name + "\t" + role + "\t" + dtype + "\t" + dims;
-    }
-
-    /**
-     * The column of one {@link #line()}.
-     *
-     * @throws IllegalArgumentException naming the field that is not as expected
-     */
-    static Column parse(String line) {
-      String[] f = line.split("\t", -1);
-      if (f.length != 4 || f[0].isEmpty()) {
-        throw new IllegalArgumentException("expected 'name<TAB>role<TAB>dtype<TAB>dims', found '" + line + "'");
-      }
-      Role role = enumValue(Role.class, f[1], "role");
-      DType dtype = enumValue(DType.class, f[2], "dtype");
-      String[] d = f[3].isEmpty() ? new String[0] : f[3].split(",", -1);
-      long[] dims = new long[d.length];
-      for (int i = 0; i < d.length; i++) {
-        try {
-          dims[i] = Long.parseLong(d[i]);
-        } catch (NumberFormatException e) {
-          dims[i] = 0;
-        }
-        if (dims[i] <= 0 && dims[i] != Shape.VARIABLE) {
-          throw new IllegalArgumentException("dimension " + i + " of column '" + f[0] + "' must be a positive integer or"
-              + " -1 (the variable axis), found '" + d[i] + "'");
-        }
-      }
-      try {
-        return new Column(f[0], role, Shape.of(dims), dtype);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException("column '" + f[0] + "': " + e.getMessage(), e);
-      }
-    }
-
-    private static <E extends Enum<E>> E enumValue(Class<E> type, String text, String field) {
-      try {
-        return Enum.valueOf(type, text);
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(field + " '" + text + "' is not one of " + java.util.Arrays.toString(
-            type.getEnumConstants()), e);
-      }
+      return field.toDataDesc(batchSize);
     }
   }
 
@@ -177,8 +163,7 @@ final class ShardColumns {
     List<Column> out = new ArrayList<>();
     for (List<DataDesc> group : List.of(data, labels)) {
       for (DataDesc d : group) {
-        Shape s = d.sampleShape();
-        Column c = new Column(d.name(), d.role(), s, d.dtype());
+        Column c = new Column(SampleSchema.Field.of(d));
         c.rowBytes();
         out.add(c);
       }
@@ -203,12 +188,51 @@ final class ShardColumns {
     return m;
   }
 
-  /** The columns as lines of text. */
+  /** The columns as a schema. */
+  static SampleSchema schema(List<Column> columns) {
+    return SampleSchema.of(columns.stream().map(Column::field).toList());
+  }
+
+  /** The columns as {@link SampleSchema} text: one line per column. */
   static String text(List<Column> columns) {
-    StringBuilder sb = new StringBuilder();
-    for (Column c : columns) {
-      sb.append(c.line()).append('\n');
+    return schema(columns).toString();
+  }
+
+  /** The columns as far as the stored bytes go ({@link Column#storage()}). */
+  static List<SampleSchema.Field> storage(List<Column> columns) {
+    return columns.stream().map(Column::storage).toList();
+  }
+
+  /**
+   * What differs between the arrays a provider reads ({@code reads}) and the columns a shard set
+   * holds, as far as the stored bytes go ({@link Column#storage()}), or null when nothing does:
+   * the first array that differs, by its position and name, the part (name, role, dtype, sample
+   * shape) and both values; or both counts.
+   */
+  static @Nullable String difference(List<Column> reads, List<Column> holds) {
+    List<SampleSchema.Field> ours = storage(reads);
+    List<SampleSchema.Field> theirs = storage(holds);
+    if (ours.equals(theirs)) {
+      return null;
     }
-    return sb.toString();
+    for (int i = 0; i < Math.min(ours.size(), theirs.size()); i++) {
+      SampleSchema.Field a = ours.get(i);
+      SampleSchema.Field b = theirs.get(i);
+      if (!a.name().equals(b.name())) {
+        return "array " + i + " is named '" + a.name() + "' where the shard set's is named '" + b.name() + "'";
+      }
+      String part = !a.role().equals(b.role()) ? "role " + a.role() + " where the shard set's has " + b.role()
+          : !a.dtype().equals(b.dtype()) ? "dtype " + a.dtype() + " where the shard set's has " + b.dtype()
+          : !a.sampleShape().equals(b.sampleShape()) ? "sample shape " + a.sampleShape() + " where the shard set's has "
+              + b.sampleShape() : null;
+      if (part != null) {
+        return "array " + i + " ('" + a.name() + "') has " + part;
+      }
+    }
+    return "the arrays " + names(ours) + " where the shard set has " + names(theirs);
+  }
+
+  private static List<String> names(List<SampleSchema.Field> fields) {
+    return fields.stream().map(SampleSchema.Field::name).toList();
   }
 }

@@ -32,7 +32,8 @@ final class ShardFiles {
     long offset = 0;
     for (int s = 0; s < indexes.size(); s++) {
       ShardIndex index = indexes.get(s);
-      if (!index.columns().equals(columns)) {
+      // The first set's layouts and bounds stand for the mix: the sets agree on what the bytes are.
+      if (!ShardColumns.storage(index.columns()).equals(ShardColumns.storage(columns))) {
         throw new IllegalArgumentException("the shard sets of a mix hold one kind of sample, but "
             + sets.get(s).directory() + " has the columns " + describe(index.columns()) + " and "
             + sets.get(0).directory() + " has " + describe(columns));
@@ -80,11 +81,7 @@ final class ShardFiles {
   }
 
   private static String describe(List<Column> columns) {
-    List<String> lines = new ArrayList<>();
-    for (Column c : columns) {
-      lines.add(c.line().replace('\t', ' '));
-    }
-    return lines.toString();
+    return columns.stream().map(c -> c.field().toString()).toList().toString();
   }
 
   List<Column> columns() {

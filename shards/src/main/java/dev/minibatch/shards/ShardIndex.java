@@ -1,6 +1,10 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.DType;
+import dev.minibatch.Role;
+import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.shape.Shape;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -8,26 +12,33 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The index of a shard set, the text file {@value #NAME} beside its Parquet files: the columns,
- * then one line per shard file with its global sample range, its length in bytes and its CRC-32C,
- * in global order. Shard file {@code f} holds the samples {@code [first, first + samples)}; the
- * ranges follow each other from 0 without a gap. A column with a variable axis (-1 in its dims)
- * has a {@code longest} line: the most steps a sample of the set holds along it, so a reader can
- * size its batch buffers without reading every file first.
+ * The index of a shard set, the text file {@value #NAME} beside its Parquet files: the columns, each
+ * a {@link SampleSchema.Field} in its one text form, then one line per shard file with its global
+ * sample range, its length in bytes and its CRC-32C, in global order. Shard file {@code f} holds the
+ * samples {@code [first, first + samples)}; the ranges follow each other from 0 without a gap. A
+ * column with a variable axis has a {@code longest} line: the most steps a sample of the set holds
+ * along it, so a reader can size its batch buffers without reading every file first.
  *
  * <pre>
- * minibatch-shards/1
- * column	image	DATA	FLOAT32	28,28
- * column	label	LABEL	INT32
+ * minibatch-shards/2
+ * column	image DATA FLOAT32 [28,28] NHW
+ * column	label LABEL INT32 [] N
  * file	part-00000.parquet	0	10000	31462001	7a3b12c4
  * </pre>
+ *
+ * <p>Version 1 ({@code minibatch-shards/1}) wrote a column as {@code name<TAB>role<TAB>dtype<TAB>dims}
+ * ({@code -1} for the variable axis, nothing for a scalar), without layout or bound; it still reads,
+ * each column under its shape's default layout and without a bound.
  *
  * @param longest per column, the longest sample's steps along its variable axis (0 for a fixed column)
  */
 record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files) {
   /** The index's file name in the shard set's directory. */
   static final String NAME = "shards.index";
-  private static final String MAGIC = "minibatch-shards/1";
+  private static final String MAGIC = "minibatch-shards/2";
+  /** The first line of an index of version 1, whose columns are tab-separated parts. */
+  private static final String MAGIC_V1 = "minibatch-shards/1";
+  private static final String COLUMN = "column\t";
 
   /**
    * One shard file.
@@ -101,8 +112,8 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       throw new IllegalArgumentException("the " + parts.size() + " parts hold no sample: a shard set holds at least one");
     }
     List<Column> columns = new ArrayList<>();
-    for (String line : columnText.split("\n")) {
-      columns.add(Column.parse(line));
+    for (SampleSchema.Field f : SampleSchema.parse(columnText).fields()) {
+      columns.add(new Column(f));
     }
     List<Integer> longestOf = new ArrayList<>();
     for (int c = 0; c < columns.size(); c++) {
@@ -129,7 +140,7 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
   String text() {
     StringBuilder sb = new StringBuilder(MAGIC).append('\n');
     for (Column c : columns) {
-      sb.append("column\t").append(c.line()).append('\n');
+      sb.append(COLUMN).append(c.field()).append('\n');
     }
     for (int c = 0; c < columns.size(); c++) {
       if (columns.get(c).variable()) {
@@ -156,10 +167,11 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
    */
   static ShardIndex parse(String text, String source) {
     String[] lines = text.split("\n", -1);
-    if (lines.length == 0 || !lines[0].equals(MAGIC)) {
-      throw new FileFormatException(source, "line 1: expected '" + MAGIC + "', found '" + (lines.length == 0 ? ""
-          : shorten(lines[0])) + "': not a minibatch shard index");
+    if (!lines[0].equals(MAGIC) && !lines[0].equals(MAGIC_V1)) {
+      throw new FileFormatException(source, "line 1: expected '" + MAGIC + "' (or '" + MAGIC_V1 + "'), found '"
+          + shorten(lines[0]) + "': not a minibatch shard index");
     }
+    boolean v1 = lines[0].equals(MAGIC_V1);
     List<Column> columns = new ArrayList<>();
     java.util.Map<String, Integer> longestOf = new java.util.HashMap<>();
     List<Entry> files = new ArrayList<>();
@@ -171,11 +183,12 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       }
       String where = "line " + (i + 1) + ": ";
       try {
-        if (line.startsWith("column\t")) {
+        if (line.startsWith(COLUMN)) {
           if (!files.isEmpty()) {
             throw new IllegalArgumentException("a column after the first file");
           }
-          Column c = Column.parse(line.substring("column\t".length()));
+          String field = line.substring(COLUMN.length());
+          Column c = v1 ? v1Column(field) : column(field, i + 1);
           c.rowBytes();
           for (Column other : columns) {
             if (other.name().equals(c.name())) {
@@ -226,6 +239,8 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
         } else {
           throw new IllegalArgumentException("expected a 'column', 'longest' or 'file' line, found '" + shorten(line) + "'");
         }
+      } catch (Positioned e) {
+        throw new FileFormatException(source, e.getMessage(), e);
       } catch (IllegalArgumentException e) {
         throw new FileFormatException(source, where + e.getMessage(), e);
       }
@@ -246,6 +261,70 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       longest.add(l == null ? 0 : l);
     }
     return new ShardIndex(columns, longest, files);
+  }
+
+  /** An error that names its line and column itself. */
+  private static final class Positioned extends IllegalArgumentException {
+    Positioned(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /**
+   * A column line's field ({@link SampleSchema.Field#parse}), its errors at their column of line
+   * {@code line} (the field's text starts after {@code column<TAB>}).
+   */
+  private static Column column(String text, int line) {
+    try {
+      return new Column(SampleSchema.Field.parse(text));
+    } catch (IllegalArgumentException e) {
+      String m = String.valueOf(e.getMessage());
+      java.util.regex.Matcher at = java.util.regex.Pattern.compile("column ([0-9]+): (.*)", java.util.regex.Pattern.DOTALL)
+          .matcher(m);
+      if (at.matches()) {
+        throw new Positioned("line " + line + ", column " + (Long.parseLong(at.group(1)) + COLUMN.length()) + ": "
+            + at.group(2), e);
+      }
+      throw new Positioned("line " + line + ": " + m, e);
+    }
+  }
+
+  /** A column of a version-1 index: {@code name<TAB>role<TAB>dtype<TAB>dims}, dims comma-separated, -1 variable. */
+  private static Column v1Column(String line) {
+    String[] f = line.split("\t", -1);
+    if (f.length != 4 || f[0].isEmpty()) {
+      throw new IllegalArgumentException("expected 'name<TAB>role<TAB>dtype<TAB>dims', found '" + shorten(line) + "'");
+    }
+    Role role = enumValue(Role.class, f[1], "role");
+    DType dtype = enumValue(DType.class, f[2], "dtype");
+    String[] d = f[3].isEmpty() ? new String[0] : f[3].split(",", -1);
+    long[] dims = new long[d.length];
+    for (int i = 0; i < d.length; i++) {
+      try {
+        dims[i] = Long.parseLong(d[i]);
+      } catch (NumberFormatException e) {
+        dims[i] = 0;
+      }
+      if (dims[i] <= 0 && dims[i] != Shape.VARIABLE) {
+        throw new IllegalArgumentException("dimension " + i + " of column '" + f[0] + "' must be a positive integer or"
+            + " -1 (the variable axis), found '" + d[i] + "'");
+      }
+    }
+    try {
+      return Column.of(f[0], role, Shape.of(dims), dtype);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("column '" + f[0] + "': " + e.getMessage(), e);
+    }
+  }
+
+  private static <E extends Enum<E>> E enumValue(Class<E> type, String text, String field) {
+    for (E e : type.getEnumConstants()) {
+      if (e.name().equals(text)) {
+        return e;
+      }
+    }
+    throw new IllegalArgumentException(field + " '" + text + "' is not one of " + java.util.Arrays.toString(
+        type.getEnumConstants()));
   }
 
   /**

@@ -62,10 +62,9 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     List<dev.minibatch.DataDesc> data = new ArrayList<>();
     List<dev.minibatch.DataDesc> label = new ArrayList<>();
     for (Column c : columns) {
-      dev.minibatch.DataDesc d = c.toDataDesc(rows);
-      if (c.variable()) {
-        d = d.toBuilder().maxLength(maxLengths.getOrDefault(c.name(), 0)).build();
-      }
+      // The writer's layout; the bound is this reader's (maxLength), not the writer's.
+      dev.minibatch.DataDesc d = c.toDataDesc(rows).toBuilder().maxLength(maxLengths.getOrDefault(c.name(), 0))
+          .build();
       (c.role() == dev.minibatch.Role.LABEL ? label : data).add(d);
     }
     return BatchLayout.of(data, label);

@@ -1,6 +1,7 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.DataDesc;
+import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
@@ -109,28 +110,23 @@ final class ShardReading implements AutoCloseable {
     return e.build();
   }
 
-  /** Refuses a layout whose arrays (name, role, shape, dtype, in order) are not the columns. */
+  /**
+   * Refuses a layout whose arrays are not the columns, in order, as far as the stored bytes go
+   * (name, role, dtype and sample shape: {@link ShardColumns.Column#storage()}); the layout and
+   * bound are the provider's own.
+   */
   private void check(String providerName, BatchLayout layout) {
-    List<DataDesc> descs = new ArrayList<>(layout.data());
-    descs.addAll(layout.label());
-    List<Column> columns = files.columns();
-    List<String> theirs = new ArrayList<>();
-    List<String> ours = new ArrayList<>();
-    for (Column c : columns) {
-      theirs.add(c.line().replace('\t', ' '));
-    }
-    for (DataDesc d : descs) {
-      long[] dims = d.shape().toLongArray();
-      StringBuilder line = new StringBuilder(d.name()).append(' ').append(d.role()).append(' ').append(d.dtype())
-          .append(' ');
-      for (int i = 1; i < dims.length; i++) {
-        line.append(i == 1 ? "" : ",").append(dims[i]);
+    List<Column> reads = new ArrayList<>();
+    for (List<DataDesc> group : List.of(layout.data(), layout.label())) {
+      for (DataDesc d : group) {
+        reads.add(new Column(SampleSchema.Field.of(d)));
       }
-      ours.add(line.toString());
     }
-    if (!theirs.equals(ours)) {
-      throw new IllegalArgumentException(providerName + " reads samples of the arrays " + ours + ", but the shard set "
-          + stores.get(0).directory() + " holds " + theirs + " (name, role, dtype, dims per sample)");
+    String difference = ShardColumns.difference(reads, files.columns());
+    if (difference != null) {
+      throw new IllegalArgumentException(providerName + " reads arrays other than the columns of the shard set "
+          + stores.get(0).directory() + ": " + difference + " (a provider reads a shard set whose arrays have its names,"
+          + " roles, dtypes and sample shapes, in order; the set holds " + ShardColumns.storage(files.columns()) + ")");
     }
   }
 

@@ -72,7 +72,7 @@ class ScalarColumnsTest {
       for (Map.Entry<String, String> e : expected.entrySet()) {
         assertEquals(e.getValue(), schema.getType(e.getKey()).toString());
       }
-      assertEquals("2", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
+      assertEquals("3", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
     }
     try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), file).build()) {
       for (int i = 0; i < 6; i++) {
@@ -158,7 +158,7 @@ class ScalarColumnsTest {
 
   @Test
   void anIntegerOutsideItsColumnsTypeIsNamed() {
-    ShardColumns.Column small = new ShardColumns.Column("small", Role.LABEL, Shape.of(new long[0]), DType.UINT8);
+    ShardColumns.Column small = ShardColumns.Column.of("small", Role.LABEL, Shape.of(new long[0]), DType.UINT8);
     byte[] out = new byte[4];
     ScalarBytes.putInt(255, out, 1, small, "file:/s/part-00000.parquet", 7);
     assertEquals((byte) 255, out[1]);

@@ -24,7 +24,8 @@ import java.util.zip.CRC32C;
  * the set: the index, or the shard file it points at. Seeds: a set of 6 variable-length samples
  * ({@link Ragged}: an INT32 column of 1 to 10 steps, a FLOAT32 column of 2 × 1 to 5 steps, a scalar
  * INT32 label) written by {@link ShardWriter} uncompressed, with Snappy and with Zstandard, and its
- * index, under {@code ShardFuzzTestInputs/<method>}. Without {@code JAZZER_FUZZ} this replays the
+ * index in version 1 ({@code shards.index}) and version 2 ({@code shards-v2.index}, columns in
+ * {@code SampleSchema} text), under {@code ShardFuzzTestInputs/<method>}. Without {@code JAZZER_FUZZ} this replays the
  * seeds and every committed finding; see docs/bad-input.md to fuzz.
  */
 class ShardFuzzTest {

@@ -186,15 +186,15 @@ class ShardPartsTest {
       p1 = p.write(other).finish();
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1)));
-    assertTrue(e.getMessage().contains("part 1 holds the arrays") && e.getMessage().contains("y\tLABEL\tINT64")
-        && e.getMessage().contains("y\tLABEL\tINT32"), e.getMessage());
+    assertTrue(e.getMessage().contains("part 1 holds the arrays") && e.getMessage().contains("y LABEL INT64 [] N")
+        && e.getMessage().contains("y LABEL INT32 [] N"), e.getMessage());
     // One part's providers must agree too.
     try (ShardWriter.Part p = w.part(set, 2); ArrayDataProvider a = samples(0, 2);
         ArrayDataProvider b = ArrayDataProvider.builder().data("x", Nd4j.create(new float[3][3]))
             .label("y", Nd4j.createFromArray(new int[3])).batchSize(3).build()) {
       p.write(a);
       e = assertThrows(IllegalArgumentException.class, () -> p.write(b));
-      assertTrue(e.getMessage().contains("x\tDATA\tFLOAT32\t3"), e.getMessage());
+      assertTrue(e.getMessage().contains("x DATA FLOAT32 [3] NC"), e.getMessage());
     }
   }
 

@@ -140,7 +140,7 @@ class ShardSetTest {
       PrimitiveType image = r.getFooter().getFileMetaData().getSchema().getType("image").asPrimitiveType();
       assertEquals(PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY, image.getPrimitiveTypeName());
       assertEquals(48, image.getTypeLength());
-      assertEquals("image\tDATA\tFLOAT32\t3,4\ndigit\tLABEL\tINT32\t\n",
+      assertEquals("image DATA FLOAT32 [3,4] NHW\ndigit LABEL INT32 [] N\n",
           r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.columns"));
       var schema = r.getFooter().getFileMetaData().getSchema();
       // digit, an int32 scalar, is an INT32 column: its plain pages are its little-endian bytes too.
@@ -319,10 +319,11 @@ class ShardSetTest {
     FileFormatException e = assertThrows(FileFormatException.class, () -> ShardSet.open(copy.toString()));
     assertTrue(e.getMessage().contains(ShardIndex.NAME) && e.getMessage().contains("line 5")
         && e.getMessage().contains("starts at sample 128, expected 127"), e.getMessage());
-    Files.writeString(copy.resolve(ShardIndex.NAME), index.replace("FLOAT32\t3,4\n", "FLOAT32\t3,4,\n"));
+    // A column is its SampleSchema field's text: the column within the line is named too.
+    Files.writeString(copy.resolve(ShardIndex.NAME), index.replace("FLOAT32 [3,4] NHW\n", "FLOAT32 [3,4,] NHW\n"));
     e = assertThrows(FileFormatException.class, () -> ShardSet.open(copy.toString()));
-    assertTrue(e.getMessage().contains("line 2") && e.getMessage().contains("dimension 2 of column 'image'"),
-        e.getMessage());
+    assertTrue(e.getMessage().contains(ShardIndex.NAME) && e.getMessage().endsWith(": line 2, column 32: expected a dim"
+        + " (a positive integer, or VARIABLE for the variable axis), found ''"), e.getMessage());
     e = assertThrows(FileFormatException.class, () -> ShardSet.open(dir.resolve("nothing").toString()));
     assertTrue(e.getMessage().contains("not a shard set"), e.getMessage());
     // Issue 41 (ShardFuzzTest): a ':' in a file name reached Hadoop's Path as a URI scheme and escaped

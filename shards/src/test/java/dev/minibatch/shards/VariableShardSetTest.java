@@ -123,8 +123,9 @@ class VariableShardSetTest {
   @Test
   void eachVariableArrayIsABinaryColumnOfTheSamplesRealSteps() throws IOException {
     String index = Files.readString(Path.of(set, ShardIndex.NAME));
-    assertTrue(index.startsWith("minibatch-shards/1\ncolumn\ttokens\tDATA\tINT32\t-1\n"
-        + "column\tframes\tDATA\tFLOAT32\t2,-1\ncolumn\tdigit\tLABEL\tINT32\t\nlongest\ttokens\t13\n"
+    // Each column its SampleSchema field: the writer's default layouts (T for the variable axis), no bound.
+    assertTrue(index.startsWith("minibatch-shards/2\ncolumn\ttokens DATA INT32 [VARIABLE] NT\n"
+        + "column\tframes DATA FLOAT32 [2,VARIABLE] NCT\ncolumn\tdigit LABEL INT32 [] N\nlongest\ttokens\t13\n"
         + "longest\tframes\t5\nfile\tpart-00000.parquet\t0\t64\t"), index);
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(Path.of(set, "part-00001.parquet").toUri());
     Configuration conf = new Configuration();
@@ -132,9 +133,9 @@ class VariableShardSetTest {
       MessageType schema = r.getFooter().getFileMetaData().getSchema();
       assertEquals(PrimitiveType.PrimitiveTypeName.BINARY, schema.getType("tokens").asPrimitiveType().getPrimitiveTypeName());
       assertEquals(PrimitiveType.PrimitiveTypeName.BINARY, schema.getType("frames").asPrimitiveType().getPrimitiveTypeName());
-      assertEquals("tokens\tDATA\tINT32\t-1\nframes\tDATA\tFLOAT32\t2,-1\ndigit\tLABEL\tINT32\t\n",
+      assertEquals("tokens DATA INT32 [VARIABLE] NT\nframes DATA FLOAT32 [2,VARIABLE] NCT\ndigit LABEL INT32 [] N\n",
           r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.columns"));
-      assertEquals("2", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
+      assertEquals("3", r.getFooter().getFileMetaData().getKeyValueMetaData().get("minibatch.version"));
     }
     try (ParquetReader<Group> rows = ParquetReader.builder(new GroupReadSupport(), file).withConf(conf).build()) {
       Group g = rows.read();

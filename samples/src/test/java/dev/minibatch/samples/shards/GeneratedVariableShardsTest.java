@@ -208,6 +208,7 @@ class GeneratedVariableShardsTest {
   void aFixedSampleCannotReadAVariableSet() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> PixelProvider.builder().shards(set).build());
-    assertTrue(e.getMessage().contains("frames DATA FLOAT32 -1,2"), e.getMessage());
+    assertTrue(e.getMessage().contains("array 0 is named 'image' where the shard set's is named 'frames'")
+        && e.getMessage().contains("the set holds [frames DATA FLOAT32 [VARIABLE,2]"), e.getMessage());
   }
 }
