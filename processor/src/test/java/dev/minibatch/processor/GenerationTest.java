@@ -109,6 +109,9 @@ class GenerationTest {
     assertThat(c).generatedSourceFile("test.SeqProvider").contentsAsUtf8String()
         .contains("new int[] {0, 1, 2, 2, 0, 3}");
     assertThat(c).generatedSourceFile("test.SeqProvider").contentsAsUtf8String()
-        .contains("Collate.padRow(Float.NaN)");
+        .contains("(float[]) Collate.padRow(DType.FLOAT32, Double.NaN)");
+    // UINT8's 255 is the byte -1, as the shard sets' padding reads it: one rule, Collate.padRow(DType, double).
+    assertThat(c).generatedSourceFile("test.SeqProvider").contentsAsUtf8String()
+        .contains("(byte[]) Collate.padRow(DType.UINT8, 255.0d)");
   }
 }

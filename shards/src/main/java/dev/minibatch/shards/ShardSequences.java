@@ -12,7 +12,6 @@ import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.bytedeco.javacpp.indexer.HalfIndexer;
 
 /**
  * How a provider reads the variable columns of shard sets: per column its length group and step
@@ -160,7 +159,7 @@ final class ShardSequences {
       this.column = column;
       this.outer = column.outer();
       this.block = column.stepBytes() / outer;
-      this.padRow = padRow(column.dtype(), padding);
+      this.padRow = Collate.padRow(column.dtype(), padding);
     }
 
     /**
@@ -175,39 +174,8 @@ final class ShardSequences {
       for (int o = 0; o < outer; o++) {
         int at = row + o * steps * block;
         dst.put(at, src, start + (o * stored + skip) * block, len * block);
-        fill(out, a, (at + len * block) / size, (steps - len) * (block / size));
+        Collate.fill(out, a, column.dtype(), (at + len * block) / size, (steps - len) * (block / size), padRow);
       }
-    }
-
-    private void fill(CollateTarget out, int a, int at, int count) {
-      if (count == 0) {
-        return;
-      }
-      switch (column.dtype()) {
-        case BOOL, INT8, UINT8 -> Collate.fill(out.bytes(a), at, count, (byte[]) padRow);
-        case INT16, FLOAT16 -> Collate.fill(out.shorts(a), at, count, (short[]) padRow);
-        case UINT16 -> Collate.fill(out.chars(a), at, count, (char[]) padRow);
-        case INT32 -> Collate.fill(out.ints(a), at, count, (int[]) padRow);
-        case INT64 -> Collate.fill(out.longs(a), at, count, (long[]) padRow);
-        case FLOAT32 -> Collate.fill(out.floats(a), at, count, (float[]) padRow);
-        case FLOAT64 -> Collate.fill(out.doubles(a), at, count, (double[]) padRow);
-        default -> throw new IllegalArgumentException("no step padding for " + column.dtype());
-      }
-    }
-
-    /** {@link Collate#padRow} of {@code value} in {@code dtype}'s buffer element, as the generated collate casts it. */
-    private static Object padRow(DType dtype, double value) {
-      return switch (dtype) {
-        case BOOL, INT8, UINT8 -> Collate.padRow((byte) (long) value);
-        case INT16 -> Collate.padRow((short) (long) value);
-        case FLOAT16 -> Collate.padRow((short) HalfIndexer.fromFloat((float) value));
-        case UINT16 -> Collate.padRow((char) (long) value);
-        case INT32 -> Collate.padRow((int) value);
-        case INT64 -> Collate.padRow((long) value);
-        case FLOAT32 -> Collate.padRow((float) value);
-        case FLOAT64 -> Collate.padRow(value);
-        default -> throw new IllegalArgumentException("a variable column of " + dtype + " cannot be padded");
-      };
     }
   }
 }

@@ -356,27 +356,16 @@ final class CollateWriter {
     return f.constant() + "_PAD";
   }
 
-  /** The initializer of {@link #padRowConstant}: {@code Collate.padRow(value)} in the buffer's element type. */
+  /**
+   * The initializer of {@link #padRowConstant}: the runtime's one step-padding rule, {@code
+   * Collate.padRow(dtype, stepPadding)}, which shard sets pad by too, as the buffer's array type.
+   */
   static CodeBlock padRowInitializer(FieldDescriptor f) {
-    return CodeBlock.of("$T.padRow($L)", RuntimeNames.COLLATE, padValue(f));
-  }
-
-  /** The step padding as a literal of the buffer's element type. */
-  private static String padValue(FieldDescriptor f) {
     double p = f.stepPadding();
-    String to = ProviderWriter.bufferElement(f.dtype());
-    if (Double.isNaN(p) || Double.isInfinite(p)) {
-      String special = Double.isNaN(p) ? "NaN" : p > 0 ? "POSITIVE_INFINITY" : "NEGATIVE_INFINITY";
-      return to.equals("float") ? "Float." + special : "Double." + special;
-    }
-    // byte, short and char get a cast literal, so the padRow overload of the buffer's type is chosen.
-    return switch (to) {
-      case "float" -> p + "f";
-      case "double" -> String.valueOf(p);
-      case "long" -> (long) p + "L";
-      case "int" -> String.valueOf((int) p);
-      default -> "(" + to + ") " + (long) p;
-    };
+    String value = Double.isNaN(p) ? "Double.NaN" : Double.isInfinite(p)
+        ? (p > 0 ? "Double.POSITIVE_INFINITY" : "Double.NEGATIVE_INFINITY") : literal(p);
+    return CodeBlock.of("($T) $T.padRow($T.$L, $L)", ProviderWriter.arrayOf(ProviderWriter.bufferElement(f.dtype()), 1),
+        RuntimeNames.COLLATE, RuntimeNames.DTYPE, f.dtype().name(), value);
   }
 
   private static String literal(double d) {

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.DType;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shape.ShapeCheck;
 import java.lang.reflect.Array;
@@ -9,6 +10,7 @@ import java.util.List;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.indexing.INDArrayIndex;
 import org.nd4j.linalg.indexing.NDArrayIndex;
+import org.bytedeco.javacpp.indexer.HalfIndexer;
 
 /**
  * The cold paths of collate code (generated, or the feeding provider's), kept out of it so the
@@ -150,6 +152,51 @@ public final class Collate {
   private static final float[] REAL_STEPS = padRow(1f);
   /** Mask values of padded steps. */
   private static final float[] PADDED_STEPS = padRow(0f);
+
+  /**
+   * The one step-padding rule, for generated collate code and shard sets alike: {@link #PAD_CHUNK}
+   * copies of {@code stepPadding} as an element of {@code dtype}'s batch buffer, a {@code byte[]}
+   * (BOOL, INT8, UINT8), {@code short[]} (INT16; FLOAT16 as its half-float bits), {@code char[]}
+   * (UINT16), {@code int[]}, {@code long[]}, {@code float[]} or {@code double[]}. An integer type
+   * takes the value's integer part in its own width, as Java's casts do ({@code 255} is UINT8's
+   * 255 and INT8's -1); a float type the nearest value. Fill from it with {@link #fill(CollateTarget,
+   * int, DType, int, int, Object)} or the {@code fill} of its buffer type.
+   *
+   * @throws IllegalArgumentException for {@link DType#INFER}
+   */
+  public static Object padRow(DType dtype, double stepPadding) {
+    return switch (dtype) {
+      case BOOL, INT8, UINT8 -> padRow((byte) (long) stepPadding);
+      case INT16 -> padRow((short) (long) stepPadding);
+      case FLOAT16 -> padRow((short) HalfIndexer.fromFloat((float) stepPadding));
+      case UINT16 -> padRow((char) (long) stepPadding);
+      case INT32 -> padRow((int) stepPadding);
+      case INT64 -> padRow((long) stepPadding);
+      case FLOAT32 -> padRow((float) stepPadding);
+      case FLOAT64 -> padRow(stepPadding);
+      case INFER -> throw new IllegalArgumentException("no step padding for " + dtype + ", which is not a concrete type");
+    };
+  }
+
+  /**
+   * Writes {@code count} values of {@code padRow} ({@link #padRow(DType, double)} of {@code dtype})
+   * to array {@code array} of {@code out} from element {@code at}, in bulk copies.
+   */
+  public static void fill(CollateTarget out, int array, DType dtype, int at, int count, Object padRow) {
+    if (count == 0) {
+      return;
+    }
+    switch (dtype) {
+      case BOOL, INT8, UINT8 -> fill(out.bytes(array), at, count, (byte[]) padRow);
+      case INT16, FLOAT16 -> fill(out.shorts(array), at, count, (short[]) padRow);
+      case UINT16 -> fill(out.chars(array), at, count, (char[]) padRow);
+      case INT32 -> fill(out.ints(array), at, count, (int[]) padRow);
+      case INT64 -> fill(out.longs(array), at, count, (long[]) padRow);
+      case FLOAT32 -> fill(out.floats(array), at, count, (float[]) padRow);
+      case FLOAT64 -> fill(out.doubles(array), at, count, (double[]) padRow);
+      case INFER -> throw new IllegalArgumentException("no step padding for " + dtype + ", which is not a concrete type");
+    }
+  }
 
   /** Writes one mask row of {@code steps} values from {@code at}: {@code length} ones, then zeros. */
   public static void maskRow(FloatBuffer mask, int at, int length, int steps) {
