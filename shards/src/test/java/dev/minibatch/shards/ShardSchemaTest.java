@@ -11,8 +11,9 @@ import dev.minibatch.Role;
 import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.Settings;
+import dev.minibatch.shards.internal.GeneratedShards;
 import dev.minibatch.runtime.array.ArrayDataProvider;
-import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.io.IOException;
@@ -119,9 +120,9 @@ class ShardSchemaTest {
   void aProviderOfOtherArraysIsToldWhichPartDiffers() {
     BatchLayout wrong = BatchLayout.of(List.of(DataDesc.of("image", 2, Shape.of(3, 4), DType.FLOAT32, Role.DATA)),
         List.of(DataDesc.of("digit", 2, Shape.scalar(), DType.INT64, Role.LABEL)));
-    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ShardProvider.builder(set)
-        .batcher("DigitProvider", Sampling.defaults().withBatch(2, dev.minibatch.LastBatch.PARTIAL), rows -> wrong,
-            NamedBatch::new));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> GeneratedShards.batcher(
+        ShardProvider.builder(set), Settings.builder().batchSize(2).build(), Settings.none(), "DigitProvider",
+        rows -> wrong, NamedBatch::new));
     assertTrue(e.getMessage().startsWith("DigitProvider reads arrays other than the columns of the shard set ")
         && e.getMessage().contains(": array 1 ('digit') has dtype INT64 where the shard set's has INT32"), e.getMessage());
   }
