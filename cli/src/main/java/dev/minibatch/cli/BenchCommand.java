@@ -3,14 +3,15 @@ package dev.minibatch.cli;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
-import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.pipeline.Progress;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
+import dev.minibatch.runtime.spi.EngineProvider;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--seed", paramLabel = "N", defaultValue = "0", description = "The shuffle seed (default: ${DEFAULT-VALUE}).")
   long seed;
 
+  /** Batches of {@code batch} rows, shuffled with the seed if --shuffle. */
+  private Settings settings(int batch) {
+    return Settings.builder().batchSize(batch).shuffle(shuffle).seed(seed).build();
+  }
+
   @Option(names = "--prefetch", description = "Wrap the provider in PrefetchingProvider (one background thread).")
   boolean prefetch;
 
@@ -90,14 +96,14 @@ final class BenchCommand implements Callable<Integer> {
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     long fileBytes = Bytes.length(file);
     long t0 = System.nanoTime();
-    BatchProvider<? extends Batch> built = format.provider(file, input.options(0, batch, shuffle, seed));
+    BatchProvider<? extends Batch> built = format.provider(file, input.options(0, settings(batch)));
     if (built instanceof EngineProvider<?> e && e.shardSize() < built.batchSize()) {
       // A batch larger than the file would be mostly padding (or, for round_batch providers, is
       // refused): measure batches of the whole file instead.
       int samples = e.shardSize();
       built.close();
       t0 = System.nanoTime();
-      built = format.provider(file, input.options(0, samples, shuffle, seed));
+      built = format.provider(file, input.options(0, settings(samples)));
     }
     double load = (System.nanoTime() - t0) / 1e9;
     if (built.batchSize() < batch) {

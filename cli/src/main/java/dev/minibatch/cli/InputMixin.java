@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import dev.minibatch.runtime.io.csv.CsvFileOptions;
@@ -58,9 +59,9 @@ final class InputMixin {
   }
 
   /** The common options given, with each built-in format's own options from its flags. */
-  Format.Options options(int rows, int batchSize, boolean shuffle, long seed) {
+  Format.Options options(int rows, Settings settings) {
     return Format.Options.builder().with(new IdxOptions(labels))
         .with(new CsvFileOptions(header, labelColumn, classLabels, delimiter)).with(new Hdf5Options(datasets))
-        .rows(rows).batchSize(batchSize).shuffle(shuffle).seed(seed).build();
+        .rows(rows).settings(settings).build();
   }
 }

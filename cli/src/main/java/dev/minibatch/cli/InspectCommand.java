@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import java.util.concurrent.Callable;
@@ -40,7 +41,7 @@ final class InspectCommand implements Callable<Integer> {
     OptionRange.atLeast(spec, "--rows", rows, 0);
     Location location = input.location(file);
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(location, input.format);
-    Format.Report report = format.describe(location, input.options(rows, 128, false, 0));
+    Format.Report report = format.describe(location, input.options(rows, Settings.none()));
     java.io.PrintWriter out = spec.commandLine().getOut();
     out.println("file: " + location + Bytes.size(location));
     report.print(out);

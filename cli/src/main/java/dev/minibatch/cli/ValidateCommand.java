@@ -1,5 +1,6 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import java.util.List;
@@ -46,7 +47,7 @@ final class ValidateCommand implements Callable<Integer> {
       Location file = input.location(arg);
       Format format = formats.of(file, input.format);
       Format.Problems problems = new Format.Problems(maxProblems);
-      format.validate(file, input.options(0, 128, false, 0), problems);
+      format.validate(file, input.options(0, Settings.none()), problems);
       for (Format.Problems.Problem p : problems.list()) {
         out.println(p);
       }

@@ -138,8 +138,7 @@ public final class ShardSetFormat implements Format {
 
   @Override
   public BatchProvider<? extends Batch> provider(Location location, Options options) {
-    return ShardSet.open(text(location), configuration(location)).provider().batchSize(options.batchSize())
-        .shuffle(options.shuffle()).seed(options.seed()).build();
+    return ShardSet.open(text(location), configuration(location)).provider().settings(options.settings()).build();
   }
 
   /** What {@link ShardSet#open} takes: the local path as given, or the URI. */

@@ -3,6 +3,7 @@ package dev.minibatch.shards;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.io.Format;
@@ -156,17 +157,18 @@ class ShardSetFormatTest {
         + bytes.length + ": the file was changed or cut after the index was written"), found);
 
     Path index = set.resolve("shards.index");
-    Files.writeString(index, Files.readString(index).replace("\tFLOAT32\t", "\tFLOAT33\t"));
+    Files.writeString(index, Files.readString(index).replace(" FLOAT32 ", " FLOAT33 "));
     found = validate(Location.of(set));
     assertEquals(1, found.size(), found.toString());
-    assertTrue(found.get(0).startsWith(ShardStore.uri(set.toString()) + "shards.index: line 2: "), found.get(0));
+    assertTrue(found.get(0).startsWith(ShardStore.uri(set.toString()) + "shards.index: line 2, column ")
+        && found.get(0).contains("found 'FLOAT33'"), found.get(0));
   }
 
   @Test
   void providerGivesEverySampleOnceInTheOptionsBatches() {
     Path set = dir.resolve("set");
     write(set.toString(), new Configuration());
-    Format.Options o = Format.Options.builder().batchSize(64).shuffle(true).seed(5).build();
+    Format.Options o = Format.Options.builder().settings(Settings.builder().batchSize(64).shuffle(true).seed(5).build()).build();
     Set<Integer> seen = new HashSet<>();
     try (var p = FORMAT.provider(set, o)) {
       assertEquals(64, p.batchSize());

@@ -3,6 +3,8 @@ package dev.minibatch.runtime.io;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Settings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -40,7 +42,7 @@ import org.jspecify.annotations.Nullable;
  * {@link dev.minibatch.runtime.io.csv.CsvProvider#format()}; {@code minibatch-shards} adds the shard
  * set. Detection tries them in ascending {@link #probeOrder()}.
  *
- * <p>Options common to every format ({@link Options#rows()}, batch size, shuffle, seed) are fields of
+ * <p>Options common to every format ({@link Options#rows()}, the providers' {@link Options#settings()}) are fields of
  * {@link Options}; a format's own options are a value of its own type ({@link OwnOptions}) that the
  * caller adds with {@link Options.Builder#with} and the format reads with {@link Options#get}.
  *
@@ -206,27 +208,26 @@ public interface Format {
   interface OwnOptions {}
 
   /**
-   * What a format reads: the settings every format shares (rows to describe, batch size, shuffle,
-   * seed) and each format's own options ({@link OwnOptions}), at most one value of each type. Built
+   * What a format reads: the options every format shares (rows to describe, the providers' {@link
+   * Settings}) and each format's own options ({@link OwnOptions}), at most one value of each type. Built
    * with {@link #builder()}; {@link #defaults()} has none of a format's own, so formats detect
    * them.
    */
   final class Options {
+    /** Batches of 128: what a format's provider reads unless told otherwise. */
+    private static final Settings DEFAULT_SETTINGS = Settings.builder().batchSize(128).build();
+
     private final Map<Class<?>, OwnOptions> own;
     private final int rows;
-    private final int batchSize;
-    private final boolean shuffle;
-    private final long seed;
+    private final Settings settings;
 
     private Options(Builder b) {
       this.own = Map.copyOf(b.own);
       this.rows = b.rows;
-      this.batchSize = b.batchSize;
-      this.shuffle = b.shuffle;
-      this.seed = b.seed;
+      this.settings = b.settings;
     }
 
-    /** A builder with no format's own options, 3 rows described, batches of 128 in order. */
+    /** A builder with no format's own options, 3 rows described, batches of 128 in order, no seed. */
     public static Builder builder() {
       return new Builder();
     }
@@ -247,28 +248,25 @@ public interface Format {
       return rows;
     }
 
-    /** Rows per batch of {@link Format#provider}. */
+    /**
+     * The settings of the providers {@link Format#provider} builds: every one is handed to the
+     * format's provider builder ({@link ProviderBuilder#settings(Settings)}), so none is dropped.
+     * Batches of 128 unless the value sets a batch size.
+     */
+    public Settings settings() {
+      return settings;
+    }
+
+    /** The batch size of {@link #settings()}, which is always set. */
     public int batchSize() {
-      return batchSize;
-    }
-
-    /** Whether {@link Format#provider} shuffles. */
-    public boolean shuffle() {
-      return shuffle;
-    }
-
-    /** The shuffle seed. */
-    public long seed() {
-      return seed;
+      return settings.batchSize().orElseThrow();
     }
 
     /** Builds {@link Options}; every setting is optional. */
     public static final class Builder {
       private final Map<Class<?>, OwnOptions> own = new LinkedHashMap<>();
       private int rows = 3;
-      private int batchSize = 128;
-      private boolean shuffle;
-      private long seed;
+      private Settings settings = DEFAULT_SETTINGS;
 
       private Builder() {}
 
@@ -290,24 +288,12 @@ public interface Format {
         return this;
       }
 
-      /** See {@link Options#batchSize()}; default 128. */
-      public Builder batchSize(int batchSize) {
-        if (batchSize < 1) {
-          throw new IllegalArgumentException("batchSize must be at least 1, got " + batchSize);
-        }
-        this.batchSize = batchSize;
-        return this;
-      }
-
-      /** See {@link Options#shuffle()}; default false. */
-      public Builder shuffle(boolean shuffle) {
-        this.shuffle = shuffle;
-        return this;
-      }
-
-      /** See {@link Options#seed()}; default 0. */
-      public Builder seed(long seed) {
-        this.seed = seed;
+      /**
+       * The providers' settings ({@link Options#settings()}); a value without a batch size reads
+       * batches of 128. Replaces an earlier value.
+       */
+      public Builder settings(Settings settings) {
+        this.settings = DEFAULT_SETTINGS.toBuilder().apply(settings).build();
         return this;
       }
 

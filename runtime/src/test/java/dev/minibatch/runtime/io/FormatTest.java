@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
@@ -70,7 +71,7 @@ class FormatTest {
 
   @Test
   void schemaIsWhatOneBatchHolds() {
-    Format.Options o = Format.Options.builder().batchSize(50).build();
+    Format.Options o = Format.Options.builder().settings(Settings.builder().batchSize(50).build()).build();
     List<DataDesc> iris = CsvProvider.format().schema(TestFiles.resource("csv/iris.csv"), o);
     assertEquals(2, iris.size());
     assertEquals(Shape.of(50L, 4L), iris.get(0).shape());
@@ -81,7 +82,7 @@ class FormatTest {
 
   @Test
   void providerDeliversEveryRecord() {
-    Format.Options o = Format.Options.builder().batchSize(40).shuffle(true).seed(3).build();
+    Format.Options o = Format.Options.builder().settings(Settings.builder().batchSize(40).shuffle(true).seed(3).build()).build();
     try (BatchProvider<? extends Batch> p = CsvProvider.format().provider(TestFiles.resource("csv/iris.csv"), o)) {
       int samples = 0;
       for (Batch b : p) {
@@ -89,6 +90,31 @@ class FormatTest {
       }
       assertEquals(150, samples);
     }
+  }
+
+  @Test
+  void everySettingOfTheOptionsReachesTheProvider() {
+    // iris: 150 rows; part 1 of 2 is rows 75..149; batches of 40 with DISCARD: 1 batch of 40 (35 dropped).
+    Settings s = Settings.builder().batchSize(40).lastBatch(dev.minibatch.LastBatch.DISCARD).shard(2, 1).seed(9).build();
+    Format.Options o = Format.Options.builder().settings(s).build();
+    // MNIST t10k: 10 000 images; part 1 is 5 000, 125 full batches of 40.
+    Map<String, Integer> partOf = Map.of("csv/iris.csv", 75, "mnist/t10k-images-idx3-ubyte.gz", 5000);
+    for (String name : partOf.keySet()) {
+      Format f = name.startsWith("csv") ? CsvProvider.format() : MnistProvider.format();
+      try (BatchProvider<? extends Batch> p = f.provider(TestFiles.resource(name), o)) {
+        int batches = 0;
+        int samples = 0;
+        for (Batch b : p) {
+          batches++;
+          samples += b.countSamples();
+        }
+        int part = partOf.get(name);
+        assertEquals(part / 40, batches, name);
+        assertEquals(part / 40 * 40, samples, name);
+      }
+    }
+    assertEquals(128, Format.Options.defaults().batchSize());
+    assertEquals(java.util.OptionalLong.empty(), Format.Options.defaults().settings().seed());
   }
 
   @Test

@@ -183,7 +183,7 @@ public final class CsvFileFormat implements LocalFormat {
     // Detection looks at the first lines only (up to 64 KiB); the provider reads the file itself.
     Detected d = detect(Format.head(file, DETECT_BYTES), options);
     return CsvProvider.builder().dataFile(file).format(d.format()).dataShape(d.columns())
-        .batchSize(options.batchSize()).shuffle(options.shuffle()).seed(options.seed()).build();
+        .settings(options.settings()).build();
   }
 
   /** The line of a location {@code file:line}, or -1. */

@@ -156,7 +156,6 @@ public final class Hdf5Format implements LocalFormat {
         }
       }
     }
-    return Hdf5Provider.builder().add(file, names, file.getFileName().toString()).batchSize(options.batchSize())
-        .shuffle(options.shuffle()).seed(options.seed()).build();
+    return Hdf5Provider.builder().add(file, names, file.getFileName().toString()).settings(options.settings()).build();
   }
 }

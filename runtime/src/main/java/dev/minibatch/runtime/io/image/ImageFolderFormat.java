@@ -129,7 +129,7 @@ public final class ImageFolderFormat implements LocalFormat {
     FolderImages images = open(file);
     Path first = images.files().get(0);
     return probe(first).providerAtThisSize(first.toString(), "").imageFolder(file)
-        .batchSize(Math.min(options.batchSize(), images.size())).shuffle(options.shuffle()).seed(options.seed())
+        .settings(options.settings()).batchSize(Math.min(options.batchSize(), images.size()))
         .build();
   }
 

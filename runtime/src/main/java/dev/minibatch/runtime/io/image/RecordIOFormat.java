@@ -162,7 +162,6 @@ public final class RecordIOFormat implements LocalFormat {
     }
     // A bad first image is named as validate names it: record, offset and image id.
     return first.providerAtThisSize(file.toString(), firstRecord + ": ").pathImgrec(file).pathImgidx(idx)
-        .labelWidth(labelWidth).batchSize(Math.min(options.batchSize(), records)).shuffle(options.shuffle())
-        .seed(options.seed()).build();
+        .labelWidth(labelWidth).settings(options.settings()).batchSize(Math.min(options.batchSize(), records)).build();
   }
 }

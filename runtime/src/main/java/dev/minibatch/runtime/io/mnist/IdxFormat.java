@@ -125,13 +125,11 @@ public final class IdxFormat implements LocalFormat {
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
     Path l = labelsFor(file, options);
     if (l != null) {
-      return MnistProvider.builder().image(file).label(l).batchSize(options.batchSize()).shuffle(options.shuffle())
-          .seed(options.seed()).build();
+      return MnistProvider.builder().image(file).label(l).settings(options.settings()).build();
     }
     IdxArray a = IdxReader.read(file);
     long[] dims = java.util.Arrays.stream(a.dims()).asLongStream().toArray();
-    return ArrayDataProvider.builder().data(a.toFloatINDArray(1f, dims)).batchSize(options.batchSize())
-        .shuffle(options.shuffle()).seed(options.seed()).build();
+    return ArrayDataProvider.builder().data(a.toFloatINDArray(1f, dims)).settings(options.settings()).build();
   }
 
   /** {@link IdxOptions#labels()}, or the MNIST labels file beside an images file, or null. */

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
@@ -77,7 +78,7 @@ class ImageFolderFormatTest {
   @Test
   void providerReadsEveryImageAtTheFirstImagesSize(@TempDir Path dir) throws IOException {
     Path root = folder(dir, false);
-    Format.Options o = Format.Options.builder().batchSize(2).build();
+    Format.Options o = Format.Options.builder().settings(Settings.builder().batchSize(2).build()).build();
     List<DataDesc> schema = FOLDER.schema(root, o);
     assertEquals(Shape.of(2, 3, 6, 8), schema.get(0).shape());
     int samples = 0;
