@@ -38,6 +38,7 @@ final class KotlinDslWriter {
 
   private static final ClassName LAST_BATCH = new ClassName("dev.minibatch", "LastBatch");
   private static final ClassName PROVIDER_BUILDER = new ClassName(RuntimeNames.RT, "ProviderBuilder");
+  private static final ClassName SETTINGS = new ClassName("dev.minibatch.runtime", "Settings");
   private static final ClassName BAD_SAMPLES = new ClassName(RuntimeNames.RT, "ProviderBuilder", "BadSamples");
   private static final ClassName BUCKETS = new ClassName(RuntimeNames.RT, "Buckets");
   private static final ClassName SHARD_PROVIDER_BUILDER = new ClassName("dev.minibatch.shards", "ShardProvider",
@@ -107,38 +108,12 @@ final class KotlinDslWriter {
         .addKdoc("The per-member constants of [padding].\n")
         .build());
 
-    t.addProperty(setting("batchSize", TypeNames.INT, CodeBlock.of(
-        "Rows per batch, `>= 1`, or 0 for the whole data set (or shard) as one batch.\nUnset: %L.\n",
-        d.batchSize() > 0 ? d.batchSize() + ", declared by `@DataProvider`"
-            : "none is declared, so the block must set one")));
-    t.addProperty(setting("lastBatch", LAST_BATCH, CodeBlock.of(
-        "The last-batch policy ([%T]). Unset: `PARTIAL`.\n", LAST_BATCH)));
-    t.addProperty(setting("shuffle", TypeNames.BOOLEAN, CodeBlock.of(
-        "Shuffle every epoch (a permutation, data and labels together; a List source only).\nUnset: false.\n")));
-    t.addProperty(setting("seed", TypeNames.LONG, CodeBlock.of(
-        "The shuffle seed: with one, the order is a pure function of (seed, epoch). Unset: one is drawn when\n"
-            + "the provider is built.\n")));
-    t.addProperty(setting("evenShards", TypeNames.BOOLEAN, CodeBlock.of(
-        "Give every part of [shard] the same number of samples, repeating the epoch's first samples in the\n"
-            + "short parts. Unset: false.\n")));
-    t.addProperty(setting("elasticShards", TypeNames.BOOLEAN, CodeBlock.of(
-        "Deal the batches of one global order to the parts of [shard] in turn, so a saved state restores\n"
-            + "into another number of parts (docs/engine.md, \"Elastic shards\"). Unset: false%L.\n",
-        shards ? ", or true after [shards]" : "")));
-    t.addProperty(setting("dataPadding", TypeNames.DOUBLE, CodeBlock.of(
-        "The constant that pads data arrays without a [padding] of their own under `PAD_CONSTANT`.\nUnset: 0.\n")));
-    t.addProperty(setting("labelPadding", TypeNames.DOUBLE, CodeBlock.of(
-        "The constant that pads label arrays without a [padding] of their own under `PAD_CONSTANT`.\nUnset: 0.\n")));
-    t.addProperty(setting("badSamples", BAD_SAMPLES, CodeBlock.of(
-        "What to do with a sample that cannot be read: `BadSamples.skip(n)`, `replace(n)`, …\n"
-            + "([%T]). Unset: the first one fails the epoch.\n", BAD_SAMPLES)));
-    t.addProperty(setting("readers", TypeNames.INT, CodeBlock.of(
-        "Reader threads collating a List source's batches ahead of the consumer; the batches are the same\n"
-            + "for any number. Unset: 0, collated on the consumer's thread.\n")));
-    if (d.variable()) {
-      t.addProperty(setting("fixedLength", TypeNames.BOOLEAN, CodeBlock.of(
-          "Pad every batch to the bound of each variable axis instead of to the batch's longest sample, so\n"
-              + "every batch has the same shapes. Unset: false.\n")));
+    for (Setting setting : settings(d, shards)) {
+      t.addProperty(PropertySpec.builder(setting.name(), setting.type().copy(true, List.of()))
+          .mutable(true)
+          .initializer("null")
+          .addKdoc(setting.kdoc())
+          .build());
     }
 
     TypeName sample = kotlin(d.sample());
@@ -221,14 +196,54 @@ final class KotlinDslWriter {
         .build();
   }
 
-  /** {@code public var name: Type? = null}. */
-  private static PropertySpec setting(String name, ClassName type, CodeBlock kdoc) {
-    return PropertySpec.builder(name, type.copy(true, List.of()))
-        .mutable(true)
-        .initializer("null")
-        .addKdoc(kdoc)
-        .build();
+  /**
+   * The builder settings the block sets as properties, each applied by {@code build()} when set:
+   * one list for both, so a property and its application cannot drift apart.
+   */
+  private static List<Setting> settings(SampleDescriptor d, boolean shards) {
+    List<Setting> settings = new java.util.ArrayList<>();
+    // First, so that the single settings below override what a shared value sets.
+    settings.add(new Setting("settings", SETTINGS, CodeBlock.of(
+        "A shared [%T] value: every setting it sets, applied before the settings below. Unset: none.\n",
+        SETTINGS)));
+    settings.add(new Setting("batchSize", TypeNames.INT, CodeBlock.of(
+        "Rows per batch, `>= 1`, or 0 for the whole data set (or shard) as one batch.\nUnset: %L.\n",
+        d.batchSize() > 0 ? d.batchSize() + ", declared by `@DataProvider`"
+            : "none is declared, so the block must set one")));
+    settings.add(new Setting("lastBatch", LAST_BATCH, CodeBlock.of(
+        "The last-batch policy ([%T]). Unset: `PARTIAL`.\n", LAST_BATCH)));
+    settings.add(new Setting("shuffle", TypeNames.BOOLEAN, CodeBlock.of(
+        "Shuffle every epoch (a permutation, data and labels together; a List source only).\nUnset: false.\n")));
+    settings.add(new Setting("seed", TypeNames.LONG, CodeBlock.of(
+        "The shuffle seed: with one, the order is a pure function of (seed, epoch). Unset: one is drawn when\n"
+            + "the provider is built.\n")));
+    settings.add(new Setting("evenShards", TypeNames.BOOLEAN, CodeBlock.of(
+        "Give every part of [shard] the same number of samples, repeating the epoch's first samples in the\n"
+            + "short parts. Unset: false.\n")));
+    settings.add(new Setting("elasticShards", TypeNames.BOOLEAN, CodeBlock.of(
+        "Deal the batches of one global order to the parts of [shard] in turn, so a saved state restores\n"
+            + "into another number of parts (docs/engine.md, \"Elastic shards\"). Unset: false%L.\n",
+        shards ? ", or true for a [shards] source" : "")));
+    settings.add(new Setting("dataPadding", TypeNames.DOUBLE, CodeBlock.of(
+        "The constant that pads data arrays without a [padding] of their own under `PAD_CONSTANT`.\nUnset: 0.\n")));
+    settings.add(new Setting("labelPadding", TypeNames.DOUBLE, CodeBlock.of(
+        "The constant that pads label arrays without a [padding] of their own under `PAD_CONSTANT`.\nUnset: 0.\n")));
+    settings.add(new Setting("badSamples", BAD_SAMPLES, CodeBlock.of(
+        "What to do with a sample that cannot be read: `BadSamples.skip(n)`, `replace(n)`, …\n"
+            + "([%T]). Unset: the first one fails the epoch.\n", BAD_SAMPLES)));
+    settings.add(new Setting("readers", TypeNames.INT, CodeBlock.of(
+        "Reader threads collating a List source's batches ahead of the consumer; the batches are the same\n"
+            + "for any number. Unset: 0, collated on the consumer's thread.\n")));
+    if (d.variable()) {
+      settings.add(new Setting("fixedLength", TypeNames.BOOLEAN, CodeBlock.of(
+          "Pad every batch to the bound of each variable axis instead of to the batch's longest sample, so\n"
+              + "every batch has the same shapes. Unset: false.\n")));
+    }
+    return settings;
   }
+
+  /** One builder setting of the block: its property (and setter) name, Kotlin type and KDoc. */
+  private record Setting(String name, ClassName type, CodeBlock kdoc) {}
 
   private static FunSpec buildFunction(SampleDescriptor d, ClassName provider, boolean shards) {
     CodeBlock.Builder c = CodeBlock.builder()
@@ -238,12 +253,8 @@ final class KotlinDslWriter {
     if (d.variable()) {
       c.addStatement("bucketing?.invoke(builder)");
     }
-    for (String s : d.variable()
-        ? List.of("batchSize", "lastBatch", "shuffle", "seed", "evenShards", "elasticShards", "dataPadding",
-            "labelPadding", "badSamples", "readers", "fixedLength")
-        : List.of("batchSize", "lastBatch", "shuffle", "seed", "evenShards", "elasticShards", "dataPadding",
-            "labelPadding", "badSamples", "readers")) {
-      c.addStatement("%N?.let { builder.%N(it) }", s, s);
+    for (Setting s : settings(d, shards)) {
+      c.addStatement("%N?.let { builder.%N(it) }", s.name(), s.name());
     }
     c.addStatement("paddings.applyTo(builder)");
     c.addStatement("return builder.build()");

@@ -2,7 +2,9 @@ package dev.minibatch.samples.kotlin
 
 import dev.minibatch.LastBatch
 import dev.minibatch.runtime.Buckets
+import dev.minibatch.runtime.ProviderBuilder
 import dev.minibatch.runtime.ProviderBuilder.BadSamples
+import dev.minibatch.runtime.Settings
 import dev.minibatch.runtime.contract.EngineThreads
 import dev.minibatch.runtime.pipeline.StageFailedException
 import kotlinx.coroutines.runBlocking
@@ -48,6 +50,33 @@ class ProviderDslTest {
         // The same provider without the DSL: the Java builder in a trailing lambda.
         val ids = SensorProvider.create { it.samples(sensors).lastBatch(LastBatch.PAD_WRAP) }.ids()
         assertEquals(listOf(listOf(0, 1, 2, 3), listOf(4, 5, 6, 7), listOf(8, 9, 0, 1)), ids)
+    }
+
+    @Test
+    fun aSharedSettingsValueAppliesAndTheSingleSettingsOverrideIt() {
+        val shared = Settings.builder().batchSize(3).lastBatch(LastBatch.DISCARD).build()
+        assertEquals(listOf(listOf(0, 1, 2), listOf(3, 4, 5), listOf(6, 7, 8)), sensorProvider {
+            samples(sensors)
+            settings = shared
+        }.ids())
+        // batchSize 5 over the shared 3: two batches of 5, nothing discarded.
+        assertEquals(listOf(listOf(0, 1, 2, 3, 4), listOf(5, 6, 7, 8, 9)), sensorProvider {
+            samples(sensors)
+            settings = shared
+            batchSize = 5
+        }.ids())
+    }
+
+    @Test
+    fun everyOneValueSetterOfTheJavaBuilderIsAPropertyOfTheDsl() {
+        // The DSL's settings are generated from one list; a setter added to ProviderBuilder without it fails here.
+        val setters = ProviderBuilder::class.java.methods
+            .filter { it.declaringClass == ProviderBuilder::class.java && it.parameterCount == 1 && it.name != "apply" }
+            .map { it.name }.toSortedSet()
+        val properties = SensorProviderDsl::class.java.methods
+            .filter { it.name.startsWith("set") && it.parameterCount == 1 }
+            .map { it.name.removePrefix("set").replaceFirstChar(Char::lowercaseChar) }.toSortedSet()
+        assertEquals(setOf<String>(), setters - properties, "ProviderBuilder setters missing from the DSL")
     }
 
     @Test
