@@ -60,22 +60,11 @@ public final class CsvProvider extends EngineProvider<NamedBatch> implements Sam
   }
 
   @Override
-  public int numSamples() {
-    return files.numSamples();
-  }
-
-  @Override
   public Sample sample(int i) {
     return files.sample(i);
   }
 
-  /**
-   * The next epoch's batches read by {@code consumers} consumers through a {@link Multicast}
-   * (Data Provider Core's Watcher): each consumer sees every batch once, in order, and a batch
-   * buffer is reused only after every consumer has released it (moved past it or closed). With
-   * reader threads the window is the ring's slots minus one, so the readers always have a buffer
-   * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
-   */
+  /** The next epoch's batches for {@code consumers} consumers ({@link Multicast}; docs/file-providers.md, "Several consumers"). */
   public Multicast<NamedBatch> multicast(int consumers) {
     return files.multicast(consumers);
   }
