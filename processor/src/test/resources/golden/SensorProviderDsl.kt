@@ -4,6 +4,7 @@ package test
 import dev.minibatch.LastBatch
 import dev.minibatch.kotlin.MinibatchDsl
 import dev.minibatch.runtime.ProviderBuilder
+import dev.minibatch.runtime.Settings
 import javax.`annotation`.processing.Generated
 import kotlin.Boolean
 import kotlin.Double
@@ -59,6 +60,11 @@ public class SensorProviderDsl internal constructor() {
    * The per-member constants of [padding].
    */
   private val paddings: Padding = Padding()
+
+  /**
+   * A shared [Settings] value: every setting it sets, applied before the settings below. Unset: none.
+   */
+  public var settings: Settings? = null
 
   /**
    * Rows per batch, `>= 1`, or 0 for the whole data set (or shard) as one batch.
@@ -157,6 +163,7 @@ public class SensorProviderDsl internal constructor() {
     val builder = SensorProvider.builder()
     source?.invoke(builder)
     sharding?.invoke(builder)
+    settings?.let { builder.settings(it) }
     batchSize?.let { builder.batchSize(it) }
     lastBatch?.let { builder.lastBatch(it) }
     shuffle?.let { builder.shuffle(it) }
