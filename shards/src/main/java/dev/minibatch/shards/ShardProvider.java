@@ -40,7 +40,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
   private final ShardReading reading;
   private final BatchEngine<NamedBatch> engine;
 
-  private ShardProvider(Builder b, Sampling sampling) {
+  private ShardProvider(ShardSource b, Sampling sampling) {
     this.reading = new ShardReading(b, sampling);
     try {
       List<Column> columns = reading.columns();
@@ -72,7 +72,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
 
   /** A builder for the shard set in {@code location}: a local path or a Hadoop URI. */
   public static Builder builder(String location) {
-    return new Builder(false).add(location, 1);
+    return new Builder(ShardSource.of(location));
+  }
+
+  /** A builder reading {@code source}; its reading settings can still be changed on the builder. */
+  public static Builder builder(ShardSource source) {
+    return new Builder(source.toBuilder());
   }
 
   /**
@@ -81,7 +86,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
    * (docs/shards.md, "Mixing shard sets").
    */
   public static Builder mix() {
-    return new Builder(true);
+    return new Builder(ShardSource.mix());
   }
 
   @Override
@@ -103,143 +108,83 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     }
   }
 
-  /** A shard set of the provider and its weight. */
-  record Source(String location, double weight) {}
-
-  /** Settings: where the shard set is and how to read it, plus everything {@link ProviderBuilder} shares. */
+  /**
+   * Settings: the {@link ShardSource} (where the shard sets are and how to read them; its setters
+   * are repeated here for a provider built in one chain), plus everything {@link ProviderBuilder}
+   * shares.
+   */
   public static final class Builder extends ProviderBuilder<Builder> {
-    final boolean mix;
-    final List<Source> sources = new ArrayList<>();
-    long samplesPerEpoch = -1;
-    @Nullable Configuration conf;
-    @Nullable ShardIndex index;
-    int shuffleWindow = 65_536;
-    int cacheFiles;
-    int readAhead = 2;
-    int readers;
-    final java.util.Map<String, Integer> maxLengths = new java.util.LinkedHashMap<>();
-    final java.util.Map<String, Double> stepPaddings = new java.util.LinkedHashMap<>();
+    private final ShardSource.Builder source;
 
-    private Builder(boolean mix) {
+    private Builder(ShardSource.Builder source) {
       // Elastic by default: a default, not a setting, so a generated provider's own
       // elasticShards(false) does not conflict with it (GeneratedShards).
       super(Settings.builder().elasticShards(true).build());
-      this.mix = mix;
+      this.source = source;
     }
 
-    private Builder add(String location, double weight) {
-      sources.add(new Source(Objects.requireNonNull(location, "location"), weight));
-      return this;
+    /** The source as set so far. */
+    ShardSource source() {
+      return source.build();
     }
 
-    /**
-     * Adds the shard set in {@code location} to a {@link #mix()} with weight {@code weight}, a finite
-     * number {@code > 0}: its share of each epoch is its weight over the sum of the weights. Sets
-     * hold the same columns.
-     *
-     * @throws IllegalStateException on a builder of one set ({@link #builder(String)})
-     */
+    /** {@link ShardSource.Builder#source(String, double)}: adds a set to a {@link #mix()}. */
     public Builder source(String location, double weight) {
-      if (!mix) {
-        throw new IllegalStateException("ShardProvider.builder(location) reads one shard set; mix several with "
-            + "ShardProvider.mix().source(a, weightA).source(b, weightB)");
-      }
-      if (!(weight > 0) || Double.isInfinite(weight)) {
-        throw new IllegalArgumentException("the weight of " + location + " must be a finite number > 0, got " + weight);
-      }
-      return add(location, weight);
-    }
-
-    /**
-     * The samples of each epoch, {@code >= 1}; default the samples of all sets. Fewer than a set
-     * holds makes its epochs span several of the provider's, more makes it repeat: each set's
-     * samples are drawn from its own epochs in turn, so none repeats before all have been read.
-     */
-    public Builder samplesPerEpoch(long samples) {
-      if (samples < 1) {
-        throw new IllegalArgumentException("samplesPerEpoch must be >= 1, got " + samples);
-      }
-      this.samplesPerEpoch = samples;
+      source.source(location, weight);
       return this;
     }
 
-    /** The Hadoop configuration of the file system (credentials, endpoints); default a new one. */
+    /** {@link ShardSource.Builder#samplesPerEpoch(long)}. */
+    public Builder samplesPerEpoch(long samples) {
+      source.samplesPerEpoch(samples);
+      return this;
+    }
+
+    /** {@link ShardSource.Builder#configuration(Configuration)}. */
     public Builder configuration(Configuration conf) {
-      this.conf = Objects.requireNonNull(conf, "conf");
+      source.configuration(conf);
       return this;
     }
 
     /** The index {@link ShardSet#open} read, so that {@code build()} does not read it again. */
     Builder index(ShardIndex index) {
-      this.index = index;
+      source.index(index);
       return this;
     }
 
-    /**
-     * With shuffle, the samples are permuted within windows of this many consecutive positions of
-     * the epoch's file order, {@code >= 1}; default 65 536. A larger window mixes more files and
-     * holds more of them in the cache.
-     */
+    /** {@link ShardSource.Builder#shuffleWindow(int)}. */
     public Builder shuffleWindow(int samples) {
-      if (samples < 1) {
-        throw new IllegalArgumentException("shuffleWindow must be >= 1 sample, got " + samples);
-      }
-      this.shuffleWindow = samples;
+      source.shuffleWindow(samples);
       return this;
     }
 
-    /**
-     * The decoded files held at most, those being loaded included; default what a shuffle window
-     * spans plus the read-ahead. With at least what the windows span, every file loads once per
-     * epoch and read-ahead never drops a file the current window still reads; {@link #build()}
-     * refuses fewer, naming the smallest that works (docs/shards.md, "The cache").
-     */
+    /** {@link ShardSource.Builder#cacheFiles(int)}. */
     public Builder cacheFiles(int files) {
-      if (files < 1) {
-        throw new IllegalArgumentException("cacheFiles must be >= 1, got " + files);
-      }
-      this.cacheFiles = files;
+      source.cacheFiles(files);
       return this;
     }
 
-    /** Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. */
+    /** {@link ShardSource.Builder#readAhead(int)}. */
     public Builder readAhead(int files) {
-      if (files < 0) {
-        throw new IllegalArgumentException("readAhead must be >= 0, got " + files);
-      }
-      this.readAhead = files;
+      source.readAhead(files);
       return this;
     }
 
-    /** Reader threads that write batches ahead of the consumer; default 0, none. */
+    /** {@link ShardSource.Builder#readers(int)}. */
     public Builder readers(int threads) {
-      if (threads < 0) {
-        throw new IllegalArgumentException("readers must be >= 0, got " + threads);
-      }
-      this.readers = threads;
+      source.readers(threads);
       return this;
     }
 
-    /**
-     * The most steps a sample of the variable column {@code column} may hold, {@code >= 1}; default
-     * none (the batch buffers are sized by the longest sample of the sets, which their indexes
-     * give). A longer sample is a {@link dev.minibatch.runtime.io.FileFormatException} naming its
-     * file, row and column when its batch is read.
-     */
+    /** {@link ShardSource.Builder#maxLength(String, int)}. */
     public Builder maxLength(String column, int steps) {
-      if (steps < 1) {
-        throw new IllegalArgumentException("maxLength of '" + column + "' must be >= 1 step, got " + steps);
-      }
-      maxLengths.put(Objects.requireNonNull(column, "column"), steps);
+      source.maxLength(column, steps);
       return this;
     }
 
-    /**
-     * The value the padded steps of the variable column {@code column} hold (as {@code
-     * @Provides(stepPadding)} declares it for a generated provider); default 0.
-     */
+    /** {@link ShardSource.Builder#stepPadding(String, double)}. */
     public Builder stepPadding(String column, double value) {
-      stepPaddings.put(Objects.requireNonNull(column, "column"), value);
+      source.stepPadding(column, value);
       return this;
     }
 
@@ -272,12 +217,10 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
             + " file as its global order reaches them; read without buckets (batches are padded to their longest"
             + " sample), or build from a List with samples(list)");
       }
-      if (variable != null && (!maxLengths.isEmpty() || !stepPaddings.isEmpty())) {
+      ShardSource source = source();
+      if (variable != null && (!source.maxLengths.isEmpty() || !source.stepPaddings.isEmpty())) {
         throw new IllegalArgumentException(providerName + ": maxLength and stepPadding are declared on the sample's"
-            + " members (@Provides); leave them off the ShardProvider.Builder given to shards(...)");
-      }
-      if (sources.isEmpty()) {
-        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
+            + " members (@Provides); leave them off the shard source given to shards(...)");
       }
       Settings merged;
       try {
@@ -286,7 +229,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
         throw new IllegalArgumentException(providerName + ": the ShardProvider.Builder given to shards(...) and "
             + providerName + ".Builder disagree: " + e.getMessage(), e);
       }
-      ShardReading reading = new ShardReading(this, Sampling.resolve(merged));
+      ShardReading reading = new ShardReading(source, Sampling.resolve(merged));
       try {
         ShardSequences sequences = variable == null ? null
             : new ShardSequences(variable.fields(), variable.options().fixedLength(), variable.stepPadding());
@@ -300,13 +243,11 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     /**
      * The provider; reads the index now.
      *
+     * @throws IllegalStateException for a mix of no shard sets
      * @throws dev.minibatch.runtime.io.FileFormatException if the index is missing or malformed
      */
     public ShardProvider build() {
-      if (sources.isEmpty()) {
-        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
-      }
-      return new ShardProvider(this, Sampling.resolve(settings()));
+      return new ShardProvider(source(), Sampling.resolve(settings()));
     }
   }
 }

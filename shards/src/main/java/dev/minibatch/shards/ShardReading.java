@@ -39,11 +39,11 @@ final class ShardReading implements AutoCloseable {
   private final int readAhead;
   private final int readers;
 
-  ShardReading(ShardProvider.Builder b, Sampling sampling) {
+  ShardReading(ShardSource b, Sampling sampling) {
     List<ShardStore> open = new ArrayList<>();
     try {
       List<ShardIndex> indexes = new ArrayList<>();
-      for (ShardProvider.Source source : b.sources) {
+      for (ShardSource.Set source : b.sets) {
         ShardStore s = ShardStore.open(source.location(), b.conf != null ? new Configuration(b.conf) : new Configuration());
         open.add(s);
         // A builder from ShardSet.provider() has the index already: no second read of it.
@@ -51,7 +51,7 @@ final class ShardReading implements AutoCloseable {
       }
       this.files = new ShardFiles(open, indexes);
       int window = b.shuffleWindow;
-      double[] weights = b.sources.stream().mapToDouble(ShardProvider.Source::weight).toArray();
+      double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
       this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
       CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, b.readers, sampling.batchSize());
       if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, order, reach)) {

@@ -71,7 +71,7 @@ public final class ShardSet {
 
   /** A builder of a provider over these samples. */
   public ShardProvider.Builder provider() {
-    return ShardProvider.builder(location).configuration(conf).index(index);
+    return ShardProvider.builder(ShardSource.of(location).configuration(conf).index(index).build());
   }
 
   ShardIndex index() {

@@ -41,6 +41,7 @@ final class KotlinDslWriter {
   private static final ClassName SETTINGS = new ClassName("dev.minibatch.runtime", "Settings");
   private static final ClassName BAD_SAMPLES = new ClassName(RuntimeNames.RT, "ProviderBuilder", "BadSamples");
   private static final ClassName BUCKETS = new ClassName(RuntimeNames.RT, "Buckets");
+  private static final ClassName SHARD_SOURCE = new ClassName("dev.minibatch.shards", "ShardSource");
   private static final ClassName SHARD_PROVIDER_BUILDER = new ClassName("dev.minibatch.shards", "ShardProvider",
       "Builder");
   private static final ClassName GENERATED = new ClassName("javax.annotation.processing", "Generated");
@@ -137,9 +138,15 @@ final class KotlinDslWriter {
           .addStatement("source = { it.shards(location) }")
           .build());
       t.addFunction(FunSpec.builder("shards")
-          .addParameter("source", SHARD_PROVIDER_BUILDER)
+          .addParameter("source", SHARD_SOURCE)
           .addKdoc("Reads the shard sets of [source] with its reading settings. Turns [elasticShards] on unless it is\n"
               + "set. Replaces an earlier source.\n")
+          .addStatement("this.source = { it.shards(source) }")
+          .build());
+      t.addFunction(FunSpec.builder("shards")
+          .addParameter("source", SHARD_PROVIDER_BUILDER)
+          .addKdoc("Reads the shard sets of [source] with its reading settings; a batch setting made on it too must\n"
+              + "agree with this block's. Turns [elasticShards] on unless it is set. Replaces an earlier source.\n")
           .addStatement("this.source = { it.shards(source) }")
           .build());
     }

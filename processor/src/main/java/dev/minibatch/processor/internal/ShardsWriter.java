@@ -25,6 +25,7 @@ final class ShardsWriter {
   private static final String SHARDS = "dev.minibatch.shards";
   static final ClassName SHARD_PROVIDER = ClassName.get(SHARDS, "ShardProvider");
   static final ClassName SHARD_PROVIDER_BUILDER = SHARD_PROVIDER.nestedClass("Builder");
+  static final ClassName SHARD_SOURCE = ClassName.get(SHARDS, "ShardSource");
   static final ClassName GENERATED_SHARDS = ClassName.get(SHARDS + ".internal", "GeneratedShards");
   static final ClassName SHARD_WRITER = ClassName.get(SHARDS, "ShardWriter");
   static final ClassName SHARD_SET = ClassName.get(SHARDS, "ShardSet");
@@ -136,6 +137,14 @@ final class ShardsWriter {
             + "shuffle within windows, shards and resume. Elastic sharing is the shard source's default (call\n"
             + "{@code elasticShards(false)} for contiguous parts).\n", name(d))
         .addStatement("return shards($T.builder(location))", SHARD_PROVIDER)
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("shards")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(SHARD_SOURCE, "source")
+        .addJavadoc("Reads the shard sets of {@code source} ({@code ShardSource.of(location)} or {@code\n"
+            + "ShardSource.mix()}) with its reading settings; every batch setting is this builder's.\n")
+        .addStatement("return shards($T.builder(source))", SHARD_PROVIDER)
         .build());
     b.addMethod(MethodSpec.methodBuilder("shards")
         .addModifiers(Modifier.PUBLIC)

@@ -9,6 +9,7 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardSet;
+import dev.minibatch.shards.ShardSource;
 import dev.minibatch.shards.ShardWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -117,6 +118,17 @@ class GeneratedShardsTest {
   }
 
   @Test
+  void aShardSourceCarriesOnlyReadingSettingsAndTheBuilderEveryBatchSetting() {
+    ShardSource source = ShardSource.of(set).shuffleWindow(64).build();
+    try (PixelProvider p = PixelProvider.builder().shards(source).batchSize(16).shuffle(true).seed(3).build();
+        ShardProvider named = ShardProvider.builder(source).batchSize(16).shuffle(true).seed(3).build()) {
+      assertEquals(namedOrder(), epoch(p.iterator()));
+      assertEquals(N, named.numSamples());
+    }
+    assertEquals("ShardSource[" + set + ", shuffleWindow(64)]", source.toString());
+  }
+
+  @Test
   void aSettingMadeDifferentlyOnBothBuildersIsRefusedNamingIt() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PixelProvider.builder()
         .shards(ShardProvider.builder(set).batchSize(8).seed(1)).batchSize(16).seed(1).build());
@@ -163,7 +175,10 @@ class GeneratedShardsTest {
       assertTrue(Class.forName("dev.minibatch.samples." + sample + "Shards").getMethod("write", Iterable.class,
           String.class).getReturnType() == ShardSet.class, sample);
       Class<?> builder = Class.forName("dev.minibatch.samples." + sample + "Provider$Builder");
-      assertEquals(2, java.util.Arrays.stream(builder.getMethods()).filter(m -> m.getName().equals("shards")).count());
+      // shards(location), shards(ShardSource), shards(ShardProvider.Builder)
+      assertEquals(List.of(ShardProvider.Builder.class, ShardSource.class, String.class), java.util.Arrays.stream(
+          builder.getMethods()).filter(m -> m.getName().equals("shards")).map(m -> m.getParameterTypes()[0])
+          .sorted(java.util.Comparator.comparing(Class::getName)).toList(), sample);
     }
   }
 

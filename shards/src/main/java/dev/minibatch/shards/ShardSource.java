@@ -1,0 +1,259 @@
+package dev.minibatch.shards;
+
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.apache.hadoop.conf.Configuration;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Where a provider's samples come from and how they are read: one shard set or a weighted mix of
+ * several, the samples of each epoch, the shuffle window, the cache, read-ahead and reader threads,
+ * the file system's configuration, and the bound and step padding of variable columns. Immutable;
+ * made once and handed to {@link ShardProvider#builder(ShardSource)} or to a generated provider's
+ * {@code shards(source)}. It holds no batch setting (batch size, shuffle, seed, shards): those are
+ * the provider builder's {@link dev.minibatch.runtime.Settings}, so none can be set in two places.
+ *
+ * <pre>{@code
+ * ShardSource digits = ShardSource.of("hdfs://namenode/data/digits").shuffleWindow(4096).readAhead(4).build();
+ * }</pre>
+ */
+public final class ShardSource {
+  /** A shard set and its weight in a mix. */
+  record Set(String location, double weight) {}
+
+  final boolean mix;
+  final List<Set> sets;
+  final long samplesPerEpoch;
+  final @Nullable Configuration conf;
+  final int shuffleWindow;
+  final int cacheFiles;
+  final int readAhead;
+  final int readers;
+  final Map<String, Integer> maxLengths;
+  final Map<String, Double> stepPaddings;
+  /** The index {@link ShardSet#open} read, so that the provider does not read it again; not a setting. */
+  final @Nullable ShardIndex index;
+
+  private ShardSource(Builder b) {
+    this.mix = b.mix;
+    this.sets = List.copyOf(b.sets);
+    this.samplesPerEpoch = b.samplesPerEpoch;
+    this.conf = b.conf;
+    this.shuffleWindow = b.shuffleWindow;
+    this.cacheFiles = b.cacheFiles;
+    this.readAhead = b.readAhead;
+    this.readers = b.readers;
+    this.maxLengths = Collections.unmodifiableMap(new LinkedHashMap<>(b.maxLengths));
+    this.stepPaddings = Collections.unmodifiableMap(new LinkedHashMap<>(b.stepPaddings));
+    this.index = b.index;
+  }
+
+  /** A builder for the shard set in {@code location}: a local path or a Hadoop URI. */
+  public static Builder of(String location) {
+    return new Builder(false).add(location, 1);
+  }
+
+  /**
+   * A builder for a mix of shard sets, each added with {@link Builder#source(String, double)}:
+   * every epoch takes from each set a number of samples proportional to its weight
+   * (docs/shards.md, "Mixing shard sets").
+   */
+  public static Builder mix() {
+    return new Builder(true);
+  }
+
+  /** A builder that starts from this source. */
+  public Builder toBuilder() {
+    Builder b = new Builder(mix);
+    b.sets.addAll(sets);
+    b.samplesPerEpoch = samplesPerEpoch;
+    b.conf = conf;
+    b.shuffleWindow = shuffleWindow;
+    b.cacheFiles = cacheFiles;
+    b.readAhead = readAhead;
+    b.readers = readers;
+    b.maxLengths.putAll(maxLengths);
+    b.stepPaddings.putAll(stepPaddings);
+    b.index = index;
+    return b;
+  }
+
+  /** The sets (with their weights in a mix) and every reading setting that differs from its default. */
+  @Override
+  public String toString() {
+    StringBuilder s = new StringBuilder("ShardSource[");
+    s.append(mix ? "mix " + sets : sets.get(0).location());
+    if (samplesPerEpoch > 0) {
+      s.append(", samplesPerEpoch(").append(samplesPerEpoch).append(')');
+    }
+    if (shuffleWindow != Builder.DEFAULT_WINDOW) {
+      s.append(", shuffleWindow(").append(shuffleWindow).append(')');
+    }
+    if (cacheFiles > 0) {
+      s.append(", cacheFiles(").append(cacheFiles).append(')');
+    }
+    if (readAhead != Builder.DEFAULT_READ_AHEAD) {
+      s.append(", readAhead(").append(readAhead).append(')');
+    }
+    if (readers > 0) {
+      s.append(", readers(").append(readers).append(')');
+    }
+    maxLengths.forEach((c, n) -> s.append(", maxLength(\"").append(c).append("\", ").append(n).append(')'));
+    stepPaddings.forEach((c, v) -> s.append(", stepPadding(\"").append(c).append("\", ").append(v).append(')'));
+    return s.append(']').toString();
+  }
+
+  /** Sets a source's reading settings one by one; {@link #build()} makes the value. Not thread-safe. */
+  public static final class Builder {
+    static final int DEFAULT_WINDOW = 65_536;
+    static final int DEFAULT_READ_AHEAD = 2;
+
+    private final boolean mix;
+    private final List<Set> sets = new ArrayList<>();
+    private long samplesPerEpoch = -1;
+    private @Nullable Configuration conf;
+    private int shuffleWindow = DEFAULT_WINDOW;
+    private int cacheFiles;
+    private int readAhead = DEFAULT_READ_AHEAD;
+    private int readers;
+    private final Map<String, Integer> maxLengths = new LinkedHashMap<>();
+    private final Map<String, Double> stepPaddings = new LinkedHashMap<>();
+    private @Nullable ShardIndex index;
+
+    private Builder(boolean mix) {
+      this.mix = mix;
+    }
+
+    private Builder add(String location, double weight) {
+      sets.add(new Set(Objects.requireNonNull(location, "location"), weight));
+      return this;
+    }
+
+    /**
+     * Adds the shard set in {@code location} to a {@link #mix()} with weight {@code weight}, a finite
+     * number {@code > 0}: its share of each epoch is its weight over the sum of the weights. Sets
+     * hold the same columns.
+     *
+     * @throws IllegalStateException on a builder of one set ({@link #of(String)})
+     */
+    public Builder source(String location, double weight) {
+      if (!mix) {
+        throw new IllegalStateException("a builder of one shard set reads that set; mix several with "
+            + "ShardSource.mix().source(a, weightA).source(b, weightB) (or ShardProvider.mix())");
+      }
+      if (!(weight > 0) || Double.isInfinite(weight)) {
+        throw new IllegalArgumentException("the weight of " + location + " must be a finite number > 0, got " + weight);
+      }
+      return add(location, weight);
+    }
+
+    /**
+     * The samples of each epoch, {@code >= 1}; default the samples of all sets. Fewer than a set
+     * holds makes its epochs span several of the provider's, more makes it repeat: each set's
+     * samples are drawn from its own epochs in turn, so none repeats before all have been read.
+     */
+    public Builder samplesPerEpoch(long samples) {
+      if (samples < 1) {
+        throw new IllegalArgumentException("samplesPerEpoch must be >= 1, got " + samples);
+      }
+      this.samplesPerEpoch = samples;
+      return this;
+    }
+
+    /** The Hadoop configuration of the file system (credentials, endpoints); default a new one. */
+    public Builder configuration(Configuration conf) {
+      this.conf = Objects.requireNonNull(conf, "conf");
+      return this;
+    }
+
+    /** The index {@link ShardSet#open} read, so that the provider does not read it again. */
+    Builder index(ShardIndex index) {
+      this.index = index;
+      return this;
+    }
+
+    /**
+     * With shuffle, the samples are permuted within windows of this many consecutive positions of
+     * the epoch's file order, {@code >= 1}; default 65 536. A larger window mixes more files and
+     * holds more of them in the cache.
+     */
+    public Builder shuffleWindow(int samples) {
+      if (samples < 1) {
+        throw new IllegalArgumentException("shuffleWindow must be >= 1 sample, got " + samples);
+      }
+      this.shuffleWindow = samples;
+      return this;
+    }
+
+    /**
+     * The decoded files held at most, those being loaded included; default what a shuffle window
+     * spans plus the read-ahead. With at least what the windows span, every file loads once per
+     * epoch and read-ahead never drops a file the current window still reads; the provider refuses
+     * fewer, naming the smallest that works (docs/shards.md, "The cache").
+     */
+    public Builder cacheFiles(int files) {
+      if (files < 1) {
+        throw new IllegalArgumentException("cacheFiles must be >= 1, got " + files);
+      }
+      this.cacheFiles = files;
+      return this;
+    }
+
+    /** Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. */
+    public Builder readAhead(int files) {
+      if (files < 0) {
+        throw new IllegalArgumentException("readAhead must be >= 0, got " + files);
+      }
+      this.readAhead = files;
+      return this;
+    }
+
+    /** Reader threads that write batches ahead of the consumer; default 0, none. */
+    public Builder readers(int threads) {
+      if (threads < 0) {
+        throw new IllegalArgumentException("readers must be >= 0, got " + threads);
+      }
+      this.readers = threads;
+      return this;
+    }
+
+    /**
+     * The most steps a sample of the variable column {@code column} may hold, {@code >= 1}; default
+     * none (the batch buffers are sized by the longest sample of the sets, which their indexes
+     * give). A longer sample is a {@link dev.minibatch.runtime.io.FileFormatException} naming its
+     * file, row and column when its batch is read.
+     */
+    public Builder maxLength(String column, int steps) {
+      if (steps < 1) {
+        throw new IllegalArgumentException("maxLength of '" + column + "' must be >= 1 step, got " + steps);
+      }
+      maxLengths.put(Objects.requireNonNull(column, "column"), steps);
+      return this;
+    }
+
+    /**
+     * The value the padded steps of the variable column {@code column} hold (as {@code
+     * @Provides(stepPadding)} declares it for a generated provider); default 0.
+     */
+    public Builder stepPadding(String column, double value) {
+      stepPaddings.put(Objects.requireNonNull(column, "column"), value);
+      return this;
+    }
+
+    /**
+     * The source.
+     *
+     * @throws IllegalStateException for a mix of no shard sets
+     */
+    public ShardSource build() {
+      if (sets.isEmpty()) {
+        throw new IllegalStateException("a mix of no shard sets: add them with source(location, weight)");
+      }
+      return new ShardSource(this);
+    }
+  }
+}
