@@ -36,7 +36,10 @@ public final class PublicApi {
   private final int userTypes;
   private final int internalTypes;
 
-  private PublicApi(List<String> lines, int userTypes, int internalTypes) {
+  private final java.util.Set<String> hiddenTypes;
+
+  private PublicApi(List<String> lines, int userTypes, int internalTypes, java.util.Set<String> hiddenTypes) {
+    this.hiddenTypes = hiddenTypes;
     this.lines = lines;
     this.userTypes = userTypes;
     this.internalTypes = internalTypes;
@@ -53,16 +56,30 @@ public final class PublicApi {
    * into {@code internal} for.
    */
   public List<String> leaks() {
-    return leaks(lines);
+    return leaks(lines, hiddenTypes);
   }
 
-  /** {@link #leaks()} of a listing's lines. */
-  static List<String> leaks(List<String> lines) {
+  /**
+   * {@link #leaks()} of a listing's lines: those of a type outside internal packages that name an
+   * internal type, or one of {@code hiddenTypes} (the module's types that are not public, which
+   * nobody outside could name to call the member).
+   */
+  static List<String> leaks(List<String> lines, java.util.Set<String> hiddenTypes) {
     List<String> leaks = new ArrayList<>();
+    java.util.regex.Pattern name = java.util.regex.Pattern.compile("[A-Za-z_$][\\w$]*(\\.[A-Za-z_$][\\w$]*)+");
     for (String line : lines) {
       int space = line.indexOf(' ');
       String owner = space < 0 ? line : line.substring(0, space);
-      if (!owner.contains(".internal.") && line.substring(owner.length()).contains(".internal.")) {
+      if (owner.contains(".internal.")) {
+        continue;
+      }
+      String signature = line.substring(owner.length());
+      // A public class may extend a package-private base (its public methods are listed on the
+      // class); a member's signature may not name a type nobody outside can name.
+      boolean member = signature.startsWith(" | ");
+      boolean hidden = member && name.matcher(signature).results().map(java.util.regex.MatchResult::group)
+          .anyMatch(hiddenTypes::contains);
+      if (signature.contains(".internal.") || hidden) {
         leaks.add(line);
       }
     }
@@ -89,6 +106,7 @@ public final class PublicApi {
       throw new UncheckedIOException(e);
     }
     TreeSet<String> lines = new TreeSet<>();
+    java.util.Set<String> hidden = new java.util.HashSet<>();
     int user = 0;
     int internal = 0;
     ClassLoader loader = PublicApi.class.getClassLoader();
@@ -100,6 +118,9 @@ public final class PublicApi {
         throw new IllegalStateException("cannot load " + name + " to list it", e);
       }
       if (!exported(c)) {
+        if (!c.isAnonymousClass() && !c.isLocalClass() && !c.isSynthetic()) {
+          hidden.add(c.getName().replace('$', '.'));
+        }
         continue;
       }
       if (c.getEnclosingClass() == null) {
@@ -112,7 +133,8 @@ public final class PublicApi {
       list(c, lines);
     }
     // Nested types read Outer.Inner everywhere, as in source.
-    return new PublicApi(lines.stream().map(l -> l.replace('$', '.')).distinct().sorted().toList(), user, internal);
+    return new PublicApi(lines.stream().map(l -> l.replace('$', '.')).distinct().sorted().toList(), user, internal,
+        java.util.Set.copyOf(hidden));
   }
 
   /**

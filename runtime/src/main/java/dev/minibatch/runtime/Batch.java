@@ -116,10 +116,5 @@ public interface Batch {
         throw new IllegalArgumentException("invalid row range [" + from + ", " + to + ")");
       }
     }
-
-    /** A target for {@code range}. */
-    public static SlicedNDArray of(SampleRange range, INDArray target) {
-      return new SlicedNDArray(range.from(), range.to(), target);
-    }
   }
 }
