@@ -55,6 +55,8 @@ import org.openjdk.jmh.infra.Blackhole;
  *   <li>{@code generatedShuffled} / {@code generatedInOrder} and {@code arrayInOrder} — the provider
  *       generated from the {@link Mnist784} record over a List of the same samples, against the array
  *       provider.
+ *   <li>{@code generatedStreaming} — the same generated provider over an Iterable of the same samples
+ *       (not a List): the streaming path, one pass of the source per epoch.
  * </ul>
  *
  * Samples per second. Run: {@code mvn -pl benchmarks -am -DskipTests package exec:exec
@@ -79,6 +81,7 @@ public class EngineBenchmark {
   private PrefetchingProvider<NamedBatch> arrayPrefetched;
   private Mnist784Provider generatedInOrder;
   private Mnist784Provider generatedShuffled;
+  private Mnist784Provider generatedStreaming;
 
   private ByteBuffer srcX;
   private ByteBuffer srcY;
@@ -125,6 +128,8 @@ public class EngineBenchmark {
     }
     generatedInOrder = Mnist784Provider.builder().samples(samples).batchSize(BATCH).build();
     generatedShuffled = Mnist784Provider.builder().samples(samples).batchSize(BATCH).shuffle(true).seed(1).build();
+    // An Iterable that is not a List: the streaming path, one pass per epoch.
+    generatedStreaming = Mnist784Provider.builder().streaming(samples::iterator).batchSize(BATCH).build();
     srcX = bytes(x);
     srcY = bytes(y);
     addrX = x.data().address();
@@ -210,6 +215,7 @@ public class EngineBenchmark {
     arrayPrefetched.close();
     generatedInOrder.close();
     generatedShuffled.close();
+    generatedStreaming.close();
   }
 
   /** The limit with {@code Unsafe.copyMemory} row copies. */
@@ -352,6 +358,14 @@ public class EngineBenchmark {
   @Benchmark
   public void generatedInOrder(Blackhole bh) {
     for (Mnist784Batch b : generatedInOrder) {
+      bh.consume(b);
+    }
+  }
+
+  /** The generated provider over an Iterable of records (the streaming path), in order. */
+  @Benchmark
+  public void generatedStreaming(Blackhole bh) {
+    for (Mnist784Batch b : generatedStreaming) {
       bh.consume(b);
     }
   }
