@@ -6,11 +6,11 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.Passes;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.SampleWriter;
 import dev.minibatch.runtime.internal.engine.SequenceFields;
 import dev.minibatch.runtime.internal.engine.Sequences;
-import dev.minibatch.runtime.internal.engine.StreamEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.reader.Reader;
 import java.util.List;
@@ -19,27 +19,25 @@ import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * NOT API: what a generated provider delegates to. A random-access source (a {@link List}) runs
- * on the runtime's {@link BatchEngine}, exactly as {@code ArrayDataProvider} does — every
- * last-batch policy, shuffle, shards, resumable state; a streaming source (any {@link Iterable}) on
- * its {@link StreamEngine}, one pass per epoch, resumable by replay (a {@link Reader} source reads
- * its pass {@code e} in epoch {@code e}, any other Iterable a new iterator). Either way samples
- * reach the batch buffers through the generated {@link Collator}, one call per batch.
+ * NOT API: what a generated provider delegates to: the runtime's {@link BatchEngine}, exactly as
+ * {@code ArrayDataProvider} runs on it. A random-access source (a {@link List}) gets every
+ * last-batch policy, shuffle, shards, resumable state by seeking; a streaming source (any {@link
+ * Iterable}) is read one pass per epoch and resumes by replay (a {@link Reader} source reads its
+ * pass {@code e} in epoch {@code e}, any other Iterable a new iterator). Either way samples reach
+ * the batch buffers through the generated {@link Collator}, one call per batch.
  *
  * @param <S> the sample type
  * @param <B> the generated batch type
  */
 public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoCloseable {
   private final String providerName;
-  private final @Nullable BatchEngine<B> engine;
-  private final @Nullable StreamEngine<S, B> stream;
+  private final BatchEngine<B> engine;
   // What a source other than the sample list holds open (a shard set's files), closed after the engine.
   private @Nullable AutoCloseable resources;
 
-  private SampleBatcher(String providerName, @Nullable BatchEngine<B> engine, @Nullable StreamEngine<S, B> stream) {
+  private SampleBatcher(String providerName, BatchEngine<B> engine) {
     this.providerName = providerName;
     this.engine = engine;
-    this.stream = stream;
   }
 
   /**
@@ -48,7 +46,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, BatchEngine<B> engine,
       AutoCloseable resources) {
-    SampleBatcher<S, B> b = new SampleBatcher<>(providerName, engine, null);
+    SampleBatcher<S, B> b = new SampleBatcher<>(providerName, engine);
     b.resources = resources;
     return b;
   }
@@ -59,7 +57,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       int readers) {
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
         .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers)).build();
-    return new SampleBatcher<>(providerName, engine, null);
+    return new SampleBatcher<>(providerName, engine);
   }
 
   private static @Nullable ReaderThreads readerThreads(int readers) {
@@ -80,7 +78,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
         .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers))
         .sequences(sequences).buckets(options.buckets()).build();
-    return new SampleBatcher<>(providerName, engine, null);
+    return new SampleBatcher<>(providerName, engine);
   }
 
   /**
@@ -94,16 +92,16 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       throw new IllegalArgumentException(providerName + ": buckets need a List source (every sample's length is read "
           + "before the epoch is cut); pass a List to samples(list)");
     }
-    return new SampleBatcher<>(providerName, null, new StreamEngine<>(providerName, passes(samples), sampling, layouts,
-        batches, writer(collator), Sequences.streaming(providerName, fields)));
+    return new SampleBatcher<>(providerName, BatchEngine.<S, B>streaming(providerName, passes(samples), sampling,
+        writer(collator)).layout(layouts).batches(batches).sequences(Sequences.streaming(providerName, fields)).build());
   }
 
   /** A batcher over a streaming source: every epoch iterates {@code samples} once. */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, Collator<S> collator) {
-    return new SampleBatcher<>(providerName, null,
-        new StreamEngine<>(providerName, passes(samples), sampling, layouts, batches, writer(collator)));
+    return new SampleBatcher<>(providerName, BatchEngine.<S, B>streaming(providerName, passes(samples), sampling,
+        writer(collator)).layout(layouts).batches(batches).build());
   }
 
   /**
@@ -111,7 +109,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    * shuffled reader replays an epoch in its order), any other Iterable's next iterator.
    */
   @SuppressWarnings("unchecked") // a Reader that is an Iterable<? extends S> reads S
-  private static <S> StreamEngine.Passes<S> passes(Iterable<? extends S> samples) {
+  private static <S> Passes<S> passes(Iterable<? extends S> samples) {
     if (samples instanceof Reader<?> reader) {
       Reader<? extends S> r = (Reader<? extends S>) reader;
       return r::iterator;
@@ -127,32 +125,32 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
 
   /** Rows per full batch. */
   public int batchSize() {
-    return engine != null ? engine.batchSize() : stream().batchSize();
+    return engine.batchSize();
   }
 
   /** The batch layout. */
   public BatchLayout layout() {
-    return engine != null ? engine.layout() : stream().layout();
+    return engine.layout();
   }
 
   /** The number of samples, or -1 for a streaming source. */
   public int numSamples() {
-    return engine != null ? engine.numSamples() : -1;
+    return engine.numSamples();
   }
 
-  /** The shuffle seed in use, or the configured one (0 if none) for a streaming source. */
+  /** The shuffle seed in use (a streaming source's is the settings' seed: it is never shuffled). */
   public long seed() {
-    return engine != null ? engine.seed() : stream().seed();
+    return engine.seed();
   }
 
   /** Starts the next epoch. */
   public BatchIterator<B> iterator() {
-    return engine != null ? engine.iterator() : stream().iterator();
+    return engine.iterator();
   }
 
-  /** The iteration state: the engine's, or a streaming source's (resumed by replay). */
+  /** The iteration state. */
   public IterationState saveState() {
-    return engine != null ? engine.saveState() : stream().saveState();
+    return engine.saveState();
   }
 
   /**
@@ -162,30 +160,18 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    * @throws IllegalStateException if a streaming source cannot be replayed
    */
   public void restoreState(IterationState state) {
-    if (engine != null) {
-      engine.restoreState(state);
-    } else {
-      stream().restoreState(state);
-    }
+    engine.restoreState(state);
   }
 
   /** Forgets carried samples and ends the iteration in progress. */
   public void reset() {
-    if (engine != null) {
-      engine.reset();
-    } else {
-      stream().reset();
-    }
+    engine.reset();
   }
 
   @Override
   public void close() {
     try {
-      if (engine != null) {
-        engine.close();
-      } else {
-        stream().close();
-      }
+      engine.close();
     } finally {
       AutoCloseable r = resources;
       resources = null;
@@ -199,13 +185,5 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
         }
       }
     }
-  }
-
-  private StreamEngine<S, B> stream() {
-    StreamEngine<S, B> s = stream;
-    if (s == null) {
-      throw new IllegalStateException(providerName + " has no streaming source");
-    }
-    return s;
   }
 }

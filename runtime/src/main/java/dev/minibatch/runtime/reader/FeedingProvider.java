@@ -11,7 +11,7 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
-import dev.minibatch.runtime.internal.engine.StreamEngine;
+import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Readers.Tuple;
 import dev.minibatch.shape.Shape;
@@ -48,9 +48,9 @@ import org.jspecify.annotations.Nullable;
  * every epoch its own order, the same each time that epoch is read); every {@link
  * dev.minibatch.LastBatch} policy but PAD_CONTINUE and sharding by {@code numParts} / {@code
  * partIndex} (every {@code numParts}-th sample) apply. Batches live in a ring of two reused buffers:
- * a batch is valid until the iterator moves on. Runs on the runtime's streaming engine: closing the
- * provider, or starting a new epoch, closes the pass in progress and so stops the reader's threads
- * at once.
+ * a batch is valid until the iterator moves on. Runs on the runtime's batching engine as a stream:
+ * closing the provider, or starting a new epoch, closes the pass in progress and so stops the
+ * reader's threads at once.
  *
  * <p>Resumable by replay: {@link #saveState()} records the epoch, the batches delivered and the
  * samples ROLL_OVER carried; {@link #restoreState} reads the reader's pass of that epoch again from
@@ -59,9 +59,9 @@ import org.jspecify.annotations.Nullable;
  * samples in the same order whenever a pass is started for the same epoch.
  */
 public final class FeedingProvider implements BatchProvider<NamedBatch>, Resumable {
-  private final StreamEngine<Tuple, NamedBatch> engine;
+  private final BatchEngine<NamedBatch> engine;
 
-  private FeedingProvider(StreamEngine<Tuple, NamedBatch> engine) {
+  private FeedingProvider(BatchEngine<NamedBatch> engine) {
     this.engine = engine;
   }
 
@@ -190,8 +190,9 @@ public final class FeedingProvider implements BatchProvider<NamedBatch>, Resumab
       resolved.stream().filter(f -> f.role == Role.DATA).forEach(ordered::add);
       resolved.stream().filter(f -> f.role == Role.LABEL).forEach(ordered::add);
       TupleCollator collator = new TupleCollator(ordered);
-      StreamEngine<Tuple, NamedBatch> engine = new StreamEngine<>("FeedingProvider", reader::iterator, Sampling.resolve(settings()),
-          batchSize -> layout(ordered, batchSize), NamedBatch::new, collator);
+      BatchEngine<NamedBatch> engine = BatchEngine.<Tuple, NamedBatch>streaming("FeedingProvider", reader::iterator,
+          Sampling.resolve(settings()), collator).layout(batchSize -> layout(ordered, batchSize))
+          .batches(NamedBatch::new).build();
       return new FeedingProvider(engine);
     }
 

@@ -9,6 +9,7 @@ import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Readers.Tuple;
 import dev.minibatch.shape.Shape;
@@ -178,6 +179,30 @@ class FeedingProviderTest {
     }
     try (PipelineIterator<Tuple> it = r.iterator()) {
       assertTrue(it.hasNext());
+    }
+  }
+
+  /**
+   * docs/array-data-provider.md, bad samples: a stream reads each sample once, so a bad sample fails
+   * the pass; skip and replace are refused at build, naming the policy, not ignored.
+   */
+  @Test
+  void skippingOrReplacingBadSamplesIsRefusedOnAStream() {
+    for (ProviderBuilder.BadSamples policy : List.of(ProviderBuilder.BadSamples.skip(2),
+        ProviderBuilder.BadSamples.replace(1))) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> FeedingProvider.builder(samples(5)).data("image", 0).label("label", 1).batchSize(2).badSamples(policy)
+              .build().close());
+      assertTrue(e.getMessage().contains(policy.toString()), "the message should name " + policy + ": " + e);
+    }
+    // fail(), the default, is what a stream does anyway.
+    try (FeedingProvider p = FeedingProvider.builder(samples(5)).data("image", 0).label("label", 1).batchSize(2)
+        .badSamples(ProviderBuilder.BadSamples.fail()).build()) {
+      int rows = 0;
+      for (NamedBatch b : p) {
+        rows += b.countSamples();
+      }
+      assertEquals(5, rows);
     }
   }
 }

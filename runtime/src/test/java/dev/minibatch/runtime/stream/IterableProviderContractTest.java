@@ -27,7 +27,7 @@ import java.util.function.Consumer;
 
 /**
  * The provider contract on a provider over a plain {@link Iterable} (not a List, not a Reader), on
- * the runtime's streaming engine as a generated provider's {@code streaming(iterable)} is: each
+ * the runtime's engine as a stream, as a generated provider's {@code streaming(iterable)} is: each
  * epoch iterates the iterable anew, and resume replays it.
  */
 class IterableProviderContractTest extends ProviderContract {

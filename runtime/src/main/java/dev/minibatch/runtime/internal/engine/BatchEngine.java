@@ -6,10 +6,12 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.spi.Engine;
+import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import java.lang.ref.Cleaner;
 import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.function.Consumer;
@@ -18,11 +20,16 @@ import java.util.function.IntFunction;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The batching engine of every random-access provider (arrays, files, generated providers over a
- * List): an order plan (in order, shuffled, sharded, or drawn by the provider), the last-batch
- * policy, padding, a ring of preallocated batch buffers filled through one {@link RowWriter}, the
- * current-iteration guard, resumable state, and optionally reader threads and multicast. A
- * provider is a front end: it describes its samples (a count, a layout, a writer) and delegates.
+ * The batching engine of every provider (arrays, files, generated providers over a List or an
+ * Iterable, readers): an order plan (in order, shuffled, sharded, drawn by the provider, or read
+ * from a streaming source pass by pass), the last-batch policy, padding, a ring of preallocated
+ * batch buffers filled through one {@link RowWriter}, the current-iteration guard, resumable state,
+ * and optionally reader threads and multicast. A provider is a front end: it describes its samples
+ * (a count or a source of passes, a layout, a writer) and delegates.
+ *
+ * <p>A streaming source ({@link #streaming}) has the {@link StreamOrder} plan: its epochs are cut
+ * as its pass is read, on the consumer's thread (so it takes no reader threads), and it resumes by
+ * replaying the saved epoch's pass.
  *
  * <p>Batches are written on the consumer's thread, or with {@link Builder#readers(ReaderThreads)}
  * on reader threads running ahead. A batch is valid until the iterator has moved two batches on
@@ -54,7 +61,15 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     Buckets buckets = b.buckets;
     Sampling sampling = b.sampling;
     boolean elastic = sampling.elasticShards();
-    if (d != null) {
+    StreamOrder<?> stream = b.stream;
+    if (stream != null) {
+      if (d != null || buckets != null || b.readers != null) {
+        throw new IllegalArgumentException(name + ": a streaming source is read pass by pass on the consumer's thread: "
+            + "it takes no draws, buckets or reader threads");
+      }
+      this.drawn = null;
+      this.order = stream;
+    } else if (d != null) {
       this.drawn = new DrawnOrder(d, elastic ? sampling.global() : sampling, b.numSamples);
       this.order = elastic ? new DealtOrder(drawn, sampling) : drawn;
     } else if (buckets != null) {
@@ -87,6 +102,22 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   }
 
   /**
+   * A builder for an engine named {@code name} over a streaming source: epoch {@code e} reads pass
+   * {@code e} of {@code passes} in its order ({@link StreamOrder}), its samples written into batch
+   * rows by {@code writer}. Its batch size must be set, and settings that need random access
+   * (shuffle, even or elastic shards, PAD_CONTINUE, skipping or replacing bad samples) are refused.
+   *
+   * @throws IllegalArgumentException for such settings, naming them
+   */
+  public static <S, B extends AbstractBatch<B>> Builder<B> streaming(String name, Passes<? extends S> passes,
+      Sampling sampling, SampleWriter<? super S> writer) {
+    StreamOrder<S> order = new StreamOrder<>(name, passes, sampling);
+    Builder<B> b = new Builder<>(name, -1, sampling);
+    b.stream = order;
+    return b.rows(writer.over(order.window()));
+  }
+
+  /**
    * A builder for an engine named {@code name} (in messages) over {@code numSamples} samples with
    * the shared {@code sampling} settings.
    *
@@ -108,13 +139,13 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     return output.layout;
   }
 
-  /** The number of samples in the source (all parts). */
+  /** The number of samples in the source (all parts), or -1 for a streaming source. */
   @Override
   public int numSamples() {
     return numSamples;
   }
 
-  /** The samples (or draws) this provider's part visits per epoch, before padding. */
+  /** The samples (or draws) this provider's part visits per epoch, before padding; -1 for a streaming source. */
   @Override
   public int shardSize() {
     return order.shardSize();
@@ -139,8 +170,15 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   /**
    * The next epoch written ahead of the consumer: by this engine's reader threads, or, where it has
    * none, by {@code prefetch}'s (a prefetching wrapper's thread), into a ring of their slots.
+   *
+   * @throws UnsupportedOperationException for a streaming source, which is read on the consumer's thread
    */
   public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
+    if (order instanceof StreamOrder) {
+      // Reader threads claim batches of a planned epoch; a stream's are cut one at a time as it is read.
+      throw new UnsupportedOperationException(name + ": a streaming source is read on the consumer's thread; "
+          + "wrap its provider in PrefetchingProvider to read it ahead on a thread of its own");
+    }
     long ticket = guard.begin();
     return parallel(ticket, true, readers != null ? readers : prefetch);
   }
@@ -237,6 +275,12 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   @Override
   public void close() {
     output.close(guard);
+    guard.lockWriting();
+    try {
+      order.close();
+    } finally {
+      guard.unlockWriting();
+    }
   }
 
   private EpochPlan plan(long ticket) {
@@ -279,15 +323,34 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     return slot.publish(ledger.rows(0), ledger.pad(0));
   }
 
-  /** One epoch written on the consumer's thread. */
+  /**
+   * One epoch written on the consumer's thread. A streaming epoch reads its next batch's samples
+   * when asked whether there is one, and closes its source when it ends, is closed or superseded,
+   * or, dropped mid-epoch, is collected (the cleaner holds the source's closer, not the iterator).
+   */
   private final class PlannedIterator extends GuardedIterator<B> {
     private final EpochPlan plan;
     private final BadSampleLedger ledger;
+    private final boolean streamed;
+    private final Cleaner.@Nullable Cleanable sourceCloser;
 
     PlannedIterator(long ticket, EpochPlan plan) {
       super(guard, ticket);
       this.plan = plan;
       this.ledger = writer.ledger(plan, order.shardSize(), 1);
+      this.streamed = plan.streamed();
+      Runnable closer = plan.closer();
+      this.sourceCloser = closer == null ? null : ThreadCleaner.register(this, closer);
+      if (sourceCloser != null) {
+        guard.onStop(ticket, sourceCloser::clean);
+      }
+    }
+
+    @Override
+    protected void release() {
+      if (sourceCloser != null) {
+        sourceCloser.clean();
+      }
     }
 
     @Override
@@ -297,7 +360,27 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
 
     @Override
     protected boolean more() {
-      return plan.position() < plan.batchCount();
+      if (!streamed) {
+        return plan.position() < plan.batchCount();
+      }
+      guard.lockWriting(ticket());
+      try {
+        return plan.hasBatch(plan.position());
+      } catch (RuntimeException | Error e) {
+        failed();
+        throw e;
+      } finally {
+        guard.unlockWriting();
+      }
+    }
+
+    /**
+     * Ends a streaming epoch whose source or writer failed (its pass cannot go on); a failure caused
+     * by a close or a newer iteration from elsewhere reads as that.
+     */
+    private void failed() {
+      end();
+      guard.check(ticket());
     }
 
     @Override
@@ -312,6 +395,11 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
         plan.delivered();
       } catch (BadSampleBudgetException e) {
         end();
+        throw e;
+      } catch (RuntimeException | Error e) {
+        if (streamed) {
+          failed();
+        }
         throw e;
       } finally {
         guard.unlockWriting();
@@ -340,6 +428,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     private @Nullable Consumer<? super B> delivery;
     private @Nullable Sequences sequences;
     private @Nullable Buckets buckets;
+    private @Nullable StreamOrder<?> stream;
 
     private Builder(String name, int numSamples, Sampling sampling) {
       this.name = name;

@@ -112,8 +112,16 @@ final class BatchWriter {
   /** Writes the rows of samples {@code idx[0, samples)} and pads the rest up to {@code rowCount}. */
   private void fill(EpochPlan plan, int j, BatchSlot<?> slot, int[] idx, int samples, int rowCount, int[] steps) {
     long[] sampleIndices = slot.sampleIndices();
-    for (int r = 0; r < samples; r++) {
-      sampleIndices[r] = idx[r];
+    long[] source = plan.sourceIndices();
+    if (source == null) {
+      for (int r = 0; r < samples; r++) {
+        sampleIndices[r] = idx[r];
+      }
+    } else {
+      // A streaming epoch's entries are window positions; the slot names the samples by source position.
+      for (int r = 0; r < samples; r++) {
+        sampleIndices[r] = source[idx[r]];
+      }
     }
     Sequences.begin(sequences, slot, plan, j, idx, samples, steps);
     if (samples > 0) {

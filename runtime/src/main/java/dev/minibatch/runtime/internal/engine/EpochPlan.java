@@ -17,8 +17,13 @@ import org.jspecify.annotations.Nullable;
  * O(batches) ints. In both forms batch {@code j} starts at stream offset {@link #firstPosition(int)},
  * which is also the epoch position of its row 0 (per-sample seeds), because the stream is laid out
  * in delivery order.
+ *
+ * <p>A third form is read as it goes: the epoch of a streaming source ({@link StreamOrder}), whose
+ * batches are cut from its pass one at a time ({@link #hasBatch}), so only the batch being written
+ * is held; its entries are positions in a window of sample objects, whose indices in the source
+ * {@link #sourceIndices()} gives.
  */
-final class EpochPlan {
+class EpochPlan {
   /** The index of a row padded with a constant. */
   static final int CONSTANT_PAD = -1;
 
@@ -99,8 +104,40 @@ final class EpochPlan {
     return epoch;
   }
 
+  /** The batches of the epoch (of a streaming epoch: those cut so far). */
   int batchCount() {
     return batchCount;
+  }
+
+  /**
+   * Whether the epoch has a batch {@code j}: below {@link #batchCount()}; a streaming epoch reads its
+   * source up to that batch first (under the engine's write lock, on the consumer's thread).
+   */
+  boolean hasBatch(int j) {
+    return j < batchCount;
+  }
+
+  /**
+   * Where entry {@code e} of a batch's indices lies in the source, for {@link
+   * BatchSlot#sampleIndices()}: null when the entries are the sample indices themselves (every
+   * planned form), else the index of the sample at window position {@code e}.
+   */
+  long @Nullable [] sourceIndices() {
+    return null;
+  }
+
+  /**
+   * What stops the source this epoch reads when the epoch ends or its iterator is dropped (a
+   * streaming pass's iterator); null for an epoch planned in advance, which holds nothing open. It
+   * must hold no reference to the iterator, for the cleaner to run once that is collected.
+   */
+  @Nullable Runnable closer() {
+    return null;
+  }
+
+  /** Whether batches are written on the consumer's thread only: a streaming epoch reads its source there. */
+  boolean streamed() {
+    return false;
   }
 
   /** The most rows a batch of this plan has: the full batch size. */
@@ -168,6 +205,11 @@ final class EpochPlan {
   /** Counts one more delivered batch. */
   void delivered() {
     position++;
+  }
+
+  /** Sets the batches delivered: a streaming epoch read past its first {@code position} batches by a restore. */
+  void seek(int position) {
+    this.position = position;
   }
 
   /** Maps a stream entry to a sample index. */

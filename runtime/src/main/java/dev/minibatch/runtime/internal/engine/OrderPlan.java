@@ -7,8 +7,8 @@ import dev.minibatch.runtime.internal.settings.Sampling;
  * The order plans of the engine: which sample each row of each batch of an epoch holds.
  * Implemented by {@link SampleOrderPlan} (in order, shuffled, sharded), {@link DrawnOrder} (drawn by
  * the provider, then sharded and cut the same way) and {@link BucketOrderPlan} (sharded the same
- * way, then grouped by length bucket, every bucket cut on its own). Called under the engine's write
- * lock.
+ * way, then grouped by length bucket, every bucket cut on its own) and {@link StreamOrder} (a
+ * streaming source, cut as its pass is read). Called under the engine's write lock.
  */
 interface OrderPlan {
   /**
@@ -39,6 +39,9 @@ interface OrderPlan {
 
   /** Forgets carried samples. */
   void reset();
+
+  /** Releases what the plan holds open (a streaming source's restored pass); nothing by default. */
+  default void close() {}
 
   /**
    * Rejects a state whose position lies beyond its epoch of {@code batches} batches (the one
