@@ -11,6 +11,12 @@ import java.util.Objects;
  * dev.minibatch.LastBatch#ROLL_OVER}. Restoring it into a provider with the same data and settings
  * yields exactly the batches that would have come next, so training can resume mid-epoch.
  *
+ * <p>One rule for the seed: it is a value the state carries, never a check. Restoring a state makes
+ * its seed the provider's — its shuffles, class draws, shard-set mixes and a stream's batches use it
+ * from then on, and {@code seed()} reports it — whatever seed the provider was built with, so a run
+ * whose seed was drawn resumes in a provider built without one. What must match is the data and
+ * settings, which {@link #settings()} holds and every provider checks.
+ *
  * <p>A provider of providers ({@code ResizedProvider}, {@code MergedProvider}) composes its state:
  * its own epoch and position, a fingerprint naming its kind and settings, and the states of the
  * providers it wraps as {@link #parts()}, in order.
@@ -81,7 +87,10 @@ public final class IterationState {
     this.parts = List.copyOf(parts);
   }
 
-  /** The shuffle seed. */
+  /**
+   * The provider's seed when the state was saved, which restoring the state makes the provider's
+   * seed again (see the class comment).
+   */
   public long seed() {
     return seed;
   }

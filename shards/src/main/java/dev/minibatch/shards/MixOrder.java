@@ -17,6 +17,10 @@ import java.util.List;
  * A single set read whole ({@code E = n}) is its global order.
  */
 final class MixOrder implements EpochDraws {
+  private final List<ShardIndex> indexes;
+  private final double[] weights;
+  private final long samples;
+  private final int window;
   private final GlobalOrder[] sets;
   private final int[] sizes;
   private final int[] offsets;
@@ -32,6 +36,10 @@ final class MixOrder implements EpochDraws {
    */
   MixOrder(List<ShardIndex> indexes, double[] weights, long samples, boolean shuffle, long seed, int window) {
     int n = indexes.size();
+    this.indexes = indexes;
+    this.weights = weights;
+    this.samples = samples;
+    this.window = window;
     this.sets = new GlobalOrder[n];
     this.sizes = new int[n];
     this.offsets = new int[n];
@@ -94,6 +102,12 @@ final class MixOrder implements EpochDraws {
       rest[best] = BigDecimal.ONE.negate();
     }
     return q;
+  }
+
+  /** The same mix under {@code other}: a restored state's seed. */
+  @Override
+  public EpochDraws reseeded(long other) {
+    return other == seed ? this : new MixOrder(indexes, weights, samples, shuffle, other, window);
   }
 
   @Override

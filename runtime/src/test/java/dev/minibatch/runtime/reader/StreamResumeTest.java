@@ -282,4 +282,28 @@ class StreamResumeTest {
       assertEquals(List.of(0, 1, 2), opened, "passes opened: 0, then 1 once it opens, then 2");
     }
   }
+
+  /**
+   * IterationState: a state's seed is a value the provider takes. A stream never shuffles, but it
+   * saves its seed and carries it to its batches: restored into a provider built with another seed,
+   * the state's seed is the one it saves from then on.
+   */
+  @Test
+  void aRestoredStateBringsItsSeed() {
+    IterationState saved;
+    try (FeedingProvider p = provider(tuples(Readers.range(0, 7), new AtomicInteger()), b -> b.batchSize(2).seed(5));
+        BatchIterator<NamedBatch> it = p.iterator()) {
+      it.next();
+      saved = p.saveState();
+    }
+    assertEquals(5, saved.seed());
+    try (FeedingProvider q = provider(tuples(Readers.range(0, 7), new AtomicInteger()), b -> b.batchSize(2).seed(9))) {
+      assertEquals(9, q.saveState().seed());
+      q.restoreState(saved);
+      try (BatchIterator<NamedBatch> it = q.iterator()) {
+        assertEquals(List.of(List.of(2, 3), List.of(4, 5), List.of(6)), epoch(it));
+      }
+      assertEquals(5, q.saveState().seed());
+    }
+  }
 }

@@ -39,6 +39,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   private volatile @Nullable CollateTarget views;
   private INDArray[] partial;
   private int partialRows = -1;
+  private long seed;
   private int epoch;
   private long firstPosition;
 
@@ -103,6 +104,15 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return capacity;
   }
 
+  /**
+   * The seed of the epoch whose batch is being written: with {@link #epoch()} and the row's sample,
+   * what a writer's per-sample random draws derive from. It comes down with the batch, so a writer
+   * never asks its provider (whose seed a restored state may change).
+   */
+  public long seed() {
+    return seed;
+  }
+
   /** The epoch whose batch is being written. */
   public int epoch() {
     return epoch;
@@ -132,18 +142,19 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     return v;
   }
 
-  void begin(int epoch, long firstPosition) {
+  void begin(long seed, int epoch, long firstPosition) {
+    this.seed = seed;
     this.epoch = epoch;
     this.firstPosition = firstPosition;
   }
 
   /**
-   * {@link #begin(int, long)} for a batch with variable-length members: its padded length per group
+   * {@link #begin(long, int, long)} for a batch with variable-length members: its padded length per group
    * ({@link Sequences#steps}) and its bucket key (-1 without buckets). Every writer of the batch
    * sets the same values before writing rows.
    */
-  void begin(int epoch, long firstPosition, int[] batchSteps, int bucketKey) {
-    begin(epoch, firstPosition);
+  void begin(long seed, int epoch, long firstPosition, int[] batchSteps, int bucketKey) {
+    begin(seed, epoch, firstPosition);
     System.arraycopy(batchSteps, 0, steps, 0, steps.length);
     this.bucketKey = bucketKey;
   }

@@ -201,7 +201,7 @@ final class BucketOrderPlan extends CarryingPlan<int[][]> {
       System.arraycopy(bucketStream[b], idIndex[order[j]] * sizeOf[b], stream, starts[j], starts[j + 1] - starts[j]);
     }
     int start = Math.min(resumePosition, batchCount);
-    return began(EpochPlan.bucketed(epoch, stream, encode(carriedIn), batchSize, starts, pads, keys, start), carryOut);
+    return began(EpochPlan.bucketed(seed, epoch, stream, encode(carriedIn), batchSize, starts, pads, keys, start), carryOut);
   }
 
   @Override

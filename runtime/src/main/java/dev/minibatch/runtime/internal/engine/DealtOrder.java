@@ -120,7 +120,7 @@ final class DealtOrder implements OrderPlan {
     this.epochStart = new IterationState(at.seed(), g.epoch(), 0, g.carriedIn(), at.settings());
     this.start = s;
     this.globalBatches = m;
-    this.current = EpochPlan.bucketed(g.epoch(), stream, g.carriedIn(), g.batchSize(), starts, pads, keys, 0);
+    this.current = EpochPlan.bucketed(g.seed(), g.epoch(), stream, g.carriedIn(), g.batchSize(), starts, pads, keys, 0);
     return current;
   }
 

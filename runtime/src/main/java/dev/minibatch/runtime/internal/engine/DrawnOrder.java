@@ -17,7 +17,7 @@ import org.jspecify.annotations.Nullable;
 final class DrawnOrder implements OrderPlan {
   private static final String PREFIX = "draws=" ;
 
-  private final EpochDraws draws;
+  private EpochDraws draws;
   private final SampleOrderPlan positions;
   private final Sampling sampling;
   // Whether the provider shuffles: its draws do (a shuffled global order, shuffled classes), the
@@ -95,7 +95,7 @@ final class DrawnOrder implements OrderPlan {
   @Override
   public void restoreState(IterationState state) {
     String prefix = PREFIX + fingerprint() + ",";
-    if (!state.settings().startsWith(prefix) || state.seed() != draws.seed()) {
+    if (!state.settings().startsWith(prefix)) {
       throw new IllegalArgumentException("cannot restore an iteration state saved with other draws or settings:\n"
           + "  saved:    seed=" + state.seed() + ";" + state.settings() + "\n  this one: seed=" + draws.seed() + ";"
           + prefix + "…");
@@ -109,6 +109,12 @@ final class DrawnOrder implements OrderPlan {
     }
     positions.restoreState(new IterationState(state.seed(), state.epoch(), state.position(), state.carried(),
         own.replace(saidShuffle, UNSHUFFLED_POSITIONS)));
+    if (state.seed() != draws.seed()) {
+      // The state's seed is taken, as by every plan: the draws from here on are those it was saved with.
+      draws = draws.reseeded(state.seed());
+      epochA = epochB = epochC = Integer.MIN_VALUE;
+      drawsA = drawsB = drawsC = null;
+    }
   }
 
   @Override

@@ -12,6 +12,13 @@ public interface EpochDraws {
   /** The seed the draws are made with (reported by the provider, kept in its iteration state). */
   long seed();
 
+  /**
+   * The same draws made with {@code seed} instead: what restoring a state saved under another seed
+   * makes of them (a state's seed is a value every provider takes: {@link
+   * dev.minibatch.runtime.IterationState#seed()}).
+   */
+  EpochDraws reseeded(long seed);
+
   /** Writes epoch {@code epoch}'s sample indices into {@code out[0, length())}. */
   void fill(int epoch, int[] out);
 

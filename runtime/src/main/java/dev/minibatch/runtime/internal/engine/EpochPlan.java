@@ -30,6 +30,7 @@ class EpochPlan {
   /** The {@link #bucketKey(int)} of every batch of a plan that is not bucketed. */
   static final int NO_BUCKET = -1;
 
+  private final long seed;
   private final int epoch;
   private final int[] stream;
   private final int[] carriedIn;
@@ -44,9 +45,13 @@ class EpochPlan {
   private final int @Nullable [] keys;
   private int position;
 
-  /** A uniform plan: {@code batchCount} batches of {@code batchSize} rows, the last {@code lastRows} rows. */
-  EpochPlan(int epoch, int[] stream, int[] carriedIn, int batchSize, int batchCount, int lastRows, int lastPad,
+  /**
+   * A uniform plan of epoch {@code epoch} under {@code seed}: {@code batchCount} batches of {@code
+   * batchSize} rows, the last {@code lastRows} rows.
+   */
+  EpochPlan(long seed, int epoch, int[] stream, int[] carriedIn, int batchSize, int batchCount, int lastRows, int lastPad,
       int position) {
+    this.seed = seed;
     this.epoch = epoch;
     this.stream = stream;
     this.carriedIn = carriedIn;
@@ -60,8 +65,8 @@ class EpochPlan {
     this.position = position;
   }
 
-  private EpochPlan(int epoch, int[] stream, int[] carriedIn, int batchSize, int[] starts, int[] pads, int[] keys,
-      int position) {
+  private EpochPlan(long seed, int epoch, int[] stream, int[] carriedIn, int batchSize, int[] starts, int[] pads,
+      int[] keys, int position) {
     if (starts.length != pads.length + 1 || keys.length != pads.length || starts[0] != 0) {
       throw new IllegalArgumentException("bucketed plan: " + starts.length + " starts (from " + starts[0] + "), "
           + pads.length + " pads and " + keys.length + " keys do not describe one list of batches");
@@ -73,6 +78,7 @@ class EpochPlan {
             + " padding rows; rows must be in [1, " + batchSize + "] and padding in [0, rows]");
       }
     }
+    this.seed = seed;
     this.epoch = epoch;
     this.stream = stream;
     this.carriedIn = carriedIn;
@@ -95,9 +101,17 @@ class EpochPlan {
    * @throws IllegalArgumentException if the arrays do not describe one list of non-empty batches
    *     of at most {@code batchSize} rows
    */
-  static EpochPlan bucketed(int epoch, int[] stream, int[] carriedIn, int batchSize, int[] starts, int[] pads,
-      int[] keys, int position) {
-    return new EpochPlan(epoch, stream, carriedIn, batchSize, starts, pads, keys, position);
+  static EpochPlan bucketed(long seed, int epoch, int[] stream, int[] carriedIn, int batchSize, int[] starts,
+      int[] pads, int[] keys, int position) {
+    return new EpochPlan(seed, epoch, stream, carriedIn, batchSize, starts, pads, keys, position);
+  }
+
+  /**
+   * The seed the epoch was planned with, which its batches carry down to the row writers ({@link
+   * BatchSlot#seed()}) with the epoch: nothing below asks the provider for it.
+   */
+  long seed() {
+    return seed;
   }
 
   int epoch() {

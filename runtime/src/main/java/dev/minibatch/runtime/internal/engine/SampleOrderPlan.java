@@ -95,7 +95,7 @@ final class SampleOrderPlan extends CarryingPlan<int[]> {
     // The next epoch's order, computed now under PAD_CONTINUE: its first samples pad this batch.
     int[] carryOut = LastBatchPolicy.finish(cut, stream, total, part, () -> partOrder(epoch + 1, true));
     int start = Math.min(resumePosition, cut.batches());
-    return began(new EpochPlan(epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start),
+    return began(new EpochPlan(seed, epoch, stream, carriedIn, batchSize, cut.batches(), cut.lastRows(), cut.pad(), start),
         carryOut);
   }
 

@@ -219,7 +219,7 @@ public final class Sequences {
 
   /**
    * Starts batch {@code j} of {@code plan} in {@code slot}, whose rows hold samples {@code idx[0,
-   * samples)}: its epoch position, and with variable-length members its padded length per group
+   * samples)}: its seed, epoch and epoch position, and with variable-length members its padded length per group
    * (into {@code stepBuffer}) and its bucket key. The one start of a planned batch, for the
    * consumer's thread and for every reader thread.
    */
@@ -227,11 +227,11 @@ public final class Sequences {
       int[] stepBuffer) {
     long first = plan.firstPosition(j);
     if (q == null) {
-      slot.begin(plan.epoch(), first);
+      slot.begin(plan.seed(), plan.epoch(), first);
       return;
     }
     int key = plan.bucketKey(j);
     q.steps(idx, samples, key, stepBuffer);
-    slot.begin(plan.epoch(), first, stepBuffer, key);
+    slot.begin(plan.seed(), plan.epoch(), first, stepBuffer, key);
   }
 }

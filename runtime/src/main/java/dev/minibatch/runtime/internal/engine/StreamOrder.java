@@ -43,6 +43,8 @@ final class StreamOrder<S> implements OrderPlan {
   /** The source position of each window entry, for {@link BatchSlot#sampleIndices()}. */
   private final long[] windowIndex;
   private final int[] identity;
+  /** The settings' seed, or a restored state's. */
+  private long seed;
 
   /** The epoch the next pass reads. */
   private int nextEpoch;
@@ -88,6 +90,7 @@ final class StreamOrder<S> implements OrderPlan {
     this.source = source;
     this.sampling = sampling;
     this.batchSize = sampling.batchSize();
+    this.seed = sampling.seed();
     this.window = new ArrayList<>(batchSize);
     this.windowIndex = new long[batchSize];
     this.identity = new int[batchSize];
@@ -112,10 +115,13 @@ final class StreamOrder<S> implements OrderPlan {
     return -1;
   }
 
-  /** The settings' seed (a stream is never shuffled; the seed reaches its readers' draws). */
+  /**
+   * The settings' seed, or the one of the state restored last (a stream is never shuffled; the seed
+   * is reported and carried down with its batches).
+   */
   @Override
   public long seed() {
-    return sampling.seed();
+    return seed;
   }
 
   /**
@@ -166,7 +172,7 @@ final class StreamOrder<S> implements OrderPlan {
       }
       c[i] = (int) carriedIn[i];
     }
-    return new IterationState(sampling.seed(), epoch, position, c, fingerprint());
+    return new IterationState(seed, epoch, position, c, fingerprint());
   }
 
   /** What a state must match: a stream (not a random-access source) cut and sharded the same way. */
@@ -199,6 +205,7 @@ final class StreamOrder<S> implements OrderPlan {
           + "; a stream carries fewer than a batch (" + batchSize + "), only under ROLL_OVER and not into epoch 0");
     }
     Pass replayed = replay(state);
+    seed = state.seed();
     Pass old = prepared;
     prepared = replayed;
     restored = state;
@@ -359,7 +366,7 @@ final class StreamOrder<S> implements OrderPlan {
     private boolean sourceEnded;
 
     Pass(int epoch, List<S> carriedIn, long[] carriedInIndex) {
-      super(epoch, new int[0], new int[0], batchSize, 0, 0, 0, 0);
+      super(seed, epoch, new int[0], new int[0], batchSize, 0, 0, 0, 0);
       this.carriedIn = carriedIn;
       this.carriedInIndex = carriedInIndex;
     }

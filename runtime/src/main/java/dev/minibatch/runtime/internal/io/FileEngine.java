@@ -182,7 +182,7 @@ public final class FileEngine {
   private RowWriter readerRows(Readers r) {
     SampleProcessor process = r.process();
     RowWriter copy = RowSource.writer(sources);
-    RowWriter rows = process == null ? copy : new ProcessedRowWriter(process, this::sample, () -> engine().seed());
+    RowWriter rows = process == null ? copy : new ProcessedRowWriter(process, this::sample);
     return (indices, from, to, slot) -> {
       try {
         rows.write(indices, from, to, slot);

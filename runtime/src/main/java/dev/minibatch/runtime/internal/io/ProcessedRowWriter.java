@@ -10,7 +10,6 @@ import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.IntFunction;
-import java.util.function.LongSupplier;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -23,21 +22,19 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 final class ProcessedRowWriter implements RowWriter {
   private final SampleProcessor process;
   private final IntFunction<Sample> sampleOf;
-  private final LongSupplier seed;
-  /** One reusable context per reader thread, remade when the epoch changes. */
+  /** One reusable context per reader thread, remade when the seed or the epoch changes. */
   private final ThreadLocal<SeededContext> contexts = new ThreadLocal<>();
 
-  ProcessedRowWriter(SampleProcessor process, IntFunction<Sample> sampleOf, LongSupplier seed) {
+  ProcessedRowWriter(SampleProcessor process, IntFunction<Sample> sampleOf) {
     this.process = process;
     this.sampleOf = sampleOf;
-    this.seed = seed;
   }
 
   @Override
   public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
     SeededContext context = contexts.get();
-    if (context == null || context.epoch() != slot.epoch()) {
-      context = new SeededContext(seed.getAsLong(), slot.epoch());
+    if (context == null || context.epoch() != slot.epoch() || context.seed() != slot.seed()) {
+      context = new SeededContext(slot.seed(), slot.epoch());
       contexts.set(context);
     }
     for (int r = from; r < to; r++) {

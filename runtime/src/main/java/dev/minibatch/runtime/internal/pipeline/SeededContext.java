@@ -39,6 +39,11 @@ public final class SeededContext implements SampleContext {
     return epoch;
   }
 
+  /** The seed the samples' random streams derive from. */
+  public long seed() {
+    return seed;
+  }
+
   @Override
   public SplittableRandom random() {
     SplittableRandom r = random;

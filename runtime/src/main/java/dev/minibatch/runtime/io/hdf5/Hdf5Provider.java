@@ -174,12 +174,20 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
 
   /** Class-probability draws as the provider's epoch order. */
   private static final class Drawn implements EpochDraws {
+    private final java.util.function.LongFunction<ClassSampler> samplers;
     private final ClassSampler sampler;
     private final long seed;
 
-    Drawn(ClassSampler sampler, long seed) {
-      this.sampler = sampler;
+    /** The draws of {@code samplers.apply(seed)}. */
+    Drawn(java.util.function.LongFunction<ClassSampler> samplers, long seed) {
+      this.samplers = samplers;
+      this.sampler = samplers.apply(seed);
       this.seed = seed;
+    }
+
+    @Override
+    public EpochDraws reseeded(long other) {
+      return other == seed ? this : new Drawn(samplers, other);
     }
 
     @Override
@@ -254,9 +262,10 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
         throw new IllegalArgumentException("class-probability draws with numParts = " + sampling.numParts()
             + " need an explicit seed: every part must draw the same order for the parts to be disjoint");
       }
-      long seed = sampling.seed();
-      return new Drawn(new ClassSampler(selected.classCounts(), probability, wrapExamples, sampling.shuffle(), seed,
-          epochLength), seed);
+      int[] counts = selected.classCounts();
+      boolean shuffle = sampling.shuffle();
+      return new Drawn(seed -> new ClassSampler(counts, probability, wrapExamples, shuffle, seed, epochLength),
+          sampling.seed());
     } else if (wrapExamples || epochLength != -1) {
       throw new IllegalArgumentException("wrapExamples and epochLength need class probabilities: add(file, datasets, "
           + "className, probability)");

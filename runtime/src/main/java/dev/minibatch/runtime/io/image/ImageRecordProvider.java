@@ -78,7 +78,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
     String dataName = b.data();
     String labelName = b.label();
-    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage, this::seed,
+    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage,
         b.reducedDecode);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(

@@ -23,7 +23,6 @@ import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongBinaryOperator;
-import java.util.function.LongSupplier;
 import org.bytedeco.javacpp.BytePointer;
 import org.bytedeco.opencv.opencv_core.Mat;
 import org.jspecify.annotations.Nullable;
@@ -53,7 +52,6 @@ final class ImageRowWriter implements RowWriter {
   private final boolean channelsLast;
   private final boolean uint8;
   private final float @Nullable [] meanImage;
-  private final LongSupplier seed;
   /** Whether images are decoded reduced where the augmentation allows it. */
   private final boolean reduce;
   private final ThreadLocal<Worker> workers = ThreadLocal.withInitial(Worker::new);
@@ -62,14 +60,13 @@ final class ImageRowWriter implements RowWriter {
   private static final LongBinaryOperator OR = (x, y) -> x | y;
 
   ImageRowWriter(ImageSource source, Augmentation a, boolean channelsLast, boolean uint8, float @Nullable [] meanImage,
-      LongSupplier seed, boolean reducedDecode) {
+      boolean reducedDecode) {
     this.source = source;
     this.reduce = reducedDecode && Augmenter.reducible(a);
     this.a = a;
     this.channelsLast = channelsLast;
     this.uint8 = uint8;
     this.meanImage = meanImage;
-    this.seed = seed;
     this.checked = new AtomicLongArray((source.size() + 63) >>> 6);
   }
 
@@ -79,7 +76,7 @@ final class ImageRowWriter implements RowWriter {
     CollateTarget target = CollateTarget.of(slot);
     FloatBuffer labels = target.floats(1);
     int width = source.labelWidth();
-    long s = seed.getAsLong();
+    long s = slot.seed();
     for (int r = from; r < to; r++) {
       int sample = indices[r];
       w.random.reset(s, slot.epoch(), sample);

@@ -35,7 +35,7 @@ final class MeanImage {
 
   private static float[] compute(ImageSource source, Augmentation a) {
     Augmentation fixed = a.withoutRandomness();
-    ImageRowWriter rows = new ImageRowWriter(source, fixed, false, false, null, () -> 0, false);
+    ImageRowWriter rows = new ImageRowWriter(source, fixed, false, false, null, false);
     ImageRowWriter.Worker w = rows.worker();
     int n = a.channels() * a.height() * a.width();
     double[] sum = new double[n];

@@ -169,6 +169,32 @@ class Hdf5DrawnBatchesTest {
     assertTrue(e.getMessage().contains("has 14 draws per epoch, the batch size is 20"), e.getMessage());
   }
 
+  /**
+   * IterationState: a state's seed is a value the provider takes, the class draws' seed too. A state
+   * saved after one batch under seed 22 resumes, in a provider built with seed 7, with the rest of
+   * seed 22's epoch and then its next epoch; and the provider reports seed 22.
+   */
+  @Test
+  void aRestoredStateBringsItsSeedToTheDraws() {
+    int[] d0 = draws(0);
+    int[] other = new int[14];
+    new ClassSampler(new int[] {7, 7}, new double[] {3, 1}, false, false, 7, -1).epoch(0, other);
+    assertFalse(Arrays.equals(d0, other), "seed 7 must draw another order, or the test could not tell");
+    IterationState state;
+    try (Hdf5Provider p = build(LastBatch.PARTIAL, 0); BatchIterator<NamedBatch> it = p.iterator()) {
+      it.next();
+      state = p.saveState();
+    }
+    try (Hdf5Provider q = spec().seed(7).batchSize(4).dataPadding(-5).labelPadding(-9).build()) {
+      assertEquals(7, q.seed());
+      q.restoreState(IterationState.decode(state.encode()));
+      assertEquals(SEED, q.seed());
+      assertBatches(List.of(range(d0, 4, 8), range(d0, 8, 12), range(d0, 12, 14)), epoch(q));
+      int[] d1 = draws(1);
+      assertBatches(List.of(range(d1, 0, 4), range(d1, 4, 8), range(d1, 8, 12), range(d1, 12, 14)), epoch(q));
+    }
+  }
+
   @ParameterizedTest
   @ValueSource(ints = {0, 2})
   @Timeout(60)
