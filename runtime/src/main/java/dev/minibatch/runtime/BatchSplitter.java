@@ -1,5 +1,6 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -18,9 +19,7 @@ final class BatchSplitter {
    * @throws IllegalArgumentException if {@code parts < 1} or {@code rows < parts}
    */
   public static List<SampleRange> even(int rows, int parts) {
-    if (parts < 1) {
-      throw new IllegalArgumentException("cannot split a batch into " + parts + " parts; need at least 1");
-    }
+    Check.atLeast("parts", parts, 1);
     if (rows < parts) {
       throw new IllegalArgumentException("cannot split a batch of " + rows + " rows across " + parts
           + " devices: " + (parts - rows) + " device(s) would get no samples; use a batch of at least "
@@ -53,10 +52,7 @@ final class BatchSplitter {
     }
     double total = 0;
     for (int i = 0; i < weights.length; i++) {
-      if (!(weights[i] > 0) || Double.isInfinite(weights[i])) {
-        throw new IllegalArgumentException("work load weight " + i + " is " + weights[i] + "; weights must be positive and finite");
-      }
-      total += weights[i];
+      total += Check.positive("work load weight " + i, weights[i]);
     }
     int[] counts = new int[weights.length];
     long sum = 0;

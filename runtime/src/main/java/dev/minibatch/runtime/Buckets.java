@@ -1,5 +1,6 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 
@@ -43,9 +44,7 @@ public final class Buckets {
    * @throws IllegalArgumentException if {@code count < 1}
    */
   public static Buckets byCount(int count) {
-    if (count < 1) {
-      throw new IllegalArgumentException("bucket count must be >= 1, got " + count);
-    }
+    Check.atLeast("bucket count", count, 1);
     return new Buckets(new int[0], count);
   }
 
@@ -128,9 +127,7 @@ public final class Buckets {
   }
 
   private static void checkLength(int i, int len) {
-    if (len < 0) {
-      throw new IllegalArgumentException("sample " + i + " has a negative length " + len);
-    }
+    Check.atLeast("the length of sample " + i, len, 0);
   }
 
   private static void checkBounds(int[] bounds) {
@@ -138,10 +135,7 @@ public final class Buckets {
       throw new IllegalArgumentException("at least one bucket bound is needed");
     }
     for (int b = 0; b < bounds.length; b++) {
-      if (bounds[b] < 1) {
-        throw new IllegalArgumentException("bucket bound " + b + " is " + bounds[b] + "; bounds must be >= 1: "
-            + Arrays.toString(bounds));
-      }
+      Check.atLeast("bucket bound " + b + " of " + Arrays.toString(bounds), bounds[b], 1);
       if (b > 0 && bounds[b] <= bounds[b - 1]) {
         throw new IllegalArgumentException("bucket bounds must strictly increase, but bound " + b + " (" + bounds[b]
             + ") is not above bound " + (b - 1) + " (" + bounds[b - 1] + "): " + Arrays.toString(bounds));

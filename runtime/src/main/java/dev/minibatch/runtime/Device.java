@@ -1,5 +1,7 @@
 package dev.minibatch.runtime;
 
+import dev.minibatch.runtime.internal.check.Check;
+
 /**
  * A device a batch can be placed on: {@code cpu(i)} or {@code gpu(i)} (MXNet's contexts).
  *
@@ -17,9 +19,7 @@ public record Device(Kind kind, int id) {
 
   /** Checks the id. */
   public Device {
-    if (id < 0) {
-      throw new IllegalArgumentException("device id must be >= 0, got " + id);
-    }
+    Check.atLeast("device id", id, 0);
   }
 
   /** The CPU device {@code i} (all CPU devices share host memory). */

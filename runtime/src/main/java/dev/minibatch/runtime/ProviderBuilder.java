@@ -1,6 +1,7 @@
 package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -250,17 +251,11 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
     }
 
     private static BadSamples count(Action action, int max) {
-      if (max < 0) {
-        throw new IllegalArgumentException("the bad-sample budget must be >= 0, got " + max);
-      }
-      return new BadSamples(action, max, -1);
+      return new BadSamples(action, Check.atLeast("the bad-sample budget", max, 0), -1);
     }
 
     private static BadSamples fraction(Action action, double fraction) {
-      if (!(fraction >= 0 && fraction <= 1)) {
-        throw new IllegalArgumentException("the bad-sample fraction must be in [0, 1], got " + fraction);
-      }
-      return new BadSamples(action, 0, fraction);
+      return new BadSamples(action, 0, Check.fraction("the bad-sample fraction", fraction));
     }
 
     /** Fail, skip or replace. */

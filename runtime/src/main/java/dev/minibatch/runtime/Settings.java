@@ -2,6 +2,7 @@ package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -256,10 +257,7 @@ public final class Settings {
      * @throws IllegalArgumentException if {@code batchSize < 0}
      */
     public Builder batchSize(int batchSize) {
-      if (batchSize < 0) {
-        throw new IllegalArgumentException("batch size must be >= 1 (or 0 for the whole shard as one batch), got " + batchSize);
-      }
-      this.batchSize = batchSize;
+      this.batchSize = Check.atLeast("batch size", batchSize, 0, "0 = the whole shard as one batch");
       return this;
     }
 
@@ -288,12 +286,8 @@ public final class Settings {
      * @throws IllegalArgumentException unless {@code numParts >= 1} and {@code 0 <= partIndex < numParts}
      */
     public Builder shard(int numParts, int partIndex) {
-      if (numParts < 1) {
-        throw new IllegalArgumentException("numParts must be >= 1, got " + numParts);
-      }
-      if (partIndex < 0 || partIndex >= numParts) {
-        throw new IllegalArgumentException("partIndex must be in [0, " + numParts + "), got " + partIndex);
-      }
+      Check.atLeast("numParts", numParts, 1);
+      Check.inRange("partIndex", partIndex, 0, numParts);
       this.numParts = numParts;
       this.partIndex = partIndex;
       return this;

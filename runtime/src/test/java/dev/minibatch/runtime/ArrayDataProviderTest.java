@@ -333,7 +333,7 @@ class ArrayDataProviderTest {
     assertEquals("sample counts differ: data 'data' [10, 2] has 10 samples (axis 0) but label 'softmax_label' [9] has 9",
         e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> provider(N, b -> b.batchSize(-1)));
-    assertEquals("batch size must be >= 1 (or 0 for the whole shard as one batch), got -1", e.getMessage());
+    assertEquals("batch size must be >= 0 (0 = the whole shard as one batch), got -1", e.getMessage());
     e = assertThrows(IllegalArgumentException.class,
         () -> ArrayDataProvider.builder().data(Nd4j.create(DataType.FLOAT, 0, 3)).batchSize(0).build());
     assertEquals("empty data: data 'data' [0, 3] has 0 samples", e.getMessage());

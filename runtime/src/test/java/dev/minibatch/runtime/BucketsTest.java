@@ -50,11 +50,11 @@ class BucketsTest {
         assertThrows(IllegalArgumentException.class, () -> Buckets.of(4, 8, 8)).getMessage());
     assertEquals("bucket bounds must strictly increase, but bound 1 (4) is not above bound 0 (8): [8, 4]",
         assertThrows(IllegalArgumentException.class, () -> Buckets.of(8, 4)).getMessage());
-    assertEquals("bucket bound 0 is 0; bounds must be >= 1: [0, 4]",
+    assertEquals("bucket bound 0 of [0, 4] must be >= 1, got 0",
         assertThrows(IllegalArgumentException.class, () -> Buckets.of(0, 4)).getMessage());
     assertEquals("bucket count must be >= 1, got 0",
         assertThrows(IllegalArgumentException.class, () -> Buckets.byCount(0)).getMessage());
-    assertEquals("sample 1 has a negative length -2", assertThrows(IllegalArgumentException.class,
+    assertEquals("the length of sample 1 must be >= 0, got -2", assertThrows(IllegalArgumentException.class,
         () -> Buckets.byCount(2).resolve(new int[] {1, -2})).getMessage());
     assertThrows(IllegalArgumentException.class, () -> Buckets.byCount(2).resolve(new int[0]));
     // The bounds are copied: changing the caller's array afterwards changes nothing.

@@ -38,7 +38,12 @@ class DeviceSplitTest {
         + "use a batch of at least 3 rows or fewer devices", e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> BatchSplitter.weighted(3, 1, 100));
     assertEquals("cannot split a batch of 3 rows by work loads [1.0, 100.0]: device 0 would get no samples", e.getMessage());
-    assertThrows(IllegalArgumentException.class, () -> BatchSplitter.weighted(3, 1, -1));
+    assertEquals("work load weight 1 must be a finite number > 0, got -1.0",
+        assertThrows(IllegalArgumentException.class, () -> BatchSplitter.weighted(3, 1, -1)).getMessage());
+    assertEquals("work load weight 0 must be a finite number > 0, got Infinity", assertThrows(
+        IllegalArgumentException.class, () -> BatchSplitter.weighted(3, Double.POSITIVE_INFINITY, 1)).getMessage());
+    assertEquals("parts must be >= 1, got 0",
+        assertThrows(IllegalArgumentException.class, () -> BatchSplitter.even(3, 0)).getMessage());
   }
 
   private static ArrayDataProvider provider() {

@@ -58,7 +58,7 @@ class SamplingTest {
     IllegalArgumentException fromBuilder = assertThrows(IllegalArgumentException.class, () -> new Probe().batchSize(-2));
     IllegalArgumentException fromSettings = assertThrows(IllegalArgumentException.class,
         () -> Settings.builder().batchSize(-2));
-    assertEquals("batch size must be >= 1 (or 0 for the whole shard as one batch), got -2", fromBuilder.getMessage());
+    assertEquals("batch size must be >= 0 (0 = the whole shard as one batch), got -2", fromBuilder.getMessage());
     assertEquals(fromBuilder.getMessage(), fromSettings.getMessage());
   }
 

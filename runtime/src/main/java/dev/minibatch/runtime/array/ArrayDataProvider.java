@@ -6,6 +6,7 @@ import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
@@ -148,10 +149,7 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
      * consumer's thread. The batches are the same for any number of threads.
      */
     public Builder readers(int threads) {
-      if (threads < 0) {
-        throw new IllegalArgumentException("readers must be >= 0 (0 = the consumer's thread), got " + threads);
-      }
-      this.readers = threads;
+      this.readers = Check.atLeast("readers", threads, 0, "0 = the consumer's thread");
       return this;
     }
 

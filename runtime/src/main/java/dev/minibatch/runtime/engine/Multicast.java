@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.engine;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.pipeline.HandOff;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
@@ -112,10 +113,7 @@ public final class Multicast<T> implements AutoCloseable {
 
     /** The number of consumers, at least 1. */
     public Builder<T> consumers(int consumers) {
-      if (consumers < 1) {
-        throw new IllegalArgumentException("a multicast needs at least 1 consumer, got " + consumers);
-      }
-      this.consumers = consumers;
+      this.consumers = Check.atLeast("consumers", consumers, 1);
       return this;
     }
 
@@ -124,10 +122,7 @@ public final class Multicast<T> implements AutoCloseable {
      * 1; the number of buffers the source can rotate through.
      */
     public Builder<T> window(int window) {
-      if (window < 1) {
-        throw new IllegalArgumentException("the window must be >= 1, got " + window);
-      }
-      this.window = window;
+      this.window = Check.atLeast("the window", window, 1);
       return this;
     }
 

@@ -6,6 +6,7 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;
@@ -335,10 +336,7 @@ public final class ResizedProvider<B extends Batch> implements BatchProvider<B>,
 
     /** The batches each epoch delivers (MXNet's {@code size}); required, at least 1. */
     public Builder<B> batchesPerEpoch(int batches) {
-      if (batches < 1) {
-        throw new IllegalArgumentException("batchesPerEpoch must be at least 1, got " + batches);
-      }
-      this.batches = batches;
+      this.batches = Check.atLeast("batchesPerEpoch", batches, 1);
       return this;
     }
 

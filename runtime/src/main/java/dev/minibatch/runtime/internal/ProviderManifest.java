@@ -3,6 +3,7 @@ package dev.minibatch.runtime.internal;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
 import dev.minibatch.SampleSchema;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -106,7 +107,7 @@ public record ProviderManifest(String sample, String provider, String batch, int
       p.load(in);
       return Optional.of(p);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read " + resource, e);
+      throw IoFailure.of("read", resource, e);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(resource + ": not a properties file: " + e.getMessage(), e);
     }
@@ -124,7 +125,7 @@ public record ProviderManifest(String sample, String provider, String batch, int
     try {
       p.load(in);
     } catch (IOException e) {
-      throw new UncheckedIOException("could not read " + source, e);
+      throw IoFailure.of("read", source, e);
     } catch (IllegalArgumentException e) {
       // Properties' own message ("Malformed \\uxxxx encoding.") names neither the file nor the line.
       throw new IllegalArgumentException(source + ": not a properties file: " + e.getMessage(), e);

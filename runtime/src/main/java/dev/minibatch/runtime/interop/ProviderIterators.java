@@ -4,6 +4,7 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -196,10 +197,7 @@ public final class ProviderIterators {
       }
 
       private static int checkClasses(int classes) {
-        if (classes < 1) {
-          throw new IllegalArgumentException("oneHot needs at least 1 class, got " + classes);
-        }
-        return classes;
+        return Check.atLeast("oneHot's class count", classes, 1);
       }
 
       /** The options. */

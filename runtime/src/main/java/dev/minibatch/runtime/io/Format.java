@@ -5,6 +5,8 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Settings;
+import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.PrintWriter;
@@ -12,7 +14,6 @@ import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.math.MathContext;
 import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -187,15 +188,13 @@ public interface Format {
       if (head.length < 2 || (head[0] & 0xff) != 0x1f || (head[1] & 0xff) != 0x8b) {
         return head;
       }
-    } catch (NoSuchFileException e) {
-      throw new UncheckedIOException(file + ": no such file", e);
     } catch (IOException e) {
-      throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", file, e);
     }
     try (InputStream in = new GZIPInputStream(Files.newInputStream(file))) {
       return in.readNBytes(n);
     } catch (IOException e) {
-      throw new UncheckedIOException(file + ": corrupt gzip data: " + e.getMessage(), e);
+      throw IoFailure.of("decompress", file, e);
     }
   }
 
@@ -281,10 +280,7 @@ public interface Format {
 
       /** See {@link Options#rows()}; default 3. */
       public Builder rows(int rows) {
-        if (rows < 0) {
-          throw new IllegalArgumentException("rows must be at least 0, got " + rows);
-        }
-        this.rows = rows;
+        this.rows = Check.atLeast("rows", rows, 0);
         return this;
       }
 
@@ -480,10 +476,7 @@ public interface Format {
 
     /** A list that holds at most {@code limit} problems. */
     public Problems(int limit) {
-      if (limit < 1) {
-        throw new IllegalArgumentException("the problem limit must be at least 1, got " + limit);
-      }
-      this.limit = limit;
+      this.limit = Check.atLeast("the problem limit", limit, 1);
     }
 
     /** Records a problem, unless the list is full. */

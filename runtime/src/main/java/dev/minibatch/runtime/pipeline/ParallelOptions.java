@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 
@@ -18,12 +19,8 @@ import org.jspecify.annotations.Nullable;
 public record ParallelOptions(String name, int workers, int bufferSize, boolean ordered, @Nullable Long seed) {
   /** Checks the settings. */
   public ParallelOptions {
-    if (workers < 1) {
-      throw new IllegalArgumentException("workers must be >= 1, got " + workers);
-    }
-    if (bufferSize < 1) {
-      throw new IllegalArgumentException("bufferSize must be >= 1, got " + bufferSize);
-    }
+    Check.atLeast("workers", workers, 1);
+    Check.atLeast("bufferSize", bufferSize, 1);
     if (name.isEmpty()) {
       throw new IllegalArgumentException("a stage needs a non-empty name");
     }

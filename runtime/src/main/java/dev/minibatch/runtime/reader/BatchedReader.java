@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -12,11 +13,8 @@ final class BatchedReader<T> implements Reader<List<T>> {
   private final boolean dropLast;
 
   BatchedReader(Reader<T> source, int size, boolean dropLast) {
-    if (size < 1) {
-      throw new IllegalArgumentException("batch size must be >= 1, got " + size);
-    }
     this.source = source;
-    this.size = size;
+    this.size = Check.atLeast("batch size", size, 1);
     this.dropLast = dropLast;
   }
 

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;
@@ -14,11 +15,8 @@ final class FakeReader<T> implements Reader<T> {
   private volatile @Nullable T sample;
 
   FakeReader(Reader<T> source, long n) {
-    if (n < 0) {
-      throw new IllegalArgumentException("fake reader length must be >= 0, got " + n);
-    }
     this.source = source;
-    this.n = n;
+    this.n = Check.atLeast("fake reader length", n, 0);
   }
 
   private T sample() {

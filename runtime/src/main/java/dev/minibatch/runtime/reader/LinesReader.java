@@ -1,9 +1,9 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.Charset;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -25,7 +25,7 @@ final class LinesReader implements Reader<String> {
     try {
       in = Files.newBufferedReader(path, charset);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open " + path, e);
+      throw IoFailure.of("open", path, e);
     }
     return new SourceIterator<String>(List.of()) {
       private long line;
@@ -37,7 +37,7 @@ final class LinesReader implements Reader<String> {
           line++;
           return s == null ? END : s;
         } catch (IOException e) {
-          throw new UncheckedIOException(path + ": reading line " + line + " failed", e);
+          throw IoFailure.of("read", path + ", line " + (line + 1), e);
         }
       }
 
@@ -49,7 +49,7 @@ final class LinesReader implements Reader<String> {
           try {
             in.close();
           } catch (IOException e) {
-            throw new UncheckedIOException("closing " + path + " failed", e);
+            throw IoFailure.of("close", path, e);
           }
         }
       }

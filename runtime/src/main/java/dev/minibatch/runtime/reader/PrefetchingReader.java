@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 
@@ -9,11 +10,8 @@ final class PrefetchingReader<T> implements Reader<T> {
   private final int size;
 
   PrefetchingReader(Reader<T> source, int size) {
-    if (size < 0) {
-      throw new IllegalArgumentException("buffer size must be >= 0 (0 = unbounded), got " + size);
-    }
     this.source = source;
-    this.size = size;
+    this.size = Check.atLeast("buffer size", size, 0, "0 = unbounded");
   }
 
   @Override

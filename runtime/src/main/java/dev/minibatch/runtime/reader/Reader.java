@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.pipeline.Progress;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
@@ -112,10 +113,7 @@ public interface Reader<T> extends Iterable<T> {
    * @throws IllegalArgumentException now if {@code n < 0}
    */
   default Reader<T> firstn(long n) {
-    if (n < 0) {
-      throw new IllegalArgumentException("firstn needs n >= 0, got " + n);
-    }
-    return new FirstNReader<>(this, n);
+    return new FirstNReader<>(this, Check.atLeast("firstn's n", n, 0));
   }
 
   /**

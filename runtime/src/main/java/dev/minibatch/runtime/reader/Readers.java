@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.pipeline.Stages;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
@@ -67,9 +68,7 @@ public final class Readers {
    * @throws IllegalArgumentException now if {@code bufferSize < 0}
    */
   public static <T> Reader<T> generate(int bufferSize, Generator<T> body) {
-    if (bufferSize < 0) {
-      throw new IllegalArgumentException("bufferSize must be >= 0 (0 = unbounded), got " + bufferSize);
-    }
+    Check.atLeast("bufferSize", bufferSize, 0, "0 = unbounded");
     return () -> Stages.generate("generate", bufferSize, body);
   }
 

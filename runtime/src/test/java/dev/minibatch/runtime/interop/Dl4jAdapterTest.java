@@ -337,7 +337,7 @@ class Dl4jAdapterTest {
       assertEquals("oneHot(3) needs one class index per sample, but label 'y' has sample shape (3,)", e.getMessage());
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> ProviderIterators.Options.builder().oneHot(0));
-    assertEquals("oneHot needs at least 1 class, got 0", e.getMessage());
+    assertEquals("oneHot's class count must be >= 1, got 0", e.getMessage());
   }
 
   @Test

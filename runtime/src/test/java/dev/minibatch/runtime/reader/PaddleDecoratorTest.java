@@ -317,11 +317,16 @@ class PaddleDecoratorTest {
   @Test
   void badSizesAreRejectedWhenTheDecoratorIsCreated() {
     assertThrows(IllegalArgumentException.class, () -> reader10().batch(0));
-    assertThrows(IllegalArgumentException.class, () -> reader10().batch(-1, true));
-    assertThrows(IllegalArgumentException.class, () -> reader10().buffered(-1));
-    assertThrows(IllegalArgumentException.class, () -> reader10().firstn(-1));
-    assertThrows(IllegalArgumentException.class, () -> reader10().xmap(0, 4, true, x -> x));
-    assertThrows(IllegalArgumentException.class, () -> reader10().xmap(2, 0, true, x -> x));
+    assertEquals("batch size must be >= 1, got -1",
+        assertThrows(IllegalArgumentException.class, () -> reader10().batch(-1, true)).getMessage());
+    assertEquals("buffer size must be >= 0 (0 = unbounded), got -1",
+        assertThrows(IllegalArgumentException.class, () -> reader10().buffered(-1)).getMessage());
+    assertEquals("firstn's n must be >= 0, got -1",
+        assertThrows(IllegalArgumentException.class, () -> reader10().firstn(-1)).getMessage());
+    assertEquals("workers must be >= 1, got 0",
+        assertThrows(IllegalArgumentException.class, () -> reader10().xmap(0, 4, true, x -> x)).getMessage());
+    assertEquals("bufferSize must be >= 1, got 0",
+        assertThrows(IllegalArgumentException.class, () -> reader10().xmap(2, 0, true, x -> x)).getMessage());
   }
 
   private static java.util.Set<Integer> Set(Integer... xs) {

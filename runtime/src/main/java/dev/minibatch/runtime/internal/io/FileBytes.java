@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.io;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -43,7 +44,7 @@ public final class FileBytes {
     } catch (OutOfMemoryError e) {
       throw new FileFormatException(file.toString(), "too large to read into memory", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file + ": " + e, e);
+      throw IoFailure.of("read", file, e);
     }
   }
 

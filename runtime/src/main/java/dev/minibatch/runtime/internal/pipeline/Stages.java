@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.pipeline;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.pipeline.Generator;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
@@ -78,8 +79,6 @@ public final class Stages {
   }
 
   private static void checkBuffer(int bufferSize) {
-    if (bufferSize < 0) {
-      throw new IllegalArgumentException("bufferSize must be >= 0 (0 = unbounded), got " + bufferSize);
-    }
+    Check.atLeast("bufferSize", bufferSize, 0, "0 = unbounded");
   }
 }

@@ -6,6 +6,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.Settings.Padding;
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.Map;
 
 /**
@@ -51,12 +52,8 @@ public record Sampling(
       // An invariant: Settings.Builder refuses a negative batch size with the user's words.
       throw new IllegalArgumentException("internal: batch size " + batchSize + " < 0");
     }
-    if (numParts < 1) {
-      throw new IllegalArgumentException("numParts must be >= 1, got " + numParts);
-    }
-    if (partIndex < 0 || partIndex >= numParts) {
-      throw new IllegalArgumentException("partIndex must be in [0, " + numParts + "), got " + partIndex);
-    }
+    Check.atLeast("numParts", numParts, 1);
+    Check.inRange("partIndex", partIndex, 0, numParts);
     if (shuffle && numParts > 1 && !seeded) {
       throw new IllegalArgumentException("shuffle with numParts = " + numParts
           + " needs an explicit seed: every part must draw the same permutation for the parts to be disjoint");

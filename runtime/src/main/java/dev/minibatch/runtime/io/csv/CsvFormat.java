@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.ArrayList;
 import java.util.Collections;
@@ -192,19 +193,13 @@ public final class CsvFormat {
 
     /** The number of parsing threads; default: the available processors. 1 parses sequentially. */
     public Builder threads(int threads) {
-      if (threads < 1) {
-        throw new IllegalArgumentException("threads must be >= 1, got " + threads);
-      }
-      this.threads = threads;
+      this.threads = Check.atLeast("threads", threads, 1);
       return this;
     }
 
     /** The smallest block worth a thread, in bytes; default 1 MiB. Mostly for tests. */
     public Builder minBlockBytes(int bytes) {
-      if (bytes < 1) {
-        throw new IllegalArgumentException("minBlockBytes must be >= 1, got " + bytes);
-      }
-      this.minBlockBytes = bytes;
+      this.minBlockBytes = Check.atLeast("minBlockBytes", bytes, 1);
       return this;
     }
 

@@ -5,6 +5,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
@@ -18,7 +19,6 @@ import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -244,7 +244,7 @@ public final class CsvProvider extends EngineProvider<NamedBatch> implements Sam
         }
         return files;
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot list " + path + ": " + e, e);
+        throw IoFailure.of("list", path, e);
       }
     }
   }

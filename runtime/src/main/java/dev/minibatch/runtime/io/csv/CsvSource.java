@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.csv;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -31,7 +32,7 @@ abstract class CsvSource implements AutoCloseable {
     try {
       channel = FileChannel.open(file, StandardOpenOption.READ);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file + ": " + e, e);
+      throw IoFailure.of("read", file, e);
     }
     CsvSource source = new OnDisk(file.toString(), channel);
     byte[] head = new byte[2];
@@ -97,7 +98,7 @@ abstract class CsvSource implements AutoCloseable {
       try {
         this.size = channel.size();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + name + ": " + e, e);
+        throw IoFailure.of("read", name, e);
       }
     }
 
@@ -117,7 +118,7 @@ abstract class CsvSource implements AutoCloseable {
           }
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + name() + ": " + e, e);
+        throw IoFailure.of("read", name(), e);
       }
       return into.position() - offset;
     }
@@ -127,7 +128,7 @@ abstract class CsvSource implements AutoCloseable {
       try {
         channel.close();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot close " + name() + ": " + e, e);
+        throw IoFailure.of("close", name(), e);
       }
     }
   }

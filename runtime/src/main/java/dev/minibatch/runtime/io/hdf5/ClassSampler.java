@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
@@ -54,9 +55,7 @@ final class ClassSampler {
     double drawable = 0;
     for (int c = 0; c < counts.length; c++) {
       double p = probabilities[c];
-      if (!(p >= 0) || Double.isInfinite(p)) {
-        throw new IllegalArgumentException("class " + c + ": sampling probability must be finite and >= 0, got " + p);
-      }
+      Check.nonNegative("class " + c + ": sampling probability", p);
       if (counts[c] < 0) {
         throw new IllegalArgumentException("class " + c + ": negative sample count " + counts[c]);
       }
@@ -91,10 +90,7 @@ final class ClassSampler {
     this.wrap = wrapExamples;
     this.shuffle = shuffle;
     this.seed = seed;
-    this.epochLength = epochLength == -1 ? (int) total : epochLength;
-    if (this.epochLength < 1) {
-      throw new IllegalArgumentException("an epoch needs at least one draw, got " + this.epochLength);
-    }
+    this.epochLength = Check.atLeast("the draws per epoch", epochLength == -1 ? (int) total : epochLength, 1);
   }
 
   /** Draws per epoch. */

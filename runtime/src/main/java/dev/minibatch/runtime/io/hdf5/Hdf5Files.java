@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import io.jhdf.HdfFile;
 import java.io.IOException;
@@ -38,8 +39,7 @@ final class Hdf5Files {
    */
   static HdfFile open(Path file, Object datasets) {
     if (!Files.exists(file)) {
-      throw new UncheckedIOException("HDF5 file " + file + " (datasets " + datasets + ") does not exist",
-          new NoSuchFileException(file.toString()));
+      throw IoFailure.of("read", "HDF5 file " + file + " (datasets " + datasets + ")", new NoSuchFileException(file.toString()));
     }
     if (!Files.isRegularFile(file)) {
       // A directory, a device or a pipe: mapping fails or blocks, and it is not an HDF5 file.
@@ -53,7 +53,7 @@ final class Hdf5Files {
         map = channel.map(FileChannel.MapMode.READ_ONLY, 0, size);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read HDF5 file " + file + ": " + e, e);
+      throw IoFailure.of("read", "HDF5 file " + file, e);
     }
     MappedByteBuffer mapped = map;
     String what = "the HDF5 superblock and root group (to read datasets " + datasets + ")";

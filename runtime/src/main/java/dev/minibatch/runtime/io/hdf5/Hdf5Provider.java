@@ -3,6 +3,7 @@ package dev.minibatch.runtime.io.hdf5;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.RowSource;
@@ -287,19 +288,13 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
 
     /** Skip the first {@code n} samples of every entry (Data Provider Core {@code skip}); default 0. */
     public Select skip(int n) {
-      if (n < 0) {
-        throw new IllegalArgumentException("skip must be >= 0, got " + n);
-      }
-      this.skip = n;
+      this.skip = Check.atLeast("skip", n, 0);
       return this;
     }
 
     /** Take at most {@code n} samples of every entry, after skip and filter (Data Provider Core {@code max}). */
     public Select max(int n) {
-      if (n < 1) {
-        throw new IllegalArgumentException("max must be >= 1, got " + n);
-      }
-      this.max = n;
+      this.max = Check.atLeast("max", n, 1);
       return this;
     }
 
@@ -339,10 +334,7 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
      * batches are the same for any number of readers.
      */
     public Builder readers(int readers) {
-      if (readers < 0) {
-        throw new IllegalArgumentException("readers must be >= 0, got " + readers);
-      }
-      this.readers = readers;
+      this.readers = Check.atLeast("readers", readers, 0);
       return this;
     }
 
@@ -353,10 +345,7 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
      * waits for.
      */
     public Builder buffers(int buffers) {
-      if (buffers < 2) {
-        throw new IllegalArgumentException("buffers must be >= 2, got " + buffers);
-      }
-      this.buffers = buffers;
+      this.buffers = Check.atLeast("buffers", buffers, 2);
       return this;
     }
 
@@ -415,10 +404,7 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
 
     /** With {@link #wrapExamples(boolean)}, the draws per epoch; default the number of samples. */
     public Builder epochLength(int draws) {
-      if (draws < 1) {
-        throw new IllegalArgumentException("epochLength must be >= 1, got " + draws);
-      }
-      this.epochLength = draws;
+      this.epochLength = Check.atLeast("epochLength", draws, 1);
       return this;
     }
 

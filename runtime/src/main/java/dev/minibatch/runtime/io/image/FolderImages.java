@@ -1,8 +1,8 @@
 package dev.minibatch.runtime.io.image;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -85,7 +85,7 @@ final class FolderImages extends ImageSource {
     try (Stream<Path> s = Files.list(dir)) {
       return s.sorted().toList();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + dir, e);
+      throw IoFailure.of("list", dir, e);
     }
   }
 
@@ -143,7 +143,7 @@ final class FolderImages extends ImageSource {
       }
       b.flip();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + f, e);
+      throw IoFailure.of("read", f, e);
     }
     into.offset = 0;
     into.length = into.buffer.limit();

@@ -8,6 +8,8 @@ import static org.bytedeco.opencv.global.opencv_imgcodecs.IMWRITE_PNG_COMPRESSIO
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 
+import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
@@ -157,7 +159,7 @@ public final class Im2Rec {
     try {
       bytes = Files.size(rec);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the size of " + rec, e);
+      throw IoFailure.of("read", "the size of " + rec, e);
     }
     return new Result(rec, idx, lst, n, bytes, classes);
   }
@@ -169,7 +171,7 @@ public final class Im2Rec {
         Files.createDirectories(parent);
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot create " + parent, e);
+      throw IoFailure.of("create", parent, e);
     }
   }
 
@@ -179,7 +181,7 @@ public final class Im2Rec {
     try {
       raw = Files.readAllBytes(file);
     } catch (IOException x) {
-      throw new UncheckedIOException("cannot read image " + file + " (listed as index " + e.index() + ")", x);
+      throw IoFailure.of("read", "image " + file + " (listed as index " + e.index() + ")", x);
     }
     String corrupt = jpegs.get().check(raw, 0, raw.length);
     if (corrupt != null) {
@@ -358,9 +360,7 @@ public final class Im2Rec {
       if (color < -1 || color > 1) {
         throw new IllegalArgumentException("Im2Rec: color must be 1, 0 or -1, got " + color);
       }
-      if (threads < 1) {
-        throw new IllegalArgumentException("Im2Rec: threads must be >= 1, got " + threads);
-      }
+      Check.atLeast("Im2Rec: threads", threads, 1);
       if (resize == 0 || resize < -1) {
         throw new IllegalArgumentException("Im2Rec: resize must be positive (or -1, off), got " + resize);
       }

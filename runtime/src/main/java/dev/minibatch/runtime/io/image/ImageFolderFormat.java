@@ -2,11 +2,11 @@ package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.LocalFormat;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -72,7 +72,7 @@ public final class ImageFolderFormat implements LocalFormat {
     try {
       return ImageProbe.of(ByteBuffer.wrap(Files.readAllBytes(image)));
     } catch (IOException e) {
-      throw new UncheckedIOException(image + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", image, e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.BufferedWriter;
@@ -160,7 +161,7 @@ record ImageList(List<Entry> entries) {
         w.write('\n');
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write " + lst, e);
+      throw IoFailure.of("write", lst, e);
     }
   }
 

@@ -1,8 +1,8 @@
 package dev.minibatch.runtime.io.image;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
@@ -81,7 +81,7 @@ final class MeanImage {
     try {
       Files.write(npy, b.array());
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot write the mean image " + npy, e);
+      throw IoFailure.of("write", "the mean image " + npy, e);
     }
   }
 
@@ -90,7 +90,7 @@ final class MeanImage {
     try {
       bytes = Files.readAllBytes(npy);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read the mean image " + npy, e);
+      throw IoFailure.of("read", "the mean image " + npy, e);
     }
     String file = npy.toString();
     ByteBuffer b = ByteBuffer.wrap(bytes).order(ByteOrder.LITTLE_ENDIAN);

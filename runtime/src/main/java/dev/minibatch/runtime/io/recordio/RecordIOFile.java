@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.io.recordio;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.BufferedOutputStream;
@@ -84,7 +85,7 @@ public final class RecordIOFile implements AutoCloseable {
         maps[i] = c.map(FileChannel.MapMode.READ_ONLY, from, Math.min(CHUNK, size - from));
       }
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot open " + b.path, e);
+      throw IoFailure.of("open", b.path, e);
     }
     {
       List<RecordProblem> found = new ArrayList<>();
@@ -587,7 +588,7 @@ public final class RecordIOFile implements AutoCloseable {
       try {
         return new RecordIOWriter(rec, idx);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot create " + rec + (idx == null ? "" : " or " + idx), e);
+        throw IoFailure.of("create", rec + (idx == null ? "" : " or " + idx), e);
       }
     }
 
@@ -639,7 +640,7 @@ public final class RecordIOFile implements AutoCloseable {
         position += pad;
         records++;
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + file, e);
+        throw IoFailure.of("write", file, e);
       }
       return start;
     }
@@ -660,7 +661,7 @@ public final class RecordIOFile implements AutoCloseable {
       try {
         w.write(key + "\t" + offset + "\n");
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot write the index of " + file, e);
+        throw IoFailure.of("write", "the index of " + file, e);
       }
       return offset;
     }
@@ -709,7 +710,7 @@ public final class RecordIOFile implements AutoCloseable {
           w.flush();
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot finish " + file, e);
+        throw IoFailure.of("finish", file, e);
       }
     }
   }

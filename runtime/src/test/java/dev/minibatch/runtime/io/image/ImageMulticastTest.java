@@ -106,8 +106,8 @@ class ImageMulticastTest {
         NamedBatch first = it.next();
         labels.add((int) first.label().get(0).getFloat(0));
         labels.add((int) first.label().get(0).getFloat(1));
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> p.multicast(0)).getMessage()
-            .contains("at least 1 consumer, got 0"));
+        assertEquals("consumers must be >= 1, got 0",
+            assertThrows(IllegalArgumentException.class, () -> p.multicast(0)).getMessage());
         // The refused call started no epoch of its own, so the one in progress goes on.
         while (it.hasNext()) {
           NamedBatch b = it.next();
