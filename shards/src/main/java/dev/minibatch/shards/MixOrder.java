@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import java.math.BigDecimal;
@@ -51,10 +52,8 @@ final class MixOrder implements EpochDraws {
       total += sizes[s];
     }
     long e = samples < 0 ? total : samples;
-    if (e < 1 || e > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("samplesPerEpoch must be in [1, " + (Integer.MAX_VALUE - 8) + "], got " + e);
-    }
-    this.length = (int) e;
+    // A Java array holds at most Integer.MAX_VALUE - 8 elements.
+    this.length = (int) Check.inRange("samplesPerEpoch", e, 1, Integer.MAX_VALUE - 7L);
     this.quotas = quotas(weights, length);
     this.shuffle = shuffle;
     this.seed = seed;

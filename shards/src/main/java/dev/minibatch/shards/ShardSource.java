@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
@@ -145,10 +146,7 @@ public final class ShardSource {
         throw new IllegalStateException("a builder of one shard set reads that set; mix several with "
             + "ShardSource.mix().source(a, weightA).source(b, weightB) (or ShardProvider.mix())");
       }
-      if (!(weight > 0) || Double.isInfinite(weight)) {
-        throw new IllegalArgumentException("the weight of " + location + " must be a finite number > 0, got " + weight);
-      }
-      return add(location, weight);
+      return add(location, Check.positive("the weight of " + location, weight));
     }
 
     /**
@@ -157,10 +155,7 @@ public final class ShardSource {
      * samples are drawn from its own epochs in turn, so none repeats before all have been read.
      */
     public Builder samplesPerEpoch(long samples) {
-      if (samples < 1) {
-        throw new IllegalArgumentException("samplesPerEpoch must be >= 1, got " + samples);
-      }
-      this.samplesPerEpoch = samples;
+      this.samplesPerEpoch = Check.atLeast("samplesPerEpoch", samples, 1);
       return this;
     }
 
@@ -182,10 +177,7 @@ public final class ShardSource {
      * holds more of them in the cache.
      */
     public Builder shuffleWindow(int samples) {
-      if (samples < 1) {
-        throw new IllegalArgumentException("shuffleWindow must be >= 1 sample, got " + samples);
-      }
-      this.shuffleWindow = samples;
+      this.shuffleWindow = Check.atLeast("shuffleWindow", samples, 1);
       return this;
     }
 
@@ -196,28 +188,19 @@ public final class ShardSource {
      * fewer, naming the smallest that works (docs/shards.md, "The cache").
      */
     public Builder cacheFiles(int files) {
-      if (files < 1) {
-        throw new IllegalArgumentException("cacheFiles must be >= 1, got " + files);
-      }
-      this.cacheFiles = files;
+      this.cacheFiles = Check.atLeast("cacheFiles", files, 1);
       return this;
     }
 
     /** Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. */
     public Builder readAhead(int files) {
-      if (files < 0) {
-        throw new IllegalArgumentException("readAhead must be >= 0, got " + files);
-      }
-      this.readAhead = files;
+      this.readAhead = Check.atLeast("readAhead", files, 0);
       return this;
     }
 
     /** Reader threads that write batches ahead of the consumer; default 0, none. */
     public Builder readers(int threads) {
-      if (threads < 0) {
-        throw new IllegalArgumentException("readers must be >= 0, got " + threads);
-      }
-      this.readers = threads;
+      this.readers = Check.atLeast("readers", threads, 0);
       return this;
     }
 
@@ -228,10 +211,7 @@ public final class ShardSource {
      * file, row and column when its batch is read.
      */
     public Builder maxLength(String column, int steps) {
-      if (steps < 1) {
-        throw new IllegalArgumentException("maxLength of '" + column + "' must be >= 1 step, got " + steps);
-      }
-      maxLengths.put(Objects.requireNonNull(column, "column"), steps);
+      maxLengths.put(Objects.requireNonNull(column, "column"), Check.atLeast("maxLength of '" + column + "'", steps, 1));
       return this;
     }
 

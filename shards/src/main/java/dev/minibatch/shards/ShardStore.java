@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
@@ -59,7 +60,7 @@ final class ShardStore implements AutoCloseable {
       throw new IllegalArgumentException("no Hadoop FileSystem for '" + uri.getScheme() + "' on the class path (" + location
           + "): s3a needs org.apache.hadoop:hadoop-aws, see docs/shards.md", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot reach " + location + ": " + e.getMessage(), e);
+      throw IoFailure.of("reach", location, e);
     }
   }
 
@@ -98,7 +99,7 @@ final class ShardStore implements AutoCloseable {
     try {
       return fs.exists(path(name));
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", where(name), e);
     }
   }
 
@@ -126,7 +127,7 @@ final class ShardStore implements AutoCloseable {
       throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
           + " lists it)", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", where(name), e);
     }
   }
 
@@ -149,7 +150,7 @@ final class ShardStore implements AutoCloseable {
       if (e.getCause() instanceof IOException io) {
         throw io;
       }
-      throw new UncheckedIOException("cannot open " + where(name) + ": " + e.getCause(), new IOException(e.getCause()));
+      throw IoFailure.of("open", where(name), new IOException(e.getCause()));
     }
   }
 
@@ -161,7 +162,7 @@ final class ShardStore implements AutoCloseable {
       throw new FileFormatException(where(name), "no shard index: " + directory + " is not a shard set (a directory"
           + " written by ShardWriter holds " + ShardIndex.NAME + ")", e);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + where(name) + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", where(name), e);
     }
   }
 
@@ -188,7 +189,7 @@ final class ShardStore implements AutoCloseable {
       }
     } catch (IOException e) {
       deleteQuietly(staged);
-      throw new UncheckedIOException("cannot write " + where(name) + ": " + e.getMessage(), e);
+      throw IoFailure.of("write", where(name), e);
     } catch (RuntimeException e) {
       deleteQuietly(staged);
       throw e;
@@ -213,7 +214,7 @@ final class ShardStore implements AutoCloseable {
       }
       return names;
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + directory + ": " + e.getMessage(), e);
+      throw IoFailure.of("list", directory, e);
     }
   }
 
@@ -222,7 +223,7 @@ final class ShardStore implements AutoCloseable {
     try {
       fs.delete(path(name), false);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot delete " + where(name) + ": " + e.getMessage(), e);
+      throw IoFailure.of("delete", where(name), e);
     }
   }
 
@@ -243,7 +244,7 @@ final class ShardStore implements AutoCloseable {
     try {
       fs.close();
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot close the file system of " + directory + ": " + e.getMessage(), e);
+      throw IoFailure.of("close", "the file system of " + directory, e);
     }
   }
 }

@@ -2,6 +2,8 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.nd4j.DTypes;
 import dev.minibatch.shards.ShardColumns.Column;
 import dev.minibatch.runtime.io.FileFormatException;
@@ -128,9 +130,7 @@ public final class ShardWriter implements Serializable {
    * @throws UncheckedIOException if the file system cannot be reached
    */
   public Part part(String directory, int part) {
-    if (part < 0) {
-      throw new IllegalArgumentException("part must be >= 0, got " + part);
-    }
+    Check.atLeast("part", part, 0);
     ShardStore store = ShardStore.open(directory, conf);
     try {
       refuseCommitted(store);
@@ -231,7 +231,7 @@ public final class ShardWriter implements Serializable {
     } catch (FileNotFoundException e) {
       // no directory: every file is missing, reported below
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot list " + store.directory() + ": " + e.getMessage(), e);
+      throw IoFailure.of("list", store.directory(), e);
     }
     java.util.Set<String> listed = new java.util.HashSet<>();
     for (WrittenPart p : parts) {
@@ -493,7 +493,7 @@ public final class ShardWriter implements Serializable {
             .withConf(settings.conf)
             .build();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + store.where(name) + ": " + e.getMessage(), e);
+        throw IoFailure.of("write", store.where(name), e);
       }
     }
 
@@ -501,7 +501,7 @@ public final class ShardWriter implements Serializable {
       try {
         writer.write(row);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + name + ": " + e.getMessage(), e);
+        throw IoFailure.of("write", name, e);
       }
       samples++;
     }
@@ -510,7 +510,7 @@ public final class ShardWriter implements Serializable {
       try {
         writer.close();
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot write " + name + ": " + e.getMessage(), e);
+        throw IoFailure.of("write", name, e);
       }
       return new WrittenFile(name, samples, file.length(), file.crc32c());
     }
@@ -644,10 +644,7 @@ public final class ShardWriter implements Serializable {
 
     /** Samples per Parquet file, {@code >= 1}; default 10 000. Each file is read whole into the cache. */
     public Builder samplesPerFile(int samples) {
-      if (samples < 1) {
-        throw new IllegalArgumentException("samplesPerFile must be >= 1, got " + samples);
-      }
-      this.samplesPerFile = samples;
+      this.samplesPerFile = Check.atLeast("samplesPerFile", samples, 1);
       return this;
     }
 
@@ -678,7 +675,7 @@ public final class ShardWriter implements Serializable {
       try (DataOutputStream out = new DataOutputStream(bytes)) {
         g.write(out);
       } catch (IOException e) {
-        throw new UncheckedIOException("cannot serialize the writer's Hadoop configuration: " + e.getMessage(), e);
+        throw IoFailure.of("serialize", "the writer's Hadoop configuration", e);
       }
       c = bytes.toByteArray();
     }

@@ -218,8 +218,10 @@ class MixedShardSetsTest {
     assertTrue(e.getMessage().contains(Path.of(c).getFileName().toString()) && e.getMessage().contains("2")
         && e.getMessage().contains("3"), e.getMessage());
     assertThrows(IllegalStateException.class, () -> ShardProvider.builder(a).source(b, 1));
-    assertThrows(IllegalArgumentException.class, () -> ShardProvider.mix().source(b, 0));
-    assertThrows(IllegalArgumentException.class, () -> ShardProvider.mix().source(b, Double.NaN));
+    assertEquals("the weight of " + b + " must be a finite number > 0, got 0.0",
+        assertThrows(IllegalArgumentException.class, () -> ShardProvider.mix().source(b, 0)).getMessage());
+    assertEquals("the weight of " + b + " must be a finite number > 0, got NaN",
+        assertThrows(IllegalArgumentException.class, () -> ShardProvider.mix().source(b, Double.NaN)).getMessage());
     assertThrows(IllegalStateException.class, () -> ShardProvider.mix().batchSize(5).build());
   }
 }

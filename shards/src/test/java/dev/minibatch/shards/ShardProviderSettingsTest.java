@@ -231,4 +231,21 @@ class ShardProviderSettingsTest {
           PipelineStats.of(it).badSamples().stream().map(PipelineStats.BadSample::replacement).toList());
     }
   }
+
+  private static String refusal(Runnable setter) {
+    return assertThrows(IllegalArgumentException.class, setter::run).getMessage();
+  }
+
+  @Test
+  void aSettingOutOfRangeIsRefusedWithItsNameItsBoundAndTheValue() {
+    ShardProvider.Builder b = ShardProvider.builder(good);
+    assertEquals("readers must be >= 0, got -1", refusal(() -> b.readers(-1)));
+    assertEquals("readAhead must be >= 0, got -1", refusal(() -> b.readAhead(-1)));
+    assertEquals("cacheFiles must be >= 1, got 0", refusal(() -> b.cacheFiles(0)));
+    assertEquals("shuffleWindow must be >= 1, got 0", refusal(() -> b.shuffleWindow(0)));
+    assertEquals("samplesPerEpoch must be >= 1, got 0", refusal(() -> b.samplesPerEpoch(0)));
+    assertEquals("maxLength of 'data' must be >= 1, got 0", refusal(() -> b.maxLength("data", 0)));
+    assertEquals("samplesPerFile must be >= 1, got 0", refusal(() -> ShardWriter.builder().samplesPerFile(0)));
+    assertEquals("part must be >= 0, got -1", refusal(() -> ShardWriter.builder().build().part(good, -1)));
+  }
 }
