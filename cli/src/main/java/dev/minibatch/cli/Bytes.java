@@ -1,8 +1,8 @@
 package dev.minibatch.cli;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.io.Location;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
@@ -33,7 +33,7 @@ final class Bytes {
         return sum;
       }
     } catch (IOException e) {
-      throw new UncheckedIOException(file + ": " + e.getMessage(), e);
+      throw IoFailure.of("read", "the size of " + file, e);
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.minibatch.spark;
 
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.check.Check;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -130,10 +131,8 @@ public final class MaterializedSamples<T, P extends BatchProvider<?>> {
   }
 
   private static void checkShard(int shard, int numShards) {
-    if (numShards < 1 || shard < 0 || shard >= numShards) {
-      throw new IllegalArgumentException("shard must be in [0, numShards) with numShards >= 1, got shard " + shard
-          + " of " + numShards);
-    }
+    Check.atLeast("numShards", numShards, 1);
+    Check.inRange("shard", shard, 0, numShards);
   }
 
   @Override

@@ -1,7 +1,7 @@
 package dev.minibatch.spark;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.Locale;
 import java.util.NoSuchElementException;
@@ -69,7 +69,7 @@ public final class SavedBatches {
       try {
         m.load(file(next).toFile());
       } catch (IOException e) {
-        throw new UncheckedIOException("reading " + file(next), e);
+        throw IoFailure.of("read", file(next), e);
       }
       next++;
       MultiDataSetPreProcessor p = preProcessor;

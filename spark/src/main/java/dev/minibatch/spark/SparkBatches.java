@@ -2,6 +2,8 @@ package dev.minibatch.spark;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.engine.SampleOrder;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.interop.ProviderIterators;
@@ -9,7 +11,6 @@ import dev.minibatch.spark.internal.RowValues;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.io.Serializable;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
@@ -70,9 +71,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
    * epochs before it are planned too, for ROLL_OVER's and PAD_CONTINUE's carried samples).
    */
   SampleOrder.Epoch order(int epoch) {
-    if (epoch < 0) {
-      throw new IllegalArgumentException("epoch must be >= 0, got " + epoch);
-    }
+    Check.atLeast("epoch", epoch, 0);
     SampleOrder order = new SampleOrder((int) samples.count(), sampling);
     SampleOrder.Epoch e = order.nextEpoch();
     while (e.epoch() < epoch) {
@@ -136,7 +135,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
           t._2().save(out);
         }
       } catch (IOException e) {
-        throw new UncheckedIOException("writing batch " + t._1() + " to " + file, e);
+        throw IoFailure.of("write", "batch " + t._1() + " to " + file, e);
       }
       return file.toString();
     });
@@ -326,10 +325,7 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
 
     /** Partitions of the batch RDD (default: the samples' partitions, at most one per batch). */
     public Builder<T, P> partitions(int partitions) {
-      if (partitions < 1) {
-        throw new IllegalArgumentException("partitions must be >= 1, got " + partitions);
-      }
-      this.partitions = partitions;
+      this.partitions = Check.atLeast("partitions", partitions, 1);
       return this;
     }
 
