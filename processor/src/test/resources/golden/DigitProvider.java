@@ -230,8 +230,8 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
      * Collate a List source's batches on up to {@code threads} reader threads (named {@code
      * minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer
      * writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's
-     * thread. The batches are the same for any number of threads. A streaming source is always read on the
-     * consumer's thread.
+     * thread. The batches are the same for any number of threads. A streaming source is read on the
+     * consumer's thread: {@code build()} refuses readers for it.
      */
     public Builder readers(int threads) {
       this.readers = threads;
@@ -272,7 +272,7 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
       }
       Iterable<? extends Digit> s = stream;
       if (s != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
       }
       throw new IllegalStateException("DigitProvider: no samples; call samples(list) or streaming(iterable) before build()");
     }

@@ -201,8 +201,8 @@ final class ProviderWriter {
             .addJavadoc("Collate a List source's batches on up to {@code threads} reader threads (named {@code\n"
                 + "minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer\n"
                 + "writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's\n"
-                + "thread. The batches are the same for any number of threads. A streaming source is always read on the\n"
-                + "consumer's thread.\n")
+                + "thread. The batches are the same for any number of threads. A streaming source is read on the\n"
+                + "consumer's thread: {@code build()} refuses readers for it.\n")
             .addStatement("this.readers = threads")
             .addStatement("return this")
             .build())
@@ -246,7 +246,7 @@ final class ProviderWriter {
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate, readers"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
