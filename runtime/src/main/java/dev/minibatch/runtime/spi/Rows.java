@@ -6,7 +6,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * One array of a source's samples, by sample index: what a file format loads and the batching
- * engine copies rows from (e.g. {@code IdxReader.IdxArray.rows}, whose rows stay the file's bytes
+ * engine copies rows from (e.g. {@code IdxFile.IdxArray.rows}, whose rows stay the file's bytes
  * and are decoded into each batch). The runtime's own implementations copy rows in bulk.
  */
 public interface Rows {

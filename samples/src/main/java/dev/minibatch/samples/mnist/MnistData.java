@@ -1,7 +1,7 @@
 package dev.minibatch.samples.mnist;
 
-import dev.minibatch.runtime.io.idx.IdxReader;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -25,8 +25,8 @@ public record MnistData(List<MnistDigit> train, List<MnistDigit> test) {
   /** The bundled t10k digits: the first 8 000 for training, the last 2 000 held out. */
   public static MnistData bundled() {
     List<MnistDigit> all = digits(
-        IdxReader.parse("classpath:/mnist/" + IMAGES, resource(IMAGES), IdxReader.MNIST_IMAGES_MAGIC),
-        IdxReader.parse("classpath:/mnist/" + LABELS, resource(LABELS), IdxReader.MNIST_LABELS_MAGIC));
+        IdxFile.parse("classpath:/mnist/" + IMAGES, resource(IMAGES), IdxFile.MNIST_IMAGES_MAGIC),
+        IdxFile.parse("classpath:/mnist/" + LABELS, resource(LABELS), IdxFile.MNIST_LABELS_MAGIC));
     return new MnistData(List.copyOf(all.subList(0, 8000)), List.copyOf(all.subList(8000, all.size())));
   }
 
@@ -39,10 +39,10 @@ public record MnistData(List<MnistDigit> train, List<MnistDigit> test) {
    */
   public static MnistData fromDirectory(Path dir) {
     return new MnistData(
-        digits(IdxReader.read(find(dir, "train-images-idx3-ubyte"), IdxReader.MNIST_IMAGES_MAGIC),
-            IdxReader.read(find(dir, "train-labels-idx1-ubyte"), IdxReader.MNIST_LABELS_MAGIC)),
-        digits(IdxReader.read(find(dir, "t10k-images-idx3-ubyte"), IdxReader.MNIST_IMAGES_MAGIC),
-            IdxReader.read(find(dir, "t10k-labels-idx1-ubyte"), IdxReader.MNIST_LABELS_MAGIC)));
+        digits(IdxFile.read(find(dir, "train-images-idx3-ubyte"), IdxFile.MNIST_IMAGES_MAGIC),
+            IdxFile.read(find(dir, "train-labels-idx1-ubyte"), IdxFile.MNIST_LABELS_MAGIC)),
+        digits(IdxFile.read(find(dir, "t10k-images-idx3-ubyte"), IdxFile.MNIST_IMAGES_MAGIC),
+            IdxFile.read(find(dir, "t10k-labels-idx1-ubyte"), IdxFile.MNIST_LABELS_MAGIC)));
   }
 
   /** The first {@code n} training digits (all of them if there are fewer), the same test digits. */

@@ -100,7 +100,7 @@ public abstract class RowSource implements Rows {
       return s;
     }
     throw new IllegalArgumentException("rows of " + rows.getClass().getName() + " are not the runtime's: take them from"
-        + " the runtime's readers (e.g. IdxReader.IdxArray.rows)");
+        + " the runtime's readers (e.g. IdxFile.IdxArray.rows)");
   }
 
   /**

@@ -9,9 +9,9 @@ import dev.minibatch.runtime.io.LocalFormat;
 import dev.minibatch.runtime.io.Format.Options;
 import dev.minibatch.runtime.io.Format.Problems;
 import dev.minibatch.runtime.io.Format.Report;
-import dev.minibatch.runtime.io.idx.IdxReader;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxType;
+import dev.minibatch.runtime.io.idx.IdxFile;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxType;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import java.util.List;
 import org.jspecify.annotations.Nullable;
 
 /**
- * idx files (MNIST's format), read by the runtime's {@link IdxReader}. An MNIST images file finds
+ * idx files (MNIST's format), read by the runtime's {@link IdxFile}. An MNIST images file finds
  * its labels file beside it ({@code t10k-images-idx3-ubyte.gz} → {@code t10k-labels-idx1-ubyte.gz}),
  * or takes {@link IdxOptions#labels()}. A {@link java.util.ServiceLoader} service of {@link Format}.
  */
@@ -45,10 +45,10 @@ public final class IdxFormat implements LocalFormat {
 
   @Override
   public Report describe(Path file, Options options) {
-    IdxArray a = IdxReader.read(file);
+    IdxArray a = IdxFile.read(file);
     Report r = new Report();
     int magic = a.type().magic(a.rank());
-    String kind = magic == IdxReader.MNIST_IMAGES_MAGIC ? ", MNIST images" : magic == IdxReader.MNIST_LABELS_MAGIC
+    String kind = magic == IdxFile.MNIST_IMAGES_MAGIC ? ", MNIST images" : magic == IdxFile.MNIST_LABELS_MAGIC
         ? ", MNIST labels" : "";
     r.field("format", "idx (magic " + magic + kind + ")");
     r.field("element type", a.type().name().toLowerCase(java.util.Locale.ROOT) + " (" + a.type().dtype() + ")");
@@ -63,7 +63,7 @@ public final class IdxFormat implements LocalFormat {
     } else {
       Path l = labelsFor(file, options);
       if (l != null) {
-        labels = IdxReader.read(l, IdxReader.MNIST_LABELS_MAGIC);
+        labels = IdxFile.read(l, IdxFile.MNIST_LABELS_MAGIC);
         r.field("labels", l + " (" + labels.count() + " labels)");
         if (labels.count() != a.count()) {
           r.field("warning", "the labels file has " + labels.count() + " labels for " + a.count() + " samples");
@@ -89,7 +89,7 @@ public final class IdxFormat implements LocalFormat {
   public void validate(Path file, Options options, Problems problems) {
     IdxArray a;
     try {
-      a = IdxReader.read(file);
+      a = IdxFile.read(file);
     } catch (FileFormatException e) {
       problems.report(e, e.file());
       return;
@@ -109,7 +109,7 @@ public final class IdxFormat implements LocalFormat {
       Path l = labelsFor(file, options);
       if (l != null) {
         try {
-          IdxArray labels = IdxReader.read(l, IdxReader.MNIST_LABELS_MAGIC);
+          IdxArray labels = IdxFile.read(l, IdxFile.MNIST_LABELS_MAGIC);
           if (labels.count() != a.count()) {
             problems.report(l.toString(), "has " + labels.count() + " labels, the images file " + file + " has "
                 + a.count() + " images");
@@ -127,7 +127,7 @@ public final class IdxFormat implements LocalFormat {
     if (l != null) {
       return MnistProvider.builder().image(file).label(l).settings(options.settings()).build();
     }
-    IdxArray a = IdxReader.read(file);
+    IdxArray a = IdxFile.read(file);
     long[] dims = java.util.Arrays.stream(a.dims()).asLongStream().toArray();
     return ArrayDataProvider.builder().data(a.toFloatINDArray(1f, dims)).settings(options.settings()).build();
   }

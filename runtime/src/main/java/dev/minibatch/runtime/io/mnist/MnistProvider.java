@@ -14,8 +14,8 @@ import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import dev.minibatch.runtime.io.SampleSource;
-import dev.minibatch.runtime.io.idx.IdxReader;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
@@ -140,9 +140,9 @@ public final class MnistProvider extends EngineProvider<NamedBatch> implements S
       Sampling sampling = Sampling.resolve(settings());
       Path img = Objects.requireNonNull(image, "MnistProvider: set image(path)");
       Path lab = Objects.requireNonNull(label, "MnistProvider: set label(path)");
-      IdxArray images = IdxReader.read(img, IdxReader.MNIST_IMAGES_MAGIC);
+      IdxArray images = IdxFile.read(img, IdxFile.MNIST_IMAGES_MAGIC);
       images.checkNotEmpty();
-      IdxArray labels = IdxReader.read(lab, IdxReader.MNIST_LABELS_MAGIC);
+      IdxArray labels = IdxFile.read(lab, IdxFile.MNIST_LABELS_MAGIC);
       labels.checkNotEmpty();
       if (images.count() != labels.count()) {
         throw new FileFormatException(lab.toString(), "holds " + labels.count() + " labels but " + img + " holds "

@@ -4,7 +4,7 @@ import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.runtime.internal.io.GzipContent;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
 import dev.minibatch.runtime.io.mnist.MnistProvider;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
@@ -30,12 +30,12 @@ class IdxFuzzTest {
   void readAndProvide(byte[] input) {
     FuzzChecks.write(FILE, input);
     FuzzChecks.check(FILE, input.length, GzipContent.MAX_RATIO, () -> {
-      IdxArray a = IdxReader.read(FILE);
+      IdxArray a = IdxFile.read(FILE);
       int magic = a.type().magic(a.rank());
-      if (magic == IdxReader.MNIST_IMAGES_MAGIC) {
+      if (magic == IdxFile.MNIST_IMAGES_MAGIC) {
         FuzzChecks.write(OTHER, labels(companion(a.count())));
         FuzzChecks.oneEpoch(MnistProvider.builder().image(FILE).label(OTHER).batchSize(5).flat(a.count() % 2 == 0).build());
-      } else if (magic == IdxReader.MNIST_LABELS_MAGIC) {
+      } else if (magic == IdxFile.MNIST_LABELS_MAGIC) {
         FuzzChecks.write(OTHER, images(companion(a.count())));
         FuzzChecks.oneEpoch(MnistProvider.builder().image(OTHER).label(FILE).batchSize(5).build());
       } else {
@@ -50,7 +50,7 @@ class IdxFuzzTest {
 
   /** An idx1-ubyte file of {@code n} labels, all 3. */
   private static byte[] labels(int n) {
-    ByteBuffer b = ByteBuffer.allocate(8 + n).putInt(IdxReader.MNIST_LABELS_MAGIC).putInt(n);
+    ByteBuffer b = ByteBuffer.allocate(8 + n).putInt(IdxFile.MNIST_LABELS_MAGIC).putInt(n);
     while (b.hasRemaining()) {
       b.put((byte) 3);
     }
@@ -59,6 +59,6 @@ class IdxFuzzTest {
 
   /** An idx3-ubyte file of {@code n} 1x1 images. */
   private static byte[] images(int n) {
-    return ByteBuffer.allocate(16 + n).putInt(IdxReader.MNIST_IMAGES_MAGIC).putInt(n).putInt(1).putInt(1).array();
+    return ByteBuffer.allocate(16 + n).putInt(IdxFile.MNIST_IMAGES_MAGIC).putInt(n).putInt(1).putInt(1).array();
   }
 }

@@ -56,21 +56,21 @@ class IdxHostileInputTest {
   void extentsWhosePerSampleCountOverflowsAnIntAreRejectedEvenWithNoSamples() throws IOException {
     // 0 samples of 65536 x 65536: the total is 0, the per-sample count 2^32 does not fit an int.
     Path f = write("overflow", idx(2051, 0, 65536, 65536));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertNames(e, f, "elements per sample", "0 x 65536 x 65536");
   }
 
   @Test
   void extentsWhoseTotalOverflowsAnIntAreRejected() throws IOException {
     Path f = write("overflow", idx(2051, 65536, 65536, 1));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertNames(e, f, "65536 x 65536 x 1", "4294967296 elements");
   }
 
   @Test
   void aNegativeExtentIsNamedWithItsAxis() throws IOException {
     Path f = write("negative", idx(2049, -1));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertNames(e, f, "axis 0 has a negative extent -1", "header offset 4");
   }
 
@@ -78,7 +78,7 @@ class IdxHostileInputTest {
   void hugeExtentsInATinyRawFileFailWithoutAllocating() throws IOException {
     byte[] header = idx(2051, 2_000_000_000, 1, 1);
     Path f = write("tiny", Arrays.copyOf(header, 20));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> within(FEW_MIB, () -> IdxReader.read(f)));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> within(FEW_MIB, () -> IdxFile.read(f)));
     assertNames(e, f, "truncated", "2000000000 x 1 x 1 uint8");
   }
 
@@ -88,7 +88,7 @@ class IdxHostileInputTest {
     byte[] gz = gzip(idx(2051, 2_000_000_000, 1, 1));
     Arrays.fill(gz, gz.length - 4, gz.length, (byte) 0xff);
     Path f = write("tiny.gz", gz);
-    FileFormatException e = assertThrows(FileFormatException.class, () -> within(FEW_MIB, () -> IdxReader.read(f)));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> within(FEW_MIB, () -> IdxFile.read(f)));
     assertNames(e, f, "2000000000 x 1 x 1 uint8", "more than the " + gz.length + "-byte gzip file can hold");
   }
 
@@ -110,7 +110,7 @@ class IdxHostileInputTest {
       gz[i] ^= (byte) 0x5a;
     }
     Path f = write("corrupt.gz", gz);
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f, IdxReader.MNIST_LABELS_MAGIC));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f, IdxFile.MNIST_LABELS_MAGIC));
     assertNames(e, f, "gzip data", "decompressed offset");
   }
 
@@ -118,7 +118,7 @@ class IdxHostileInputTest {
   void aTruncatedGzipStreamEndsInAnErrorNotAHang() throws IOException {
     byte[] gz = Files.readAllBytes(LABELS);
     Path f = write("truncated.gz", Arrays.copyOf(gz, gz.length / 2));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f, IdxReader.MNIST_LABELS_MAGIC));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f, IdxFile.MNIST_LABELS_MAGIC));
     assertNames(e, f, "gzip data is truncated", "decompressed offset");
     e = assertThrows(FileFormatException.class, () -> FileBytes.readAll(f));
     assertNames(e, f, "gzip data is truncated", "decompressed offset");
@@ -127,13 +127,13 @@ class IdxHostileInputTest {
   @Test
   void aGzipWithTrailingIdxBytesIsNamedWithBothLengths() throws IOException {
     Path f = write("trailing.gz", gzip(withBytes(idx(2049, 3), 5)));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertNames(e, f, "has trailing bytes", "found 13 bytes");
   }
 
   @Test
   void theRealFileStillReadsAfterTheChecks() {
-    assertArrayEquals(new int[] {10000}, IdxReader.read(LABELS, IdxReader.MNIST_LABELS_MAGIC).dims());
+    assertArrayEquals(new int[] {10000}, IdxFile.read(LABELS, IdxFile.MNIST_LABELS_MAGIC).dims());
   }
 
   /** An idx header with {@code magic} and {@code dims}. */

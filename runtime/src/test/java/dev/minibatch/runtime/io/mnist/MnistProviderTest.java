@@ -14,8 +14,8 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import dev.minibatch.runtime.io.TestFiles;
-import dev.minibatch.runtime.io.idx.IdxReader;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -100,8 +100,8 @@ class MnistProviderTest {
 
   @Test
   void shuffledBatchesHoldTheFilesPixelsScaledAndIntLabelsOfTheirSamples() {
-    IdxArray pixels = IdxReader.read(IMAGES, IdxReader.MNIST_IMAGES_MAGIC);
-    int[] labels = IdxReader.read(LABELS, IdxReader.MNIST_LABELS_MAGIC).toIntArray();
+    IdxArray pixels = IdxFile.read(IMAGES, IdxFile.MNIST_IMAGES_MAGIC);
+    int[] labels = IdxFile.read(LABELS, IdxFile.MNIST_LABELS_MAGIC).toIntArray();
     try (MnistProvider p = t10k().batchSize(300).shuffle(true).seed(5).labelType(DType.INT32)
         .lastBatch(LastBatch.PAD_CONSTANT).padding("softmax_label", -1).build()) {
       assertEquals(DType.INT32, p.provideLabel().get(0).dtype());

@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.TestFiles;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxArray;
-import dev.minibatch.runtime.io.idx.IdxReader.IdxType;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
+import dev.minibatch.runtime.io.idx.IdxFile.IdxType;
 import java.io.ByteArrayOutputStream;
 import java.io.DataOutputStream;
 import java.io.IOException;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
-class IdxReaderTest {
+class IdxFileTest {
   @TempDir Path dir;
 
   private static final Path T10K_IMAGES = TestFiles.resource("mnist/t10k-images-idx3-ubyte.gz");
@@ -34,7 +34,7 @@ class IdxReaderTest {
 
   @Test
   void mnistTrainLabelsStartWithThePublishedSequenceAndHaveThePublishedHistogram() {
-    IdxArray labels = IdxReader.read(TRAIN_LABELS, IdxReader.MNIST_LABELS_MAGIC);
+    IdxArray labels = IdxFile.read(TRAIN_LABELS, IdxFile.MNIST_LABELS_MAGIC);
     assertEquals(IdxType.UINT8, labels.type());
     assertArrayEquals(new int[] {60000}, labels.dims());
     int[] all = labels.toIntArray();
@@ -44,7 +44,7 @@ class IdxReaderTest {
 
   @Test
   void mnistTestLabelsHaveThePublishedHistogram() {
-    int[] all = IdxReader.read(T10K_LABELS, IdxReader.MNIST_LABELS_MAGIC).toIntArray();
+    int[] all = IdxFile.read(T10K_LABELS, IdxFile.MNIST_LABELS_MAGIC).toIntArray();
     assertEquals(10000, all.length);
     assertArrayEquals(new int[] {7, 2, 1, 0, 4, 1, 4, 9, 5, 9}, Arrays.copyOf(all, 10));
     assertArrayEquals(new int[] {980, 1135, 1032, 1010, 982, 892, 958, 1028, 974, 1009}, histogram(all));
@@ -52,7 +52,7 @@ class IdxReaderTest {
 
   @Test
   void mnistTestImagesReadBackToTheFilesPublishedChecksum() throws Exception {
-    IdxArray images = IdxReader.read(T10K_IMAGES, IdxReader.MNIST_IMAGES_MAGIC);
+    IdxArray images = IdxFile.read(T10K_IMAGES, IdxFile.MNIST_IMAGES_MAGIC);
     assertArrayEquals(new int[] {10000, 28, 28}, images.dims());
     assertEquals(784, images.sampleSize());
     // Rebuild the unzipped file from what was parsed; SOURCES.md gives its sha256.
@@ -82,7 +82,7 @@ class IdxReaderTest {
       for (boolean gz : new boolean[] {false, true}) {
         Path file = dir.resolve(type + (gz ? ".gz" : ""));
         Files.write(file, gz ? gzip(bytes) : bytes);
-        IdxArray a = IdxReader.read(file, type.magic(2));
+        IdxArray a = IdxFile.read(file, type.magic(2));
         assertEquals(type, a.type());
         assertArrayEquals(new int[] {3, 2}, a.dims());
         assertArrayEquals(expect, a.toDoubleArray(), type + " gz=" + gz);
@@ -90,7 +90,7 @@ class IdxReaderTest {
     }
     Path f = dir.resolve("f32");
     Files.write(f, idx(IdxType.FLOAT32, new int[] {2}, new double[] {0.25, -1.5e-3}));
-    assertArrayEquals(new float[] {0.25f, -1.5e-3f}, IdxReader.read(f).toFloatArray(1f));
+    assertArrayEquals(new float[] {0.25f, -1.5e-3f}, IdxFile.read(f).toFloatArray(1f));
   }
 
   @Test
@@ -99,7 +99,7 @@ class IdxReaderTest {
     for (IdxType type : IdxType.values()) {
       Path file = dir.resolve("nd-" + type);
       Files.write(file, idx(type, new int[] {3, 2}, values));
-      IdxArray a = IdxReader.read(file);
+      IdxArray a = IdxFile.read(file);
       double[] expect = type == IdxType.UINT8 ? new double[] {0, 1, 254, 100, 127, 128} : values;
       INDArray f = a.toFloatINDArray(0.5f, 3, 2);
       assertEquals(DataType.FLOAT, f.dataType());
@@ -121,7 +121,7 @@ class IdxReaderTest {
 
   @Test
   void mnistPixelsDecodedIntoAnIndArrayEqualThePixelsTimesTheScale() {
-    IdxArray images = IdxReader.read(T10K_IMAGES, IdxReader.MNIST_IMAGES_MAGIC);
+    IdxArray images = IdxFile.read(T10K_IMAGES, IdxFile.MNIST_IMAGES_MAGIC);
     INDArray x = images.toFloatINDArray(1f / 255, 10000, 784);
     // Image 0 (a 7): row 7 holds its top stroke; pixel (7, 6) is 84 in the published file.
     assertEquals(84 / 255f, x.getFloat(0, 7 * 28 + 6));
@@ -142,13 +142,13 @@ class IdxReaderTest {
     Path f = dir.resolve("two-members.gz");
     Files.write(f, both);
     assertArrayEquals(whole, FileBytes.readAll(f));
-    assertArrayEquals(new double[] {1, 2, 3, 4, 5}, IdxReader.read(f).toDoubleArray());
+    assertArrayEquals(new double[] {1, 2, 3, 4, 5}, IdxFile.read(f).toDoubleArray());
   }
 
   @Test
   void wrongMagicNamesFileExpectedAndFound() {
     FileFormatException e = assertThrows(FileFormatException.class,
-        () -> IdxReader.read(T10K_LABELS, IdxReader.MNIST_IMAGES_MAGIC));
+        () -> IdxFile.read(T10K_LABELS, IdxFile.MNIST_IMAGES_MAGIC));
     assertTrue(e.getMessage().startsWith(T10K_LABELS.toString()), e.getMessage());
     assertTrue(e.getMessage().contains("expected 2051"), e.getMessage());
     assertTrue(e.getMessage().contains("found 2049"), e.getMessage());
@@ -158,7 +158,7 @@ class IdxReaderTest {
   void notAnIdxFileIsRejected() throws IOException {
     Path f = dir.resolve("text.idx");
     Files.writeString(f, "hello world\n");
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertTrue(e.getMessage().contains("not an idx file"), e.getMessage());
     assertTrue(e.getMessage().contains("0x68656C6C"), e.getMessage());
   }
@@ -168,14 +168,14 @@ class IdxReaderTest {
     byte[] full = FileBytes.readAll(T10K_LABELS);
     Path f = dir.resolve("labels-truncated");
     Files.write(f, Arrays.copyOf(full, 5008));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f, 2049));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f, 2049));
     assertTrue(e.getMessage().startsWith(f.toString() + ": truncated"), e.getMessage());
     assertTrue(e.getMessage().contains("10000 uint8 = 10008 bytes"), e.getMessage());
     assertTrue(e.getMessage().contains("found 5008 bytes"), e.getMessage());
 
     Path g = dir.resolve("labels-long");
     Files.write(g, Arrays.copyOf(full, 10010));
-    e = assertThrows(FileFormatException.class, () -> IdxReader.read(g));
+    e = assertThrows(FileFormatException.class, () -> IdxFile.read(g));
     assertTrue(e.getMessage().contains("trailing bytes"), e.getMessage());
     assertTrue(e.getMessage().contains("found 10010 bytes"), e.getMessage());
   }
@@ -185,14 +185,14 @@ class IdxReaderTest {
     byte[] gz = Files.readAllBytes(T10K_LABELS);
     Path f = dir.resolve("cut.gz");
     Files.write(f, Arrays.copyOf(gz, gz.length / 2));
-    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxReader.read(f));
+    FileFormatException e = assertThrows(FileFormatException.class, () -> IdxFile.read(f));
     assertTrue(e.getMessage().startsWith(f + ": gzip data is truncated"), e.getMessage());
   }
 
   @Test
   void missingFileIsAnUncheckedIoErrorNamingIt() {
     Path f = dir.resolve("nope.idx");
-    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class, () -> IdxReader.read(f));
+    java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class, () -> IdxFile.read(f));
     assertTrue(e.getMessage().contains(f.toString()), e.getMessage());
   }
 

@@ -23,13 +23,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * declares. Every defect is a {@link FileFormatException} naming the file; memory is bounded by the
  * file's size (see {@link #read(Path, int)}).
  */
-public final class IdxReader {
+public final class IdxFile {
   /** The magic number of MNIST image files: uint8, rank 3. */
   public static final int MNIST_IMAGES_MAGIC = 2051;
   /** The magic number of MNIST label files: uint8, rank 1. */
   public static final int MNIST_LABELS_MAGIC = 2049;
 
-  private IdxReader() {}
+  private IdxFile() {}
 
   /**
    * Reads any idx file.
