@@ -11,6 +11,7 @@ import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * dev.minibatch.runtime.Batch#copy()} keeps one). {@link #sample(int)} offers the same data one
  * sample at a time.
  */
-public final class FileEngine {
+public final class FileEngine implements FileProvider.LoadedFiles {
   private final String name;
   private final List<String> names = new ArrayList<>();
   private final RowSource[] sources;
@@ -161,6 +162,7 @@ public final class FileEngine {
   }
 
   /** The engine, built on first use after the provider chose its readers and delivery. */
+  @Override
   public synchronized BatchEngine<NamedBatch> engine() {
     BatchEngine<NamedBatch> e = engine;
     if (e == null) {
@@ -212,6 +214,7 @@ public final class FileEngine {
    * reader threads the window is the ring's slots minus one, so the readers always have a buffer
    * to fill; without, it is 1. The epoch ends for all when every consumer has closed or finished.
    */
+  @Override
   public Multicast<NamedBatch> multicast(int consumers) {
     return EngineMulticast.of(engine(), consumers);
   }
@@ -235,6 +238,7 @@ public final class FileEngine {
    * Sample {@code i} of the source (ignoring shuffle and shard): views of each loaded array's row
    * {@code i}, or new arrays for sources decoded on the fly ({@link RowSource#bytes}).
    */
+  @Override
   public Sample sample(int i) {
     if (i < 0 || i >= numSamples()) {
       throw new IndexOutOfBoundsException("sample " + i + " of " + numSamples());

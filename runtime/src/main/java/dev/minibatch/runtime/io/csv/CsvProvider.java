@@ -2,21 +2,16 @@ package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.check.IoFailure;
-import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.Format;
-import dev.minibatch.runtime.io.SampleProcessor.Sample;
-import dev.minibatch.runtime.io.SampleSource;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
-import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -46,27 +41,12 @@ import org.jspecify.annotations.Nullable;
  * pieces rather than whole) and the parsed values stay on the Java heap as the provider's rows;
  * labels have the format's dtype (class indices included), as in CSVIter.
  */
-public final class CsvProvider extends EngineProvider<NamedBatch> implements SampleSource {
-  private final FileEngine files;
+public final class CsvProvider extends FileProvider {
   private final List<String> classNames;
 
   private CsvProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames) {
-    this.files = new FileEngine("CsvProvider", data, labels, sampling);
+    super(new FileEngine("CsvProvider", data, labels, sampling));
     this.classNames = List.copyOf(classNames);
-  }
-  @Override
-  protected BatchEngine<NamedBatch> engine() {
-    return files.engine();
-  }
-
-  @Override
-  public Sample sample(int i) {
-    return files.sample(i);
-  }
-
-  /** The next epoch's batches for {@code consumers} consumers ({@link Multicast}; docs/file-providers.md, "Several consumers"). */
-  public Multicast<NamedBatch> multicast(int consumers) {
-    return files.multicast(consumers);
   }
 
 

@@ -2,20 +2,16 @@ package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.check.Check;
-import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
-import dev.minibatch.runtime.io.SampleSource;
-import dev.minibatch.runtime.spi.EngineProvider;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -63,7 +59,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * are the same for any number of readers. Failures name the stage, the sample, the file, the
  * datasets and the row ({@link #origin(int)}).
  */
-public final class Hdf5Provider extends EngineProvider<NamedBatch> implements SampleSource {
+public final class Hdf5Provider extends FileProvider {
   private final FileEngine files;
   private final List<String> classNames;
 
@@ -72,7 +68,13 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
 
   private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
       @Nullable EpochDraws order, List<Part> parts, Builder b) {
-    this.files = new FileEngine("Hdf5Provider", data, labels, sampling, order);
+    this(new FileEngine("Hdf5Provider", data, labels, sampling, order), classNames, parts, b);
+  }
+
+  private Hdf5Provider(FileEngine files, List<String> classNames, List<Part> parts, Builder b) {
+    super(files);
+    // Kept for the readers and the drawn order, which only this provider has.
+    this.files = files;
     this.classNames = List.copyOf(classNames);
     this.parts = parts.toArray(new Part[0]);
     this.partStarts = new int[this.parts.length];
@@ -90,20 +92,6 @@ public final class Hdf5Provider extends EngineProvider<NamedBatch> implements Sa
     if (b.delivery != null) {
       files.useDelivery(b.delivery);
     }
-  }
-  @Override
-  protected BatchEngine<NamedBatch> engine() {
-    return files.engine();
-  }
-
-  @Override
-  public Sample sample(int i) {
-    return files.sample(i);
-  }
-
-  /** The next epoch's batches for {@code consumers} consumers ({@link Multicast}; docs/file-providers.md, "Several consumers"). */
-  public Multicast<NamedBatch> multicast(int consumers) {
-    return files.multicast(consumers);
   }
 
 

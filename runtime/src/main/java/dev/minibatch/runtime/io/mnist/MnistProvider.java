@@ -1,22 +1,17 @@
 package dev.minibatch.runtime.io.mnist;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.array.ArrayDataProvider;
-import dev.minibatch.runtime.engine.Multicast;
-import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.Format;
-import dev.minibatch.runtime.io.SampleProcessor.Sample;
-import dev.minibatch.runtime.io.SampleSource;
 import dev.minibatch.runtime.io.idx.IdxFile;
 import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
-import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.shape.Shape;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -44,29 +39,14 @@ import org.jspecify.annotations.Nullable;
  * <p>Unlike MXNet, the files are checked: magic numbers 2051 and 2049, the header's sizes against
  * the file length, and equal image and label counts.
  */
-public final class MnistProvider extends EngineProvider<NamedBatch> implements SampleSource {
-  private final FileEngine files;
+public final class MnistProvider extends FileProvider {
   /** The data name (MXNet's). */
   public static final String DATA_NAME = ArrayDataProvider.DEFAULT_DATA_NAME;
   /** The label name (MXNet's). */
   public static final String LABEL_NAME = ArrayDataProvider.DEFAULT_LABEL_NAME;
 
   private MnistProvider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels) {
-    this.files = new FileEngine("MnistProvider", data, labels, sampling);
-  }
-  @Override
-  protected BatchEngine<NamedBatch> engine() {
-    return files.engine();
-  }
-
-  @Override
-  public Sample sample(int i) {
-    return files.sample(i);
-  }
-
-  /** The next epoch's batches for {@code consumers} consumers ({@link Multicast}; docs/file-providers.md, "Several consumers"). */
-  public Multicast<NamedBatch> multicast(int consumers) {
-    return files.multicast(consumers);
+    super(new FileEngine("MnistProvider", data, labels, sampling));
   }
 
 
