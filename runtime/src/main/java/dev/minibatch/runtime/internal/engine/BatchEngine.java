@@ -6,6 +6,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.spi.Engine;
+import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -51,6 +52,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   private final int[] stepBuffer;
   private final @Nullable ReaderThreads readers;
   private final @Nullable Consumer<? super B> delivery;
+  private final @Nullable StageCounters feeding;
 
   private BatchEngine(Builder<B> b) {
     this.name = b.name;
@@ -99,6 +101,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     this.indexBuffer = new int[order.batchSize()];
     this.readers = b.readers;
     this.delivery = b.delivery;
+    this.feeding = b.feeding;
   }
 
   /**
@@ -307,7 +310,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     }
     ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, writer,
         writer.ledger(plan, order.shardSize(), ring.size()), r.threads(), r.consumerWrites(), workers,
-        output.sequences), guard, ticket, autoRelease, delivery);
+        output.sequences), guard, ticket, autoRelease, delivery, feeding);
     guard.onStop(ticket, e.stopper());
     return e;
   }
@@ -335,7 +338,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     private final Cleaner.@Nullable Cleanable sourceCloser;
 
     PlannedIterator(long ticket, EpochPlan plan) {
-      super(guard, ticket);
+      super(guard, ticket, feeding);
       this.plan = plan;
       this.ledger = writer.ledger(plan, order.shardSize(), 1);
       this.streamed = plan.streamed();
@@ -429,6 +432,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     private @Nullable Sequences sequences;
     private @Nullable Buckets buckets;
     private @Nullable StreamOrder<?> stream;
+    private @Nullable StageCounters feeding;
 
     private Builder(String name, int numSamples, Sampling sampling) {
       this.name = name;
@@ -484,6 +488,16 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     /** Every batch is handed to {@code delivery} on the consumer's thread before the iterator returns it. */
     public Builder<B> delivery(@Nullable Consumer<? super B> delivery) {
       this.delivery = delivery;
+      return this;
+    }
+
+    /**
+     * The rows are made from what a threaded stage outliving the epochs provides (a shard cache's
+     * read-ahead, whose counters are {@code feeding}): every epoch's stats list it first, with what
+     * it counted during that epoch.
+     */
+    public Builder<B> feeding(@Nullable StageCounters feeding) {
+      this.feeding = feeding;
       return this;
     }
 

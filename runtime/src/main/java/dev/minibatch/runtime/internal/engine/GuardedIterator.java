@@ -10,6 +10,7 @@ import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
 import dev.minibatch.runtime.pipeline.PipelineStats.PaddingStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
+import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.memory.MemoryWorkspace;
 
 /**
@@ -24,8 +25,9 @@ import org.nd4j.linalg.api.memory.MemoryWorkspace;
  * batches delivered, whose busy time is the time {@code hasNext()} and {@code next()} spent making
  * batches on the consumer's thread (less what they spent waiting on threaded stages before it),
  * and whose consumer wait is the whole time spent in those calls; threaded stages the subclass
- * runs (reader threads, a prefetch thread) come first. Cost: two {@code System.nanoTime()} calls
- * and two uncontended adds per call, nothing allocated.
+ * runs (reader threads, a prefetch thread) come first, and before them a stage the rows are made
+ * from that outlives the iteration (a shard cache's read-ahead), counted over this iteration.
+ * Cost: two {@code System.nanoTime()} calls and two uncontended adds per call, nothing allocated.
  *
  * <p>Batches are made outside any ND4J workspace the consumer has open (DL4J opens them around
  * {@code next()}): a workspace would reuse the memory of whatever is made in it — the batch
@@ -42,10 +44,23 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
   private volatile long realSteps;
   private volatile long paddedSteps;
 
+  /** The stage the rows wait on, over this iteration (a shard cache's read-ahead), or null. */
+  private final StageCounters.@Nullable Window feeding;
+
   public GuardedIterator(IterationGuard guard, long ticket) {
+    this(guard, ticket, null);
+  }
+
+  /**
+   * An iteration whose rows are made from what a stage outliving it provides ({@code feeding}, e.g.
+   * a shard cache's read-ahead): its stats list that stage first, with what it counted during this
+   * iteration.
+   */
+  protected GuardedIterator(IterationGuard guard, long ticket, @Nullable StageCounters feeding) {
     this.guard = guard;
     this.ticket = ticket;
     this.counters = new StageCounters(guard.provider(), 1, 1, () -> 0);
+    this.feeding = feeding == null ? null : feeding.window();
   }
 
   /** True if another batch follows; called only while the iteration is current and not ended. */
@@ -93,6 +108,10 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
   @Override
   public final PipelineStats stats() {
     PipelineStats up = upstream();
+    StageCounters.Window f = feeding;
+    if (f != null) {
+      up = new PipelineStats(java.util.List.of(f.snapshot())).plus(up);
+    }
     StageStats own = counters.snapshot();
     if (!up.stages().isEmpty()) {
       long waited = up.stages().get(up.stages().size() - 1).consumerWaitNanos();
@@ -149,6 +168,9 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
     if (!ended) {
       ended = true;
       counters.ended();
+      if (feeding != null) {
+        feeding.end();
+      }
       release();
       guard.end(ticket);
     }

@@ -39,9 +39,10 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
   private final @Nullable Consumer<? super B> delivery;
   private int next;
 
+  /** @param feeding the stage the rows are made from, outliving the epoch, or null */
   ParallelEpoch(Job<B> job, IterationGuard guard, long ticket, boolean autoRelease,
-      @Nullable Consumer<? super B> delivery) {
-    super(guard, ticket);
+      @Nullable Consumer<? super B> delivery, @Nullable StageCounters feeding) {
+    super(guard, ticket, feeding);
     this.plan = job.plan();
     this.autoRelease = autoRelease;
     this.delivery = delivery;

@@ -3,6 +3,7 @@ package dev.minibatch.runtime.internal.pipeline;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import java.util.concurrent.atomic.LongAdder;
 import java.util.function.IntSupplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The live counters of one stage: its workers add to them (per chunk or per batch, never per
@@ -76,5 +77,41 @@ public final class StageCounters {
     long wall = (e == 0 ? System.nanoTime() : e) - start;
     return new StageStats(name, workers, items.sum(), busy.sum(), waitInput.sum(), blockedOutput.sum(),
         consumerWait.sum(), wall, depth.getAsInt(), capacity);
+  }
+
+  /**
+   * A view of these counters over one iteration, for a stage that outlives its iterations (a shard
+   * cache's read-ahead serves epoch after epoch): what is counted from now until {@link
+   * Window#end()}, and the wall time in between.
+   */
+  public Window window() {
+    return new Window(snapshot());
+  }
+
+  /** What {@link #window()} returns; safe to read from any thread. */
+  public final class Window {
+    private final StageStats from;
+    private volatile @Nullable StageStats to;
+
+    private Window(StageStats from) {
+      this.from = from;
+    }
+
+    /** Freezes the window at the first call: later work belongs to the next iteration. */
+    public void end() {
+      if (to == null) {
+        to = StageCounters.this.snapshot();
+      }
+    }
+
+    /** The counts since the window opened (until it ended), with the queue's depth at the end or now. */
+    public StageStats snapshot() {
+      StageStats t = to;
+      StageStats now = t != null ? t : StageCounters.this.snapshot();
+      return new StageStats(name, workers, now.items() - from.items(), now.busyNanos() - from.busyNanos(),
+          now.waitInputNanos() - from.waitInputNanos(), now.blockedOutputNanos() - from.blockedOutputNanos(),
+          now.consumerWaitNanos() - from.consumerWaitNanos(), now.wallNanos() - from.wallNanos(), now.queueDepth(),
+          capacity);
+    }
   }
 }

@@ -1,0 +1,62 @@
+package dev.minibatch.runtime.internal.pipeline;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A window over a stage that outlives its iterations counts what was added while it was open, and
+ * nothing added before it opened or after it ended.
+ */
+class StageCountersWindowTest {
+
+  @Test
+  void aWindowCountsOnlyWhatWasAddedWhileItWasOpen() throws InterruptedException {
+    AtomicInteger depth = new AtomicInteger(2);
+    StageCounters c = new StageCounters("cache", 1, 4, depth::get);
+    c.addItems(5);
+    c.addBusy(500);
+    c.addConsumerWait(50);
+    StageCounters.Window w = c.window();
+    c.addItems(3);
+    c.addBusy(300);
+    c.addWaitInput(7);
+    c.addBlockedOutput(11);
+    c.addConsumerWait(30);
+    Thread.sleep(20);
+    depth.set(3);
+    w.end();
+    c.addItems(2);
+    c.addBusy(200);
+    c.addConsumerWait(20);
+    depth.set(4);
+    Thread.sleep(20);
+    StageStats s = w.snapshot();
+    assertEquals("cache", s.name());
+    assertEquals(1, s.workers());
+    assertEquals(3, s.items());
+    assertEquals(300, s.busyNanos());
+    assertEquals(7, s.waitInputNanos());
+    assertEquals(11, s.blockedOutputNanos());
+    assertEquals(30, s.consumerWaitNanos());
+    // The depth at the end, the capacity as given; the wall from opening to the end, not to now.
+    assertEquals(3, s.queueDepth());
+    assertEquals(4, s.queueCapacity());
+    assertTrue(s.wallNanos() >= 20_000_000 && s.wallNanos() < c.snapshot().wallNanos() - 20_000_000, s.toString());
+    // The stage's own counters still hold everything.
+    assertEquals(10, c.snapshot().items());
+  }
+
+  @Test
+  void anOpenWindowReadsTheCountersNow() {
+    StageCounters c = new StageCounters("cache", 1, 4, () -> 1);
+    c.addItems(4);
+    StageCounters.Window w = c.window();
+    assertEquals(0, w.snapshot().items());
+    c.addItems(6);
+    assertEquals(6, w.snapshot().items());
+  }
+}
