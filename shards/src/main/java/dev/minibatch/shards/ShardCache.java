@@ -1,14 +1,13 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.internal.pipeline.HandOff;
+import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.shards.ShardColumns.Column;
+import java.util.ArrayDeque;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.BlockingQueue;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReferenceArray;
 import org.jspecify.annotations.Nullable;
@@ -20,6 +19,14 @@ import org.jspecify.annotations.Nullable;
  * ending once the files asked for are loaded, stopped by {@link #close()}); threads that need a
  * file being loaded wait for that one load.
  *
+ * <p>The read-ahead is a stage of the runtime's thread engine: its thread comes from {@link
+ * Workers}, and the files asked for, the files held and the waits for a load all go through one
+ * {@link HandOff}, whose lock guards this cache's state. Its counters ({@link #counters()}, stage
+ * {@value #STAGE}) count the files loaded, the time spent reading and decoding them (by the
+ * read-ahead thread, or by a batch that needed a file nobody had loaded), and as consumer wait the
+ * time batches waited for a file: loading it themselves, or waiting for a load under way. The
+ * provider's epochs show them in their stats.
+ *
  * <p>When the cache is full, a file done with ({@link FileNeeds#lastUse its last use} below the
  * {@link FileNeeds#lowWater low water}) makes room. A load that a batch waits for always gets its
  * room (if no file is done with, the one needed latest goes); a read-ahead load only from a file
@@ -29,18 +36,37 @@ import org.jspecify.annotations.Nullable;
  * after), so no reader ever sees a file change under it.
  */
 final class ShardCache implements AutoCloseable {
+  /** The read-ahead's stage name, in stats and its thread's name. */
+  static final String STAGE = "shard-read-ahead";
+
   private final ShardFiles sources;
   private final List<Column> columns;
   private final int capacity;
   private final FileNeeds needs;
-  private final Map<Integer, CompletableFuture<ShardFile.Decoded>> files = new LinkedHashMap<>();
-  private final BlockingQueue<Integer> ahead = new LinkedBlockingQueue<>();
+  private final StageCounters counters;
+  private final HandOff handOff;
+  // The state below is read and changed only inside the hand-off's calls (under its lock).
+  private final Map<Integer, Load> files = new LinkedHashMap<>();
+  private final ArrayDeque<Integer> ahead = new ArrayDeque<>();
+  private @Nullable Workers reader;
+  /** The files held, loading included, for the stats' queue depth (read without the lock). */
+  private volatile int held;
   private final AtomicInteger loads = new AtomicInteger();
   // The loaded files, for a lookup without the lock (every row of a shuffled batch may be in another
   // file); set when a load completes, cleared when the file is dropped.
   private final AtomicReferenceArray<ShardFile.@Nullable Decoded> ready;
-  private @Nullable Workers reader;
-  private boolean closed;
+
+  /** One file's load: run by the thread that added it; done once it holds the file or a failure. */
+  private static final class Load {
+    final int file;
+    ShardFile.@Nullable Decoded decoded;
+    @Nullable Throwable failure;
+    boolean done;
+
+    Load(int file) {
+      this.file = file;
+    }
+  }
 
   ShardCache(ShardFiles sources, int capacity, FileNeeds needs) {
     this.sources = sources;
@@ -48,6 +74,15 @@ final class ShardCache implements AutoCloseable {
     this.columns = sources.columns();
     this.capacity = capacity;
     this.ready = new AtomicReferenceArray<>(sources.size());
+    this.counters = new StageCounters(STAGE, 1, capacity, () -> held);
+    // Never finished: a wait ends when its load is done, or when the cache closes. Several threads
+    // may wait (reader threads, the consumer), so waits do not spin (a load takes milliseconds).
+    this.handOff = new HandOff(counters, 1, HandOff.OnFailure.AT_ONCE, 2);
+  }
+
+  /** The read-ahead stage's counters, over the cache's life. */
+  StageCounters counters() {
+    return counters;
   }
 
   /**
@@ -69,51 +104,52 @@ final class ShardCache implements AutoCloseable {
   }
 
   private ShardFile.Decoded load(int file) {
-    CompletableFuture<ShardFile.Decoded> f;
-    boolean mine = false;
-    synchronized (this) {
-      f = files.get(file);
-      if (f == null) {
+    Load mine = new Load(file);
+    Load l = handOff.locked(() -> {
+      Load loading = files.get(file);
+      if (loading == null) {
         makeRoom(false);
-        f = new CompletableFuture<>();
-        files.put(file, f);
-        mine = true;
+        return add(mine);
       }
+      return loading;
+    });
+    if (l == mine) {
+      // A load a batch waits for: its whole time is the batch's wait for the file.
+      long t0 = System.nanoTime();
+      run(l);
+      counters.addConsumerWait(System.nanoTime() - t0);
+    } else if (handOff.takeUninterruptibly(() -> l.done ? l : null) == null) {
+      // Closed while another thread loaded it: read it here, outside the cache.
+      return ShardFile.decode(read(file), sources.entry(file), columns, where(file));
     }
-    if (mine) {
-      load(file, f);
+    Throwable failure = l.failure;
+    if (failure instanceof RuntimeException r) {
+      throw r;
     }
-    try {
-      return f.join();
-    } catch (CompletionException e) {
-      Throwable cause = e.getCause();
-      if (cause instanceof RuntimeException r) {
-        throw r;
-      }
-      if (cause instanceof Error err) {
-        throw err;
-      }
-      throw e;
+    if (failure instanceof Error err) {
+      throw err;
     }
+    return java.util.Objects.requireNonNull(l.decoded);
   }
 
   /**
-   * Loads {@code file} on the read-ahead thread unless it is held or loading, or the cache is full
-   * of files still needed (then a later batch asks again).
+   * Asks the read-ahead thread to load {@code file} unless it is held or loading, or the cache is
+   * full of files still needed (then a later batch asks again).
    */
   void prefetch(int file) {
-    synchronized (this) {
-      if (closed || files.containsKey(file) || ahead.contains(file)
+    handOff.locked(() -> {
+      if (handOff.isClosed() || files.containsKey(file) || ahead.contains(file)
           || (files.size() >= capacity && victim(true, needs.lowWater()) < 0)) {
-        return;
+        return Boolean.FALSE;
       }
       ahead.add(file);
       if (reader == null) {
-        Workers w = new Workers("shard-read-ahead");
+        Workers w = new Workers(STAGE);
         w.start(this::readAhead);
         reader = w;
       }
-    }
+      return Boolean.TRUE;
+    });
   }
 
   /** The files loaded so far (each load reads and decodes a whole file). */
@@ -122,57 +158,84 @@ final class ShardCache implements AutoCloseable {
   }
 
   /**
-   * Loads the queued files, then ends: the next {@link #prefetch} starts another thread, so none
+   * Loads the files asked for, then ends: the next {@link #prefetch} starts another thread, so none
    * waits while no epoch reads (an iterator dropped mid-epoch leaves no thread behind).
    */
   private void readAhead() {
-    while (true) {
-      CompletableFuture<ShardFile.Decoded> f;
-      int file;
-      synchronized (this) {
-        Integer next = ahead.poll();
-        if (next == null || closed || Thread.currentThread().isInterrupted()) {
-          if (!closed) {
-            reader = null;
-          }
-          return;
-        }
-        file = next;
-        if (files.containsKey(file) || !makeRoom(true)) {
-          continue;
-        }
-        f = new CompletableFuture<>();
-        files.put(file, f);
-      }
-      load(file, f);
+    Load next;
+    while ((next = handOff.locked(this::nextAhead)) != null) {
+      run(next);
     }
   }
 
-  private void load(int file, CompletableFuture<ShardFile.Decoded> f) {
-    try {
-      ShardIndex.Entry e = sources.entry(file);
-      ShardStore store = sources.store(file);
-      String where = store.where(e.name());
-      ShardFile.Decoded decoded = ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where);
-      // Counted before anyone can see the file, so a reader that got it also sees it counted.
-      loads.incrementAndGet();
-      synchronized (this) {
-        if (files.get(file) == f) {
-          ready.set(file, decoded);
+  /** The next file to read ahead, claimed by the calling thread, or null to end it; under the lock. */
+  private @Nullable Load nextAhead() {
+    while (true) {
+      Integer file = ahead.poll();
+      if (file == null || handOff.isClosed() || Thread.currentThread().isInterrupted()) {
+        if (!handOff.isClosed()) {
+          reader = null;
         }
+        return null;
       }
-      f.complete(decoded);
-    } catch (RuntimeException | Error t) {
-      f.completeExceptionally(t);
-      synchronized (this) {
-        files.remove(file, f);
+      if (!files.containsKey(file) && makeRoom(true)) {
+        return add(new Load(file));
       }
     }
+  }
+
+  /** Holds {@code l}; under the lock. */
+  private Load add(Load l) {
+    files.put(l.file, l);
+    held = files.size();
+    return l;
+  }
+
+  /** Reads and decodes the file of {@code l}, a load the calling thread claimed, and wakes its waiters. */
+  private void run(Load l) {
+    long t0 = System.nanoTime();
+    ShardFile.@Nullable Decoded decoded = null;
+    Throwable failure = null;
+    try {
+      decoded = ShardFile.decode(read(l.file), sources.entry(l.file), columns, where(l.file));
+      // Counted before anyone can see the file, so a reader that got it also sees it counted.
+      loads.incrementAndGet();
+      counters.addItems(1);
+    } catch (RuntimeException | Error t) {
+      failure = t;
+    }
+    counters.addBusy(System.nanoTime() - t0);
+    ShardFile.Decoded d = decoded;
+    Throwable f = failure;
+    handOff.offer(() -> {
+      l.decoded = d;
+      l.failure = f;
+      l.done = true;
+      if (files.get(l.file) == l) {
+        if (d != null) {
+          ready.set(l.file, d);
+        } else {
+          // A failed load is forgotten: the next batch that needs the file tries again.
+          files.remove(l.file);
+          held = files.size();
+        }
+      }
+      return true;
+    });
+  }
+
+  private byte[] read(int file) {
+    ShardIndex.Entry e = sources.entry(file);
+    return sources.store(file).readFully(e.name(), e.bytes());
+  }
+
+  private String where(int file) {
+    return sources.store(file).where(sources.entry(file).name());
   }
 
   /**
    * Drops loaded files until one more fits ({@link #victim}). Files being loaded are never dropped.
-   * Returns whether one more file fits now.
+   * Returns whether one more file fits now. Under the lock.
    */
   private boolean makeRoom(boolean ahead) {
     long low = needs.lowWater();
@@ -182,6 +245,7 @@ final class ShardCache implements AutoCloseable {
         return false;
       }
       files.remove(victim);
+      held = files.size();
       ready.set(victim, null);
     }
     return true;
@@ -190,15 +254,15 @@ final class ShardCache implements AutoCloseable {
   /**
    * The loaded file to drop for one more: one done with (last use below {@code low}), the earliest
    * done first; for a load a batch waits for, else the file needed latest (read ahead for a later
-   * window, most likely); for a read-ahead load ({@code ahead}), else none (-1).
+   * window, most likely); for a read-ahead load ({@code ahead}), else none (-1). Under the lock.
    */
   private int victim(boolean ahead, long low) {
     int done = -1;
     long earliest = Long.MAX_VALUE;
     int later = -1;
     long latest = Long.MIN_VALUE;
-    for (Map.Entry<Integer, CompletableFuture<ShardFile.Decoded>> e : files.entrySet()) {
-      if (!e.getValue().isDone()) {
+    for (Map.Entry<Integer, Load> e : files.entrySet()) {
+      if (!e.getValue().done) {
         continue;
       }
       long last = needs.lastUse(e.getKey());
@@ -215,19 +279,20 @@ final class ShardCache implements AutoCloseable {
 
   @Override
   public void close() {
-    Workers w;
-    synchronized (this) {
-      closed = true;
-      w = reader;
+    Workers[] w = new Workers[1];
+    handOff.close(() -> {
+      w[0] = reader;
       reader = null;
       files.clear();
+      ahead.clear();
+      held = 0;
       for (int i = 0; i < ready.length(); i++) {
         ready.set(i, null);
       }
+    });
+    if (w[0] != null) {
+      w[0].stop();
     }
-    ahead.clear();
-    if (w != null) {
-      w.stop();
-    }
+    counters.ended();
   }
 }

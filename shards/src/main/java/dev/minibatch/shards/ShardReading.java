@@ -100,7 +100,8 @@ final class ShardReading implements AutoCloseable {
         .layout(layouts)
         .batches(batches)
         .draws(order)
-        .rows(rows);
+        .rows(rows)
+        .feeding(cache.counters());
     if (variable != null && ShardSequences.any(files.columns())) {
       e.sequences(variable.sequences(files, rows::length));
     }

@@ -192,7 +192,11 @@ public final class ShardSource {
       return this;
     }
 
-    /** Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. */
+    /**
+     * Files of the epoch read ahead of the one in use, {@code >= 0}; default 2. Each epoch's stats
+     * ({@code PipelineStats.of(iterator)}) show it as the stage {@code shard-read-ahead}: the files
+     * loaded and how long batches waited for them (docs/shards.md, "Read-ahead in the stats").
+     */
     public Builder readAhead(int files) {
       this.readAhead = Check.atLeast("readAhead", files, 0);
       return this;

@@ -1,15 +1,19 @@
 package dev.minibatch.shards;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.contract.IndexedSamples;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -19,8 +23,9 @@ import org.nd4j.linalg.factory.Nd4j;
 /**
  * The read-ahead thread ({@code minibatch-shard-read-ahead-0}) runs while there are files to read
  * ahead, not for as long as the provider is open: an epoch left half-read leaves no thread waiting
- * (the provider contract's rule for every provider's threads). 30 samples of {@link IndexedSamples}
- * in files of 3, batches of 3.
+ * (the provider contract's rule for every provider's threads). It is a stage of the epoch's stats
+ * ({@code shard-read-ahead}): files loaded, time loading them, time batches waited for them. 30
+ * samples of {@link IndexedSamples} in 10 files of 3, batches of 3.
  */
 class ShardReadAheadTest {
   private static final String THREAD = "minibatch-shard-read-ahead-";
@@ -87,5 +92,145 @@ class ShardReadAheadTest {
       }
     }
     assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread after close()");
+  }
+
+  private static final String STAGE = "shard-read-ahead";
+  private static final long MS = 1_000_000;
+
+  /** Reads one epoch of {@code p} to its end; its stats. */
+  private static PipelineStats epoch(ShardProvider p) {
+    try (BatchIterator<NamedBatch> it = p.iterator()) {
+      while (it.hasNext()) {
+        it.next();
+      }
+      return PipelineStats.of(it);
+    }
+  }
+
+  private static List<String> names(PipelineStats stats) {
+    return stats.stages().stream().map(StageStats::name).toList();
+  }
+
+  @Test
+  void theEpochsStatsCountEveryFileTheEpochLoadedAsTheReadAheadStagesItems() {
+    // Read in order with read-ahead 2: each of the 10 files loads once in the epoch (the cache holds
+    // what the window reads plus the read-ahead).
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(2).build()) {
+      PipelineStats stats = epoch(p);
+      assertEquals(List.of(STAGE, "ShardProvider"), names(stats), stats.summary());
+      StageStats s = stats.stages().get(0);
+      assertEquals(10, s.items(), stats.summary());
+      assertEquals(1, s.workers());
+      assertEquals(10, p.fileLoads());
+      assertTrue(s.busyNanos() > 0, stats.summary());
+    }
+    // A cache of all 10 files keeps them: the second epoch loads none, and its stats say so (they count
+    // per epoch, not over the provider's life); all 10 are held at its end.
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(2).cacheFiles(10).build()) {
+      StageStats first = epoch(p).stage(STAGE).orElseThrow();
+      StageStats second = epoch(p).stage(STAGE).orElseThrow();
+      assertEquals(10, first.items());
+      assertEquals(0, second.items());
+      assertEquals(0, second.busyNanos());
+      assertEquals(0, second.consumerWaitNanos());
+      assertEquals(10, second.queueDepth());
+      assertEquals(10, second.queueCapacity());
+      assertEquals(10, p.fileLoads());
+    }
+    // With reader threads the read-ahead comes first, then the readers, then the provider's own stage.
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(2).readers(2).build()) {
+      PipelineStats stats = epoch(p);
+      assertEquals(List.of(STAGE, "shard-reader", "ShardProvider"), names(stats), stats.summary());
+      assertEquals(10, stats.stages().get(0).items(), stats.summary());
+    }
+  }
+
+  @Test
+  void batchesThatWaitForSlowFilesShowTheWaitAndTheReadAheadAsTheBottleneck() throws InterruptedException {
+    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    // Every shard file takes 30 ms to open: 10 loads take 300 ms at least, and the first batch waits
+    // at least 30 ms for file 0, which no one can have read ahead.
+    try (ShardProvider p = ShardProvider.builder("slowfs://" + set).configuration(SlowFileSystem.conf("part-", 30))
+        .batchSize(3).readAhead(2).build()) {
+      PipelineStats stats = epoch(p);
+      StageStats s = stats.stage(STAGE).orElseThrow();
+      assertEquals(10, s.items(), stats.summary());
+      assertTrue(s.busyNanos() >= 300 * MS, stats.summary());
+      assertTrue(s.consumerWaitNanos() >= 30 * MS, stats.summary());
+      // The consumer's thread spent its time waiting for files, not making batches.
+      assertEquals(STAGE, stats.bottleneck(), stats.summary());
+    }
+    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread after close()");
+  }
+
+  /** A cache over the set read through {@code slowfs}, file 1 taking 300 ms to open; runs {@code test}. */
+  private static void withSlowFileOne(CacheTest test) throws InterruptedException {
+    ShardStore store = ShardStore.open("slowfs://" + set, SlowFileSystem.conf("part-00001", 300));
+    try {
+      ShardIndex index = ShardIndex.read(store);
+      ShardFiles files = new ShardFiles(List.of(store), List.of(index));
+      assertEquals("part-00001.parquet", files.entry(1).name());
+      MixOrder order = new MixOrder(List.of(index), new double[] {1}, -1, false, 0, 65_536);
+      FileNeeds needs = new FileNeeds(order, files, index.samples(), 1);
+      needs.epoch(0);
+      try (ShardCache cache = new ShardCache(files, 4, needs)) {
+        test.run(cache);
+      }
+    } finally {
+      store.close();
+    }
+  }
+
+  private interface CacheTest {
+    void run(ShardCache cache) throws InterruptedException;
+  }
+
+  @Test
+  void aBatchThatNeedsAFileTheReadAheadIsLoadingWaitsAndTheWaitIsCounted() throws InterruptedException {
+    withSlowFileOne(cache -> {
+      SlowFileSystem.opening = new CountDownLatch(1);
+      cache.prefetch(1);
+      assertTrue(SlowFileSystem.opening.await(10, TimeUnit.SECONDS), "file 1 is not being read");
+      assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), SlowFileSystem.openedBy);
+      // The read-ahead thread is inside the 300 ms open of file 1: get(1) waits for that load.
+      long t0 = System.nanoTime();
+      assertNotNull(cache.get(1));
+      long took = System.nanoTime() - t0;
+      StageStats s = cache.counters().snapshot();
+      assertEquals(1, s.items());
+      assertEquals(1, cache.loads());
+      assertTrue(s.busyNanos() >= 300 * MS, s.toString());
+      assertTrue(s.consumerWaitNanos() >= 150 * MS && s.consumerWaitNanos() <= took,
+          "waited " + s.consumerWaitNanos() / MS + " ms of " + took / MS + " ms in get()");
+    });
+  }
+
+  @Test
+  void aBatchThatLoadsAFileItselfCountsTheLoadAsItsWait() throws InterruptedException {
+    withSlowFileOne(cache -> {
+      SlowFileSystem.opening = new CountDownLatch(1);
+      assertNotNull(cache.get(1));
+      assertEquals(Thread.currentThread().getName(), SlowFileSystem.openedBy);
+      StageStats s = cache.counters().snapshot();
+      assertEquals(1, s.items());
+      assertTrue(s.busyNanos() >= 300 * MS, s.toString());
+      assertTrue(s.consumerWaitNanos() >= 300 * MS, s.toString());
+    });
+  }
+
+  @Test
+  void aFileReadAheadInTimeCostsTheBatchNoWait() throws InterruptedException {
+    withSlowFileOne(cache -> {
+      cache.prefetch(2);
+      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+      while (cache.loaded(2) == null && System.nanoTime() < deadline) {
+        Thread.sleep(1);
+      }
+      assertNotNull(cache.get(2));
+      StageStats s = cache.counters().snapshot();
+      assertEquals(1, s.items());
+      assertTrue(s.busyNanos() > 0, s.toString());
+      assertEquals(0, s.consumerWaitNanos(), s.toString());
+    });
   }
 }
