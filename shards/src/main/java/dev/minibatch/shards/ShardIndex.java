@@ -36,7 +36,7 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
   /** The index's file name in the shard set's directory. */
   static final String NAME = "shards.index";
   private static final String MAGIC = "minibatch-shards/2";
-  /** The first line of an index of version 1, whose columns are tab-separated parts. */
+  /** The first line of an index of version 1, whose columns are tab-separated fields. */
   private static final String MAGIC_V1 = "minibatch-shards/1";
   private static final String COLUMN = "column\t";
 
@@ -61,26 +61,26 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
   }
 
   /**
-   * The index of parts written in parallel, in the set's order: part 0's files, then part 1's, and
+   * The index of segments written in parallel, in the set's order: segment 0's files, then segment 1's, and
    * so on, each file's {@code first} the running sum of the samples before it.
    *
-   * @param parts every part {@code 0 .. k-1}, each once, in order of part number
-   * @throws IllegalArgumentException if a part is missing, listed twice or out of order, two parts
-   *     name the same file, two parts hold different arrays, or no part holds a sample
+   * @param segments every segment {@code 0 .. k-1}, each once, in order of segment number
+   * @throws IllegalArgumentException if a segment is missing, listed twice or out of order, two segments
+   *     name the same file, two segments hold different arrays, or no segment holds a sample
    */
-  static ShardIndex of(List<ShardWriter.WrittenPart> parts) {
+  static ShardIndex of(List<ShardWriter.WrittenSegment> segments) {
     String columnText = null;
     int columnsOf = -1;
     Set<String> names = new HashSet<>();
     List<Entry> files = new ArrayList<>();
     int[] longest = new int[0];
     long first = 0;
-    for (int i = 0; i < parts.size(); i++) {
-      ShardWriter.WrittenPart p = parts.get(i);
-      if (p.part() != i) {
-        throw new IllegalArgumentException(p.part() < i ? "part " + p.part() + " is listed twice or out of order (at "
-            + "place " + i + "): commit takes parts 0 .. k-1, each once, in order"
-            : "part " + i + " is missing (found part " + p.part() + " in its place): commit takes parts 0 .. k-1,"
+    for (int i = 0; i < segments.size(); i++) {
+      ShardWriter.WrittenSegment p = segments.get(i);
+      if (p.segment() != i) {
+        throw new IllegalArgumentException(p.segment() < i ? "segment " + p.segment() + " is listed twice or out of order (at "
+            + "place " + i + "): commit takes segments 0 .. k-1, each once, in order"
+            : "segment " + i + " is missing (found segment " + p.segment() + " in its place): commit takes segments 0 .. k-1,"
             + " each once, in order");
       }
       if (!p.columns().isEmpty()) {
@@ -88,8 +88,8 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
           columnText = p.columns();
           columnsOf = i;
         } else if (!columnText.equals(p.columns())) {
-          throw new IllegalArgumentException("part " + i + " holds the arrays\n" + p.columns() + "part " + columnsOf
-              + " holds\n" + columnText + "the parts of a shard set hold the same arrays");
+          throw new IllegalArgumentException("segment " + i + " holds the arrays\n" + p.columns() + "segment " + columnsOf
+              + " holds\n" + columnText + "the segments of a shard set hold the same arrays");
         }
         int[] l = p.longest();
         if (longest.length == 0) {
@@ -101,7 +101,7 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       }
       for (ShardWriter.WrittenFile f : p.files()) {
         if (!names.add(f.name())) {
-          throw new IllegalArgumentException("file " + f.name() + " is listed twice (again by part " + i + "): each part"
+          throw new IllegalArgumentException("file " + f.name() + " is listed twice (again by segment " + i + "): each segment"
               + " writes files of its own");
         }
         files.add(new Entry(f.name(), first, f.samples(), f.bytes(), f.crc32c()));
@@ -109,7 +109,7 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
       }
     }
     if (columnText == null || files.isEmpty()) {
-      throw new IllegalArgumentException("the " + parts.size() + " parts hold no sample: a shard set holds at least one");
+      throw new IllegalArgumentException("the " + segments.size() + " segments hold no sample: a shard set holds at least one");
     }
     List<Column> columns = new ArrayList<>();
     for (SampleSchema.Field f : SampleSchema.parse(columnText).fields()) {

@@ -43,9 +43,9 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *
  * <p>One writer: {@link #write} writes one epoch of a provider into a new directory ({@code
  * part-00000.parquet}, …) and commits it. Several writers in parallel (Spark executors, an ETL's
- * own workers): each writes its part of the samples with {@link #part}, files {@code
- * part-PPPPP-FFFFF.parquet}, and hands the {@link WrittenPart} it returns to one process, which
- * {@link #commit commits} the parts in their order. A writer is {@link Serializable}, so a task can
+ * own workers): each writes its segment of the samples with {@link #segment}, files {@code
+ * part-PPPPP-FFFFF.parquet}, and hands the {@link WrittenSegment} it returns to one process, which
+ * {@link #commit commits} the segments in their order. A writer is {@link Serializable}, so a task can
  * take it to its executor (its Hadoop configuration travels as Hadoop's own serial form).
  *
  * <pre>{@code
@@ -94,7 +94,7 @@ public final class ShardWriter implements Serializable {
   /**
    * Writes one epoch of {@code provider} (the rows of each batch that are samples, not padding) as a
    * shard set in {@code directory}: a local path or a Hadoop URI ({@code file://}, {@code hdfs://},
-   * {@code s3a://}). It is one {@link #part} of the set, named without a part number, and its
+   * {@code s3a://}). It is one {@link #segment} of the set, named without a segment number, and its
    * commit.
    *
    * @return the shard set written
@@ -105,10 +105,10 @@ public final class ShardWriter implements Serializable {
   public ShardSet write(BatchProvider<? extends Batch> provider, String directory) {
     try (ShardStore store = ShardStore.open(directory, conf)) {
       clearUncommitted(store);
-      WrittenPart written;
-      try (Part part = new Part(this, store, false, 0, "part-")) {
-        part.write(provider);
-        written = part.finish();
+      WrittenSegment written;
+      try (Segment segment = new Segment(this, store, false, 0, "part-")) {
+        segment.write(provider);
+        written = segment.finish();
       }
       if (written.files().isEmpty()) {
         throw new IllegalArgumentException("the provider gave no sample: a shard set holds at least one");
@@ -118,23 +118,23 @@ public final class ShardWriter implements Serializable {
   }
 
   /**
-   * Starts part {@code part} of a shard set written in parallel into {@code directory}: its files
-   * are {@code part-PPPPP-FFFFF.parquet} ({@code PPPPP} the part, {@code FFFFF} the file within it,
-   * from 0). Files of these names left by an earlier attempt of the same part (a retried task) are
-   * replaced. Other parts write beside it at the same time; the set exists once {@link #commit}
+   * Starts segment {@code segment} of a shard set written in parallel into {@code directory}: its files
+   * are {@code part-PPPPP-FFFFF.parquet} ({@code PPPPP} the segment, {@code FFFFF} the file within it,
+   * from 0). Files of these names left by an earlier attempt of the same segment (a retried task) are
+   * replaced. Other segments write beside it at the same time; the set exists once {@link #commit}
    * wrote its index.
    *
-   * @param part the part's place in the set's order, {@code >= 0}
-   * @throws IllegalArgumentException if {@code part < 0} or the directory holds a committed shard
+   * @param segment the segment's place in the set's order, {@code >= 0}
+   * @throws IllegalArgumentException if {@code segment < 0} or the directory holds a committed shard
    *     set already
    * @throws UncheckedIOException if the file system cannot be reached
    */
-  public Part part(String directory, int part) {
-    Check.atLeast("part", part, 0);
+  public Segment segment(String directory, int segment) {
+    Check.atLeast("segment", segment, 0);
     ShardStore store = ShardStore.open(directory, conf);
     try {
       refuseCommitted(store);
-      return new Part(this, store, true, part, String.format(Locale.ROOT, "part-%05d-", part));
+      return new Segment(this, store, true, segment, String.format(Locale.ROOT, "part-%05d-", segment));
     } catch (RuntimeException e) {
       store.close();
       throw e;
@@ -142,31 +142,31 @@ public final class ShardWriter implements Serializable {
   }
 
   /**
-   * Writes the index of the parts written into {@code directory}, in the set's order: the samples of
-   * part 0's files in file order, then part 1's, and so on (a file's first global index is the
-   * running sum of the samples before it). Parts with no sample take no place.
+   * Writes the index of the segments written into {@code directory}, in the set's order: the samples of
+   * segment 0's files in file order, then segment 1's, and so on (a file's first global index is the
+   * running sum of the samples before it). Segments with no sample take no place.
    *
-   * @param partsInOrder every part {@code 0 .. k-1}, each once, in order of part number ({@code k} is
-   *     the list's length; a part left out of the list whose files are in the directory is found by
+   * @param segmentsInOrder every segment {@code 0 .. k-1}, each once, in order of segment number ({@code k} is
+   *     the list's length; a segment left out of the list whose files are in the directory is found by
    *     its files)
    * @return the shard set
-   * @throws IllegalArgumentException if a part is missing, listed twice or out of order, two parts
-   *     name the same file, parts hold different arrays, no part holds a sample, the directory
-   *     holds an index already, or it holds {@code part-*.parquet} files that no listed part wrote
-   * @throws dev.minibatch.runtime.io.FileFormatException naming a file a part wrote that is missing
+   * @throws IllegalArgumentException if a segment is missing, listed twice or out of order, two segments
+   *     name the same file, segments hold different arrays, no segment holds a sample, the directory
+   *     holds an index already, or it holds {@code part-*.parquet} files that no listed segment wrote
+   * @throws dev.minibatch.runtime.io.FileFormatException naming a file a segment wrote that is missing
    *     or of another length
    * @throws UncheckedIOException if the file system fails
    */
-  public ShardSet commit(String directory, List<WrittenPart> partsInOrder) {
+  public ShardSet commit(String directory, List<WrittenSegment> segmentsInOrder) {
     try (ShardStore store = ShardStore.open(directory, conf)) {
-      return commit(store, partsInOrder);
+      return commit(store, segmentsInOrder);
     }
   }
 
-  private ShardSet commit(ShardStore store, List<WrittenPart> parts) {
+  private ShardSet commit(ShardStore store, List<WrittenSegment> segments) {
     refuseCommitted(store);
-    ShardIndex index = ShardIndex.of(parts);
-    checkWritten(store, parts);
+    ShardIndex index = ShardIndex.of(segments);
+    checkWritten(store, segments);
     // Published whole or not at all: a commit killed halfway leaves no index, so the set does not
     // exist and the commit can simply run again.
     store.publishText(ShardIndex.NAME, index.text());
@@ -212,17 +212,17 @@ public final class ShardWriter implements Serializable {
 
   private static void refuseCommitted(ShardStore store) {
     if (store.exists(ShardIndex.NAME)) {
-      throw new IllegalArgumentException(store.directory() + " holds a shard set already (" + ShardIndex.NAME + "): parts"
+      throw new IllegalArgumentException(store.directory() + " holds a shard set already (" + ShardIndex.NAME + "): segments"
           + " are written into a new directory and committed once");
     }
   }
 
   /**
-   * Every file the parts name is in the directory with the length its part wrote, and no other
-   * shard file is: a part left out of the list (the last one, say, which the list's length cannot
+   * Every file the segments name is in the directory with the length its segment wrote, and no other
+   * shard file is: a segment left out of the list (the last one, say, which the list's length cannot
    * reveal) leaves its files behind.
    */
-  private static void checkWritten(ShardStore store, List<WrittenPart> parts) {
+  private static void checkWritten(ShardStore store, List<WrittenSegment> segments) {
     Map<String, Long> lengths = new HashMap<>();
     try {
       for (FileStatus f : store.fileSystem().listStatus(new Path(store.directory()))) {
@@ -234,7 +234,7 @@ public final class ShardWriter implements Serializable {
       throw IoFailure.of("list", store.directory(), e);
     }
     java.util.Set<String> listed = new java.util.HashSet<>();
-    for (WrittenPart p : parts) {
+    for (WrittenSegment p : segments) {
       for (WrittenFile f : p.files()) {
         listed.add(f.name());
       }
@@ -247,18 +247,18 @@ public final class ShardWriter implements Serializable {
     }
     if (!stray.isEmpty()) {
       java.util.Collections.sort(stray);
-      throw new IllegalArgumentException(store.directory() + " holds shard files that no listed part wrote: " + stray
-          + "; pass every part's WrittenPart to commit (a part left out of the list, the last one say, is not"
+      throw new IllegalArgumentException(store.directory() + " holds shard files that no listed segment wrote: " + stray
+          + "; pass every segment's WrittenSegment to commit (a segment left out of the list, the last one say, is not"
           + " detected by the list alone), or delete these files if they are left from another attempt");
     }
-    for (WrittenPart p : parts) {
+    for (WrittenSegment p : segments) {
       for (WrittenFile f : p.files()) {
         Long length = lengths.get(f.name());
         if (length == null) {
-          throw new FileFormatException(store.where(f.name()), "part " + p.part() + " wrote it, but it is missing");
+          throw new FileFormatException(store.where(f.name()), "segment " + p.segment() + " wrote it, but it is missing");
         }
         if (length != f.bytes()) {
-          throw new FileFormatException(store.where(f.name()), "the file is " + length + " bytes, part " + p.part()
+          throw new FileFormatException(store.where(f.name()), "the file is " + length + " bytes, segment " + p.segment()
               + " wrote " + f.bytes() + ": it was changed or cut after it was written");
         }
       }
@@ -266,11 +266,11 @@ public final class ShardWriter implements Serializable {
   }
 
   /**
-   * One writer's part of a shard set: the samples of the providers given to {@link #write}, in
+   * One writer's segment of a shard set: the samples of the providers given to {@link #write}, in
    * order, as files of {@code samplesPerFile} samples (the last may hold fewer). Not thread-safe: one
-   * thread writes a part. {@link #close()} without {@link #finish()} deletes the files it wrote.
+   * thread writes a segment. {@link #close()} without {@link #finish()} deletes the files it wrote.
    */
-  public static final class Part implements AutoCloseable {
+  public static final class Segment implements AutoCloseable {
     private final ShardWriter writer;
     private final ShardStore store;
     private final boolean ownsStore;
@@ -285,7 +285,7 @@ public final class ShardWriter implements Serializable {
     private boolean failed;
     private boolean done;
 
-    private Part(ShardWriter writer, ShardStore store, boolean parallel, int number, String prefix) {
+    private Segment(ShardWriter writer, ShardStore store, boolean parallel, int number, String prefix) {
       this.writer = writer;
       this.store = store;
       this.ownsStore = parallel;
@@ -296,17 +296,17 @@ public final class ShardWriter implements Serializable {
 
     /**
      * Appends one epoch of {@code provider} (the rows of each batch that are samples, not padding)
-     * to this part. A part may take several providers; they must provide the same arrays.
+     * to this segment. A segment may take several providers; they must provide the same arrays.
      *
-     * @return this part
+     * @return this segment
      * @throws IllegalArgumentException if the provider's arrays differ from those written before, or
      *     one with a variable axis comes without its lengths
-     * @throws IllegalStateException if the part is finished or closed
+     * @throws IllegalStateException if the segment is finished or closed
      * @throws UncheckedIOException if the file system fails
      */
-    public Part write(BatchProvider<? extends Batch> provider) {
+    public Segment write(BatchProvider<? extends Batch> provider) {
       if (done) {
-        throw new IllegalStateException("part " + number + " is finished or closed; write before finish()");
+        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
       }
       List<Column> given = ShardColumns.of(provider.provideData(), provider.provideLabel());
       List<Column> cs = columns;
@@ -315,8 +315,8 @@ public final class ShardWriter implements Serializable {
         columns = given;
         cursor = new RowCursor(given);
       } else if (!cs.equals(given)) {
-        throw new IllegalArgumentException("part " + number + " holds the arrays\n" + ShardColumns.text(cs)
-            + "the provider gives\n" + ShardColumns.text(given) + "a part's providers must give the same arrays");
+        throw new IllegalArgumentException("segment " + number + " holds the arrays\n" + ShardColumns.text(cs)
+            + "the provider gives\n" + ShardColumns.text(given) + "a segment's providers must give the same arrays");
       }
       RowCursor row = Objects.requireNonNull(cursor);
       boolean ok = false;
@@ -350,15 +350,15 @@ public final class ShardWriter implements Serializable {
     /**
      * Closes the last file and describes the files written, for {@link ShardWriter#commit}.
      *
-     * @throws IllegalStateException if a {@link #write} failed or the part is finished or closed
+     * @throws IllegalStateException if a {@link #write} failed or the segment is finished or closed
      * @throws UncheckedIOException if the file system fails
      */
-    public WrittenPart finish() {
+    public WrittenSegment finish() {
       if (done) {
-        throw new IllegalStateException("part " + number + " is finished or closed already");
+        throw new IllegalStateException("segment " + number + " is finished or closed already");
       }
       if (failed) {
-        throw new IllegalStateException("a write of part " + number + " failed; close() it and write the part again");
+        throw new IllegalStateException("a write of segment " + number + " failed; close() it and write the segment again");
       }
       FileWriter f = out;
       if (f != null) {
@@ -368,7 +368,7 @@ public final class ShardWriter implements Serializable {
       done = true;
       List<Column> cs = columns;
       RowCursor rc = cursor;
-      WrittenPart written = new WrittenPart(number, cs == null ? "" : ShardColumns.text(cs), files,
+      WrittenSegment written = new WrittenSegment(number, cs == null ? "" : ShardColumns.text(cs), files,
           rc == null ? new int[0] : rc.longest);
       if (ownsStore) {
         store.close();
@@ -376,7 +376,7 @@ public final class ShardWriter implements Serializable {
       return written;
     }
 
-    /** Does nothing after {@link #finish()}; before it, stops writing and deletes the files this part wrote. */
+    /** Does nothing after {@link #finish()}; before it, stops writing and deletes the files this segment wrote. */
     @Override
     public void close() {
       if (done) {
@@ -393,7 +393,7 @@ public final class ShardWriter implements Serializable {
           try {
             store.fileSystem().delete(store.path(name), false);
           } catch (IOException | RuntimeException e) {
-            // The part failed or was given up; its files are not in any index, a leftover is harmless.
+            // The segment failed or was given up; its files are not in any index, a leftover is harmless.
           }
         }
       } finally {
@@ -405,29 +405,29 @@ public final class ShardWriter implements Serializable {
   }
 
   /**
-   * The files one {@link Part} wrote, in order: what {@link ShardWriter#commit} needs of it.
+   * The files one {@link Segment} wrote, in order: what {@link ShardWriter#commit} needs of it.
    * Serializable, so a Spark task or any worker can send it to the process that commits.
    */
-  public static final class WrittenPart implements Serializable {
+  public static final class WrittenSegment implements Serializable {
     private static final long serialVersionUID = 1L;
-    private final int part;
+    private final int segment;
     private final String columns;
     private final List<WrittenFile> files;
     private final int[] longest;
 
-    WrittenPart(int part, String columns, List<WrittenFile> files, int[] longest) {
-      this.part = part;
+    WrittenSegment(int segment, String columns, List<WrittenFile> files, int[] longest) {
+      this.segment = segment;
       this.columns = columns;
       this.files = List.copyOf(files);
       this.longest = longest.clone();
     }
 
-    /** The part's number, its place in the set's order. */
-    public int part() {
-      return part;
+    /** The segment's number, its place in the set's order. */
+    public int segment() {
+      return segment;
     }
 
-    /** The files, in order; empty for a part of no sample. */
+    /** The files, in order; empty for a segment of no sample. */
     public List<WrittenFile> files() {
       return files;
     }
@@ -446,19 +446,19 @@ public final class ShardWriter implements Serializable {
       return columns;
     }
 
-    /** Per column, the most steps a sample of this part holds along its variable axis (0 for a fixed column). */
+    /** Per column, the most steps a sample of this segment holds along its variable axis (0 for a fixed column). */
     int[] longest() {
       return longest.clone();
     }
 
     @Override
     public String toString() {
-      return "part " + part + ": " + samples() + " samples in " + files.size() + " files";
+      return "segment " + segment + ": " + samples() + " samples in " + files.size() + " files";
     }
   }
 
   /**
-   * One file a {@link Part} wrote.
+   * One file a {@link Segment} wrote.
    *
    * @param name the file name, in the shard set's directory
    * @param samples its samples

@@ -29,7 +29,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * pinned as literals too, so that a change this test's copy of the formula would follow still fails.
  *
  * <p>Sample {@code id} has data {@code [id, id + 0.5]} float32 and label {@code id} int32. Set A: ids
- * 0..56 in files of 7, 7, 6, 3, 7, 7, 4, 7, 7, 2 (written in four parts); B: ids 1000..1029 in
+ * 0..56 in files of 7, 7, 6, 3, 7, 7, 4, 7, 7, 2 (written in four segments); B: ids 1000..1029 in
  * files of 8, 8, 8, 6; C: ids 2000..2012 in files of 5, 5, 3.
  */
 class OrderFormulaTest {
@@ -49,15 +49,15 @@ class OrderFormulaTest {
   static void write() {
     a = dir.resolve("a").toString();
     ShardWriter w = ShardWriter.builder().samplesPerFile(7).build();
-    // Parts of 20, 3, 18 and 16 samples: files of 7 cut at each part's end, so sizes differ inside the set.
+    // Segments of 20, 3, 18 and 16 samples: files of 7 cut at each segment's end, so sizes differ inside the set.
     int[] cuts = {0, 20, 23, 41, 57};
-    List<ShardWriter.WrittenPart> parts = new ArrayList<>();
+    List<ShardWriter.WrittenSegment> segments = new ArrayList<>();
     for (int p = 0; p < 4; p++) {
-      try (ShardWriter.Part part = w.part(a, p); ArrayDataProvider s = samples(cuts[p], cuts[p + 1])) {
-        parts.add(part.write(s).finish());
+      try (ShardWriter.Segment segment = w.segment(a, p); ArrayDataProvider s = samples(cuts[p], cuts[p + 1])) {
+        segments.add(segment.write(s).finish());
       }
     }
-    w.commit(a, parts);
+    w.commit(a, segments);
     b = dir.resolve("b").toString();
     try (ArrayDataProvider s = samples(B0, B0 + 30)) {
       ShardWriter.builder().samplesPerFile(8).build().write(s, b);
@@ -501,12 +501,12 @@ class OrderFormulaTest {
   void trainerPOfKGetsGlobalBatchesPAndEveryKthAfter() {
     // 57 samples in batches of 5: 12 global batches, the last of 2; three trainers get 4 each.
     for (int t = 0; t < 3; t++) {
-      int part = t;
-      try (ShardProvider p = single(s -> s.batchSize(5).shuffle(true).seed(11).shuffleWindow(10).shard(3, part))) {
+      int segment = t;
+      try (ShardProvider p = single(s -> s.batchSize(5).shuffle(true).seed(11).shuffleWindow(10).shard(3, segment))) {
         for (int e = 0; e < 2; e++) {
           List<int[]> global = batches(ids(globalOrder(A_FILES, true, 11, 10, e), 0), 5);
           assertEquals(12, global.size());
-          assertBatches(dealt(global, 3, part), epoch(p), "trainer " + part + " of 3, epoch " + e);
+          assertBatches(dealt(global, 3, segment), epoch(p), "trainer " + segment + " of 3, epoch " + e);
         }
       }
     }
@@ -516,15 +516,15 @@ class OrderFormulaTest {
   void evenShardsDealWrappedBatchesToTheLastRound() {
     // 12 global batches to 5 trainers: 3 each, global batches 12, 13, 14 being 0, 1, 2 again.
     for (int t = 0; t < 5; t++) {
-      int part = t;
-      try (ShardProvider p = single(s -> s.batchSize(5).shuffle(true).seed(11).shuffleWindow(10).shard(5, part)
+      int segment = t;
+      try (ShardProvider p = single(s -> s.batchSize(5).shuffle(true).seed(11).shuffleWindow(10).shard(5, segment)
           .evenShards(true))) {
         List<int[]> global = batches(ids(globalOrder(A_FILES, true, 11, 10, 0), 0), 5);
         List<int[]> expected = new ArrayList<>();
-        for (int j = part; j < 15; j += 5) {
+        for (int j = segment; j < 15; j += 5) {
           expected.add(global.get(j % 12));
         }
-        assertBatches(expected, epoch(p), "trainer " + part + " of 5");
+        assertBatches(expected, epoch(p), "trainer " + segment + " of 5");
       }
     }
   }
@@ -534,13 +534,13 @@ class OrderFormulaTest {
     double[] weights = {0.5, 0.3, 0.2};
     // 41 samples in batches of 8: 6 global batches to 4 trainers, 0 and 4, 1 and 5, 2, 3.
     for (int t = 0; t < 4; t++) {
-      int part = t;
+      int segment = t;
       try (ShardProvider p = mixOf(weights, s -> s.samplesPerEpoch(41).shuffle(true).seed(77).shuffleWindow(10)
-          .shard(4, part))) {
+          .shard(4, segment))) {
         for (int e = 0; e < 3; e++) {
           List<int[]> global = batches(mixOrder(ABC, weights, 41, true, 77, 10, e), 8);
           assertEquals(6, global.size());
-          assertBatches(dealt(global, 4, part), epoch(p), "trainer " + part + " of 4, epoch " + e);
+          assertBatches(dealt(global, 4, segment), epoch(p), "trainer " + segment + " of 4, epoch " + e);
         }
       }
     }

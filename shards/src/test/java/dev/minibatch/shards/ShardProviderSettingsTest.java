@@ -246,6 +246,6 @@ class ShardProviderSettingsTest {
     assertEquals("samplesPerEpoch must be >= 1, got 0", refusal(() -> b.samplesPerEpoch(0)));
     assertEquals("maxLength of 'data' must be >= 1, got 0", refusal(() -> b.maxLength("data", 0)));
     assertEquals("samplesPerFile must be >= 1, got 0", refusal(() -> ShardWriter.builder().samplesPerFile(0)));
-    assertEquals("part must be >= 0, got -1", refusal(() -> ShardWriter.builder().build().part(good, -1)));
+    assertEquals("segment must be >= 0, got -1", refusal(() -> ShardWriter.builder().build().segment(good, -1)));
   }
 }

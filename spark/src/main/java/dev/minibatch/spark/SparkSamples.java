@@ -127,9 +127,9 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
    * Writes the samples as a shard set in {@code directory} (a local path or a Hadoop URI: {@code
    * hdfs://}, {@code s3a://}) in one Spark job, for {@link ShardSet#provider()} on every trainer:
    * each partition's samples, built from its rows on its executor by the generated provider, are
-   * one {@link ShardWriter#part part} of the set; the driver then {@link ShardWriter#commit
-   * commits} the parts. The set's order is the samples' global index. A task that is retried
-   * rewrites its part's files; speculative execution must be off ({@code spark.speculation}),
+   * one {@link ShardWriter#segment segment} of the set; the driver then {@link ShardWriter#commit
+   * commits} the segments. The set's order is the samples' global index. A task that is retried
+   * rewrites its segment's files; speculative execution must be off ({@code spark.speculation}),
    * since two attempts of one task would write the same files at once.
    *
    * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
@@ -147,26 +147,26 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
           + " files at once; run writeShards in a session with spark.speculation=false");
     }
     // Fails here, on the driver, for a directory that holds a shard set already or cannot be reached;
-    // a part that met no sample writes nothing.
-    writer.part(directory, 0).close();
+    // a segment that met no sample writes nothing.
+    writer.segment(directory, 0).close();
     SparkRows<T, P> r = rows;
-    List<Tuple2<Long, ShardWriter.WrittenPart>> written = SparkSampleException.action(() -> indexed
-        .mapPartitionsWithIndex((p, it) -> ShardPart.write(p, it, r, writer, directory), true).collect());
-    List<ShardWriter.WrittenPart> parts = new ArrayList<>(written.size());
+    List<Tuple2<Long, ShardWriter.WrittenSegment>> written = SparkSampleException.action(() -> indexed
+        .mapPartitionsWithIndex((p, it) -> ShardSegment.write(p, it, r, writer, directory), true).collect());
+    List<ShardWriter.WrittenSegment> segments = new ArrayList<>(written.size());
     long next = 0;
-    for (Tuple2<Long, ShardWriter.WrittenPart> t : written) {
-      ShardWriter.WrittenPart part = t._2();
-      if (part.samples() > 0 && t._1() != next) {
-        throw new IllegalStateException("partition " + part.part() + " starts at sample " + t._1() + ", expected " + next
+    for (Tuple2<Long, ShardWriter.WrittenSegment> t : written) {
+      ShardWriter.WrittenSegment segment = t._2();
+      if (segment.samples() > 0 && t._1() != next) {
+        throw new IllegalStateException("partition " + segment.segment() + " starts at sample " + t._1() + ", expected " + next
             + ": the indexed rows are not in index order");
       }
-      next += part.samples();
-      parts.add(part);
+      next += segment.samples();
+      segments.add(segment);
     }
     if (next != count) {
-      throw new IllegalStateException("the parts hold " + next + " samples, expected " + count);
+      throw new IllegalStateException("the segments hold " + next + " samples, expected " + count);
     }
-    return writer.commit(directory, parts);
+    return writer.commit(directory, segments);
   }
 
   /** Releases the persisted rows. */

@@ -72,7 +72,7 @@ final class ShardsWriter {
                 + "settings (samples per file, compression, Hadoop configuration). The samples are read once, in\n"
                 + "batches of $L, so an {@code Iterable} that streams them from elsewhere is never held whole.\n"
                 + (d.variable() ? "Variable-length members are stored as their real steps (after their maxLength); the\n"
-                    + "files are one part of the set, {@code part-00000-00000.parquet}, ….\n" : "")
+                    + "files are one segment of the set, {@code part-00000-00000.parquet}, ….\n" : "")
                 + "\n@return the shard set written\n", WRITE_BATCH)
             .addCode(d.variable() ? writeInLists(d) : writeStreaming(d))
             .build())
@@ -88,24 +88,24 @@ final class ShardsWriter {
         .build();
   }
 
-  /** Lists of {@code WRITE_BATCH} samples, each written by a List provider into one part, then committed. */
+  /** Lists of {@code WRITE_BATCH} samples, each written by a List provider into one segment, then committed. */
   private static CodeBlock writeInLists(SampleDescriptor d) {
     TypeName list = ParameterizedTypeName.get(ClassName.get(List.class), d.sample());
     return CodeBlock.builder()
-        .addStatement("$T.WrittenPart written", SHARD_WRITER)
-        .beginControlFlow("try ($T.Part part = writer.part(directory, 0))", SHARD_WRITER)
+        .addStatement("$T.WrittenSegment written", SHARD_WRITER)
+        .beginControlFlow("try ($T.Segment segment = writer.segment(directory, 0))", SHARD_WRITER)
         .addStatement("$T chunk = new $T<>($L)", list, ArrayList.class, WRITE_BATCH)
         .beginControlFlow("for ($T sample : samples)", d.sample())
         .addStatement("chunk.add(sample)")
         .beginControlFlow("if (chunk.size() == $L)", WRITE_BATCH)
-        .addStatement("writeList(part, chunk)")
+        .addStatement("writeList(segment, chunk)")
         .addStatement("chunk = new $T<>($L)", ArrayList.class, WRITE_BATCH)
         .endControlFlow()
         .endControlFlow()
         .beginControlFlow("if (!chunk.isEmpty())")
-        .addStatement("writeList(part, chunk)")
+        .addStatement("writeList(segment, chunk)")
         .endControlFlow()
-        .addStatement("written = part.finish()")
+        .addStatement("written = segment.finish()")
         .endControlFlow()
         .addStatement("return writer.commit(directory, $T.of(written))", List.class)
         .build();
@@ -114,12 +114,12 @@ final class ShardsWriter {
   private static MethodSpec writeList(SampleDescriptor d) {
     return MethodSpec.methodBuilder("writeList")
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
-        .addParameter(SHARD_WRITER.nestedClass("Part"), "part")
+        .addParameter(SHARD_WRITER.nestedClass("Segment"), "segment")
         .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
-        .addJavadoc("Appends {@code chunk} to {@code part}, read by a List provider (which measures the lengths).\n")
+        .addJavadoc("Appends {@code chunk} to {@code segment}, read by a List provider (which measures the lengths).\n")
         .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL).build())",
             d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
-        .addStatement("part.write(p)")
+        .addStatement("segment.write(p)")
         .endControlFlow()
         .build();
   }

@@ -36,8 +36,8 @@ class KilledWriterTest {
   @CsvSource({
       "shards.index, write", // inside the commit
       "part-00001, write", // the second shard file
-      "shards.index, parts", // the commit of parts written in parallel
-      "part-00001-00001, parts" // part 1's second file
+      "shards.index, segments", // the commit of segments written in parallel
+      "part-00001-00001, segments" // segment 1's second file
   })
   void aKilledWriterLeavesNoSetAndTheRetryTakesTheDirectory(String pauseOn, String how) throws Exception {
     Path set = dir.resolve("set");
@@ -48,7 +48,7 @@ class KilledWriterTest {
     assertTrue(noSet.getMessage().contains("is not a shard set"), noSet.getMessage());
 
     Configuration conf = new Configuration();
-    KilledWriter.write(set.toUri().toString(), conf, how.equals("parts"));
+    KilledWriter.write(set.toUri().toString(), conf, how.equals("segments"));
     assertEquals(KilledWriter.SAMPLES, ShardSet.open(set.toString()).samples());
     try (ShardProvider p = ShardProvider.builder(set.toString()).batchSize(64).build()) {
       List<Integer> ids = new ArrayList<>();

@@ -10,30 +10,30 @@ import org.apache.spark.sql.Row;
 import scala.Tuple2;
 
 /**
- * On an executor: one partition of {@link SparkSamples} written as one part of a shard set. Its
+ * On an executor: one partition of {@link SparkSamples} written as one segment of a shard set. Its
  * rows become samples ({@link ExecutorSamples#sample}) a window at a time, and the generated
  * provider over the window ({@link ExecutorSamples#inOrder}) hands them, collated, to the shard
  * writer: the partition is never held whole.
  */
-final class ShardPart {
+final class ShardSegment {
   /** Samples per window: the records held at once, and the provider's batch size. */
   static final int WINDOW = 1024;
 
-  private ShardPart() {}
+  private ShardSegment() {}
 
   /**
-   * Writes {@code rows} (one partition's (global index, row) pairs, ascending) as part {@code part}
+   * Writes {@code rows} (one partition's (global index, row) pairs, ascending) as segment {@code segment}
    * of the shard set in {@code directory}.
    *
-   * @return one pair: the global index of the part's first sample (-1 when it has none) and what
-   *     the part wrote
+   * @return one pair: the global index of the segment's first sample (-1 when it has none) and what
+   *     the segment wrote
    */
-  static <T, P extends BatchProvider<?>> Iterator<Tuple2<Long, ShardWriter.WrittenPart>> write(int part,
+  static <T, P extends BatchProvider<?>> Iterator<Tuple2<Long, ShardWriter.WrittenSegment>> write(int segment,
       Iterator<Tuple2<Long, Row>> rows, SparkRows<T, P> mapping, ShardWriter writer, String directory) {
     List<T> window = new ArrayList<>(WINDOW);
     long first = -1;
     ProviderSettings none = b -> { };
-    try (ShardWriter.Part out = writer.part(directory, part)) {
+    try (ShardWriter.Segment out = writer.segment(directory, segment)) {
       P full = null;
       try {
         while (rows.hasNext()) {

@@ -29,11 +29,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.nd4j.linalg.factory.Nd4j;
 
 /**
- * Shard sets written in parts, as parallel writers do, then committed. Sample {@code i} has data
+ * Shard sets written in segments, as parallel writers do, then committed. Sample {@code i} has data
  * {@code [2]} float32 {@code {i, i + 0.5}} and label int32 {@code i}, so every row read back says
  * which sample it is.
  */
-class ShardPartsTest {
+class ShardSegmentsTest {
   @TempDir Path dir;
 
   /** The samples {@code [from, to)}, batches of 3. */
@@ -52,9 +52,9 @@ class ShardPartsTest {
     return ShardWriter.builder().samplesPerFile(4).build();
   }
 
-  /** Writes part {@code part} of {@code directory} from {@code [from, to)} (nothing when equal). */
-  private static ShardWriter.WrittenPart part(ShardWriter w, String directory, int part, int from, int to) {
-    try (ShardWriter.Part p = w.part(directory, part)) {
+  /** Writes segment {@code segment} of {@code directory} from {@code [from, to)} (nothing when equal). */
+  private static ShardWriter.WrittenSegment segment(ShardWriter w, String directory, int segment, int from, int to) {
+    try (ShardWriter.Segment p = w.segment(directory, segment)) {
       if (to > from) {
         try (ArrayDataProvider s = samples(from, to)) {
           p.write(s);
@@ -92,28 +92,28 @@ class ShardPartsTest {
   void partsWrittenAtOnceByThreeWritersReadBackInPartOrder() throws Exception {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    // Part 0: samples 0..9 (files of 4, 4, 2); part 1: none; part 2: 10..12; part 3: 13..21, from two
+    // Segment 0: samples 0..9 (files of 4, 4, 2); segment 1: none; segment 2: 10..12; segment 3: 13..21, from two
     // providers (13..16 and 17..21), so its files cut across them: 4, 4, 1.
     ExecutorService pool = Executors.newFixedThreadPool(3);
     try {
-      Future<ShardWriter.WrittenPart> p3 = pool.submit(() -> {
-        try (ShardWriter.Part p = w.part(set, 3); ArrayDataProvider a = samples(13, 17);
+      Future<ShardWriter.WrittenSegment> p3 = pool.submit(() -> {
+        try (ShardWriter.Segment p = w.segment(set, 3); ArrayDataProvider a = samples(13, 17);
             ArrayDataProvider b = samples(17, 22)) {
           return p.write(a).write(b).finish();
         }
       });
-      Future<ShardWriter.WrittenPart> p2 = pool.submit(() -> part(w, set, 2, 10, 13));
-      Future<ShardWriter.WrittenPart> p0 = pool.submit(() -> part(w, set, 0, 0, 10));
-      ShardWriter.WrittenPart p1 = part(w, set, 1, 0, 0);
-      assertEquals(List.of(), p1.files(), "a part of no sample writes no file");
-      List<ShardWriter.WrittenPart> parts = List.of(p0.get(), p1, p2.get(), p3.get());
-      assertEquals(List.of(4, 4, 1), parts.get(3).files().stream().map(ShardWriter.WrittenFile::samples).toList());
-      assertEquals("part-00003-00002.parquet", parts.get(3).files().get(2).name());
+      Future<ShardWriter.WrittenSegment> p2 = pool.submit(() -> segment(w, set, 2, 10, 13));
+      Future<ShardWriter.WrittenSegment> p0 = pool.submit(() -> segment(w, set, 0, 0, 10));
+      ShardWriter.WrittenSegment p1 = segment(w, set, 1, 0, 0);
+      assertEquals(List.of(), p1.files(), "a segment of no sample writes no file");
+      List<ShardWriter.WrittenSegment> segments = List.of(p0.get(), p1, p2.get(), p3.get());
+      assertEquals(List.of(4, 4, 1), segments.get(3).files().stream().map(ShardWriter.WrittenFile::samples).toList());
+      assertEquals("part-00003-00002.parquet", segments.get(3).files().get(2).name());
 
-      ShardSet s = w.commit(set, parts);
+      ShardSet s = w.commit(set, segments);
       assertEquals(22, s.samples());
       assertEquals(3 + 1 + 3, s.files());
-      // firsts: the running sum in part order, then file order
+      // firsts: the running sum in segment order, then file order
       assertArrayEquals(new long[] {0, 4, 8, 10, 13, 17, 21}, s.index().firsts());
       assertEquals(List.of("part-00000-00000.parquet", "part-00000-00001.parquet", "part-00000-00002.parquet",
           "part-00002-00000.parquet", "part-00003-00000.parquet", "part-00003-00001.parquet", "part-00003-00002.parquet"),
@@ -129,20 +129,20 @@ class ShardPartsTest {
   void commitRefusesMissingRepeatedOrMisorderedParts() {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    ShardWriter.WrittenPart p0 = part(w, set, 0, 0, 5);
-    ShardWriter.WrittenPart p1 = part(w, set, 1, 5, 9);
-    ShardWriter.WrittenPart p2 = part(w, set, 2, 9, 12);
+    ShardWriter.WrittenSegment p0 = segment(w, set, 0, 0, 5);
+    ShardWriter.WrittenSegment p1 = segment(w, set, 1, 5, 9);
+    ShardWriter.WrittenSegment p2 = segment(w, set, 2, 9, 12);
 
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p2)));
-    assertTrue(e.getMessage().contains("part 1 is missing"), e.getMessage());
+    assertTrue(e.getMessage().contains("segment 1 is missing"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1, p1, p2)));
-    assertTrue(e.getMessage().contains("part 1 is listed twice or out of order"), e.getMessage());
+    assertTrue(e.getMessage().contains("segment 1 is listed twice or out of order"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p1, p0, p2)));
-    assertTrue(e.getMessage().contains("part 0 is missing"), e.getMessage());
+    assertTrue(e.getMessage().contains("segment 0 is missing"), e.getMessage());
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of()));
     assertTrue(e.getMessage().contains("no sample"), e.getMessage());
-    // Two parts naming one file: only a forged or mixed-up description can; the commit refuses it.
-    ShardWriter.WrittenPart copy = new ShardWriter.WrittenPart(1, p0.columns(), p0.files(), p0.longest());
+    // Two segments naming one file: only a forged or mixed-up description can; the commit refuses it.
+    ShardWriter.WrittenSegment copy = new ShardWriter.WrittenSegment(1, p0.columns(), p0.files(), p0.longest());
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, copy)));
     assertTrue(e.getMessage().contains("file part-00000-00000.parquet is listed twice"), e.getMessage());
     assertFalse(Files.exists(dir.resolve("set").resolve(ShardIndex.NAME)), "a refused commit writes no index");
@@ -151,7 +151,7 @@ class ShardPartsTest {
     assertArrayEquals(range(12), readInOrder(set));
     e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1, p2)));
     assertTrue(e.getMessage().contains("holds a shard set already"), e.getMessage());
-    e = assertThrows(IllegalArgumentException.class, () -> w.part(set, 3));
+    e = assertThrows(IllegalArgumentException.class, () -> w.segment(set, 3));
     assertTrue(e.getMessage().contains("holds a shard set already"), e.getMessage());
   }
 
@@ -159,13 +159,13 @@ class ShardPartsTest {
   void commitRefusesTheFilesOfALastPartLeftOutOfTheList() throws IOException {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    ShardWriter.WrittenPart p0 = part(w, set, 0, 0, 5);
-    ShardWriter.WrittenPart p1 = part(w, set, 1, 5, 9);
-    part(w, set, 2, 9, 14); // files part-00002-00000 (4 samples) and part-00002-00001 (1)
-    // Parts 0 and 1 alone look like a set of two parts; the directory shows the third.
+    ShardWriter.WrittenSegment p0 = segment(w, set, 0, 0, 5);
+    ShardWriter.WrittenSegment p1 = segment(w, set, 1, 5, 9);
+    segment(w, set, 2, 9, 14); // files part-00002-00000 (4 samples) and part-00002-00001 (1)
+    // Segments 0 and 1 alone look like a set of two segments; the directory shows the third.
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1)));
     assertTrue(e.getMessage().contains("[part-00002-00000.parquet, part-00002-00001.parquet]")
-        && e.getMessage().contains("pass every part's WrittenPart") && e.getMessage().contains("delete these files"),
+        && e.getMessage().contains("pass every segment's WrittenSegment") && e.getMessage().contains("delete these files"),
         e.getMessage());
     assertFalse(Files.exists(dir.resolve("set").resolve(ShardIndex.NAME)), "a refused commit writes no index");
     Files.delete(dir.resolve("set").resolve("part-00002-00000.parquet"));
@@ -178,18 +178,18 @@ class ShardPartsTest {
   void commitRefusesPartsOfOtherArrays() {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    ShardWriter.WrittenPart p0 = part(w, set, 0, 0, 5);
-    ShardWriter.WrittenPart p1;
-    try (ShardWriter.Part p = w.part(set, 1);
+    ShardWriter.WrittenSegment p0 = segment(w, set, 0, 0, 5);
+    ShardWriter.WrittenSegment p1;
+    try (ShardWriter.Segment p = w.segment(set, 1);
         ArrayDataProvider other = ArrayDataProvider.builder().data("x", Nd4j.create(new float[3][2]))
             .label("y", Nd4j.createFromArray(new long[3])).batchSize(3).build()) {
       p1 = p.write(other).finish();
     }
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> w.commit(set, List.of(p0, p1)));
-    assertTrue(e.getMessage().contains("part 1 holds the arrays") && e.getMessage().contains("y LABEL INT64 [] N")
+    assertTrue(e.getMessage().contains("segment 1 holds the arrays") && e.getMessage().contains("y LABEL INT64 [] N")
         && e.getMessage().contains("y LABEL INT32 [] N"), e.getMessage());
-    // One part's providers must agree too.
-    try (ShardWriter.Part p = w.part(set, 2); ArrayDataProvider a = samples(0, 2);
+    // One segment's providers must agree too.
+    try (ShardWriter.Segment p = w.segment(set, 2); ArrayDataProvider a = samples(0, 2);
         ArrayDataProvider b = ArrayDataProvider.builder().data("x", Nd4j.create(new float[3][3]))
             .label("y", Nd4j.createFromArray(new int[3])).batchSize(3).build()) {
       p.write(a);
@@ -202,14 +202,14 @@ class ShardPartsTest {
   void commitNamesAFileThatIsMissingOrCut() throws IOException {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    ShardWriter.WrittenPart p0 = part(w, set, 0, 0, 5);
-    ShardWriter.WrittenPart p1 = part(w, set, 1, 5, 9);
+    ShardWriter.WrittenSegment p0 = segment(w, set, 0, 0, 5);
+    ShardWriter.WrittenSegment p1 = segment(w, set, 1, 5, 9);
     Path file = dir.resolve("set").resolve("part-00001-00000.parquet");
     byte[] bytes = Files.readAllBytes(file);
     Files.write(file, java.util.Arrays.copyOf(bytes, bytes.length - 1));
     FileFormatException e = assertThrows(FileFormatException.class, () -> w.commit(set, List.of(p0, p1)));
     assertTrue(e.getMessage().contains("part-00001-00000.parquet") && e.getMessage().contains("the file is "
-        + (bytes.length - 1) + " bytes, part 1 wrote " + bytes.length), e.getMessage());
+        + (bytes.length - 1) + " bytes, segment 1 wrote " + bytes.length), e.getMessage());
     Files.delete(file);
     e = assertThrows(FileFormatException.class, () -> w.commit(set, List.of(p0, p1)));
     assertTrue(e.getMessage().contains("part-00001-00000.parquet") && e.getMessage().contains("missing"), e.getMessage());
@@ -219,19 +219,19 @@ class ShardPartsTest {
   void aPartClosedUnfinishedLeavesNoFileAndARetryReplacesItsFiles() throws IOException {
     String set = dir.resolve("set").toString();
     ShardWriter w = writer();
-    try (ShardWriter.Part p = w.part(set, 0); ArrayDataProvider s = samples(0, 9)) {
+    try (ShardWriter.Segment p = w.segment(set, 0); ArrayDataProvider s = samples(0, 9)) {
       p.write(s); // two whole files and one open; the task "fails" here
     }
     try (var files = Files.list(dir.resolve("set"))) {
-      assertEquals(List.of(), files.toList(), "an unfinished part deletes what it wrote");
+      assertEquals(List.of(), files.toList(), "an unfinished segment deletes what it wrote");
     }
-    // A first attempt that finished, then a retry of the same part: the retry's files replace the first's.
-    part(w, set, 0, 0, 9);
-    ShardWriter.WrittenPart retry = part(w, set, 0, 0, 9);
-    ShardWriter.WrittenPart p1 = part(w, set, 1, 9, 11);
+    // A first attempt that finished, then a retry of the same segment: the retry's files replace the first's.
+    segment(w, set, 0, 0, 9);
+    ShardWriter.WrittenSegment retry = segment(w, set, 0, 0, 9);
+    ShardWriter.WrittenSegment p1 = segment(w, set, 1, 9, 11);
     assertEquals(11, w.commit(set, List.of(retry, p1)).samples());
     assertArrayEquals(range(11), readInOrder(set));
-    try (ShardWriter.Part p = w.part(dir.resolve("other").toString(), 0); ArrayDataProvider s = samples(0, 2)) {
+    try (ShardWriter.Segment p = w.segment(dir.resolve("other").toString(), 0); ArrayDataProvider s = samples(0, 2)) {
       p.finish();
       IllegalStateException e = assertThrows(IllegalStateException.class, () -> p.write(s));
       assertTrue(e.getMessage().contains("finished"), e.getMessage());
@@ -256,11 +256,11 @@ class ShardPartsTest {
       plain = (ShardWriter) in.readObject();
     }
     String set = dir.resolve("set").toString();
-    ShardWriter.WrittenPart p0 = part(received, set, 0, 0, 5);
+    ShardWriter.WrittenSegment p0 = segment(received, set, 0, 0, 5);
     assertEquals(List.of(2, 2, 1), p0.files().stream().map(ShardWriter.WrittenFile::samples).toList());
     Set<PosixFilePermission> owner = Files.getPosixFilePermissions(dir.resolve("set").resolve("part-00000-00000.parquet"));
     assertEquals(Set.of(PosixFilePermission.OWNER_READ, PosixFilePermission.OWNER_WRITE), owner);
-    ShardWriter.WrittenPart p1 = part(plain, set, 1, 5, 9);
+    ShardWriter.WrittenSegment p1 = segment(plain, set, 1, 5, 9);
     assertEquals(List.of(4), p1.files().stream().map(ShardWriter.WrittenFile::samples).toList());
     assertTrue(Files.getPosixFilePermissions(dir.resolve("set").resolve("part-00001-00000.parquet"))
         .contains(PosixFilePermission.GROUP_READ), "the default umask, 022");
