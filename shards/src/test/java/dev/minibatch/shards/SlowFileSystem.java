@@ -59,6 +59,8 @@ public final class SlowFileSystem extends RawLocalFileSystem {
       openedBy = Thread.currentThread().getName();
       opening.countDown();
       try {
+        // The store's latency itself, which the tests measure as a lower bound of busy and waiting
+        // time (a loaded machine only lengthens it); nothing here waits for another thread.
         Thread.sleep(getConf().getLong(DELAY_MS, 0));
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
