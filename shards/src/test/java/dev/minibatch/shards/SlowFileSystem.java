@@ -2,12 +2,10 @@ package dev.minibatch.shards;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.net.URI;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 
 /**
  * The local disk under the scheme {@code slowfs}, except that opening a file whose name contains
@@ -16,10 +14,9 @@ import org.apache.hadoop.fs.RawLocalFileSystem;
  * a slow store, made certain, so that a test knows a read is under way and how long it takes at
  * least.
  */
-public final class SlowFileSystem extends RawLocalFileSystem {
+public final class SlowFileSystem extends SchemedLocalFileSystem {
   static final String SLOW_ON = "slowfs.slow-on";
   static final String DELAY_MS = "slowfs.delay-ms";
-  private static final URI NAME = URI.create("slowfs:///");
 
   /** Counted down as each slow open begins; a test sets a fresh one before it reads. */
   static volatile CountDownLatch opening = new CountDownLatch(0);
@@ -37,19 +34,8 @@ public final class SlowFileSystem extends RawLocalFileSystem {
   }
 
   @Override
-  public URI getUri() {
-    return NAME;
-  }
-
-  @Override
   public String getScheme() {
     return "slowfs";
-  }
-
-  @Override
-  public void initialize(URI uri, Configuration conf) throws IOException {
-    super.initialize(uri, conf);
-    setConf(conf);
   }
 
   @Override

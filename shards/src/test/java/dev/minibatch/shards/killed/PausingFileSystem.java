@@ -1,14 +1,12 @@
 package dev.minibatch.shards.killed;
 
+import dev.minibatch.shards.SchemedLocalFileSystem;
 import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URI;
 import java.util.concurrent.CountDownLatch;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.util.Progressable;
 
@@ -18,24 +16,12 @@ import org.apache.hadoop.util.Progressable;
  * then never returns: a file system that is slow to close an output, made certain, so that a test
  * can kill the writer inside that close.
  */
-public final class PausingFileSystem extends RawLocalFileSystem {
+public final class PausingFileSystem extends SchemedLocalFileSystem {
   static final String PAUSE_ON = "pausefs.pause-on";
-  private static final URI NAME = URI.create("pausefs:///");
-
-  @Override
-  public URI getUri() {
-    return NAME;
-  }
 
   @Override
   public String getScheme() {
     return "pausefs";
-  }
-
-  @Override
-  public void initialize(URI uri, Configuration conf) throws IOException {
-    super.initialize(uri, conf);
-    setConf(conf);
   }
 
   @Override
