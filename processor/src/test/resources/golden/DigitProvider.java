@@ -220,22 +220,8 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
 
     private @Nullable Iterable<? extends Digit> stream;
 
-    private int readers;
-
     private Builder() {
       super(Settings.builder().batchSize(DEFAULT_BATCH_SIZE).build());
-    }
-
-    /**
-     * Collate a List source's batches on up to {@code threads} reader threads (named {@code
-     * minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer
-     * writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's
-     * thread. The batches are the same for any number of threads. A streaming source is read on the
-     * consumer's thread: {@code build()} refuses readers for it.
-     */
-    public Builder readers(int threads) {
-      this.readers = threads;
-      return this;
     }
 
     /**
@@ -268,11 +254,11 @@ public final class DigitProvider implements BatchProvider<DigitBatch>, Resumable
     public DigitProvider build() {
       List<? extends Digit> l = list;
       if (l != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>of("DigitProvider", l, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
       }
       Iterable<? extends Digit> s = stream;
       if (s != null) {
-        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate, readers));
+        return new DigitProvider(SampleBatcher.<Digit, DigitBatch>streaming("DigitProvider", s, Sampling.resolve(settings()), DigitProvider::layout, DigitBatch::new, DigitProvider::collate));
       }
       throw new IllegalStateException("DigitProvider: no samples; call samples(list) or streaming(iterable) before build()");
     }

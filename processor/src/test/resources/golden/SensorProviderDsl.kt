@@ -126,6 +126,12 @@ public class SensorProviderDsl internal constructor() {
   public var readers: Int? = null
 
   /**
+   * Batches the [readers] may write ahead of the one the consumer waits for. Unset: one more than the
+   * reader threads.
+   */
+  public var prefetchBuffer: Int? = null
+
+  /**
    * Reads [samples], a random-access source: shuffle, every last-batch policy, shards and resume. The
    * list is read, not copied; it must not change while iterated. Replaces an earlier source.
    */
@@ -174,6 +180,7 @@ public class SensorProviderDsl internal constructor() {
     labelPadding?.let { builder.labelPadding(it) }
     badSamples?.let { builder.badSamples(it) }
     readers?.let { builder.readers(it) }
+    prefetchBuffer?.let { builder.prefetchBuffer(it) }
     paddings.applyTo(builder)
     return builder.build()
   }

@@ -134,6 +134,26 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   }
 
   /**
+   * Write batches on {@code threads} reader threads, ahead of the consumer, into a ring of
+   * preallocated batch buffers ({@link Settings.Workers}); 0 writes each batch on the consumer's
+   * thread. With a seed, the batches are the same for any number of readers. Default 0, or what the
+   * provider declares.
+   */
+  public S readers(int threads) {
+    given.readers(threads);
+    return self();
+  }
+
+  /**
+   * Let the reader threads write up to {@code batches} batches ahead of the one the consumer waits
+   * for ({@link Settings.Workers}); default one more than the reader threads. Needs readers.
+   */
+  public S prefetchBuffer(int batches) {
+    given.prefetchBuffer(batches);
+    return self();
+  }
+
+  /**
    * Sets every setting {@code settings} sets, over what this builder set before (a shared group of
    * settings, e.g. one value for the training providers of a run).
    */

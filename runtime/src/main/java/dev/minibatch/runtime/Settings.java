@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The settings every provider shares, as one immutable value: batch size and last-batch policy,
- * shuffle and seed, sharding, padding constants and the bad-sample policy. Every provider builder
+ * shuffle and seed, sharding, padding constants, the bad-sample policy and the reader threads
+ * ({@link #workers()}). Every provider builder
  * ({@link ProviderBuilder}) holds one and its setters only build it; a value can be made once and
  * handed to several builders with {@link ProviderBuilder#settings(Settings)}:
  *
@@ -24,7 +25,8 @@ import org.jspecify.annotations.Nullable;
  * }</pre>
  *
  * <p>A value remembers which settings were set: a setting left unset reads as its default
- * ({@link #lastBatch()} {@code PARTIAL}, no shuffle, one part, padding 0, {@link BadSamples#fail()}),
+ * ({@link #lastBatch()} {@code PARTIAL}, no shuffle, one part, padding 0, {@link BadSamples#fail()},
+ * no reader threads; or the default a provider declares, such as an image provider's four readers),
  * except the batch size and the seed, which have none ({@link #batchSize()}, {@link #seed()} are
  * empty). A provider resolves its value once, when it is built: a missing batch size is an error
  * then, and a missing seed is drawn then, once, and reported by the provider's {@code seed()}.
@@ -46,6 +48,8 @@ public final class Settings {
   private final @Nullable Double dataPadding;
   private final @Nullable Double labelPadding;
   private final @Nullable BadSamples badSamples;
+  private final @Nullable Integer readers;
+  private final @Nullable Integer prefetchBuffer;
 
   private Settings(Builder b) {
     this.batchSize = b.batchSize;
@@ -60,6 +64,8 @@ public final class Settings {
     this.dataPadding = b.dataPadding;
     this.labelPadding = b.labelPadding;
     this.badSamples = b.badSamples;
+    this.readers = b.readers;
+    this.prefetchBuffer = b.prefetchBuffer;
   }
 
   /** A value that sets nothing: every setting reads as its default. */
@@ -87,6 +93,8 @@ public final class Settings {
     b.dataPadding = dataPadding;
     b.labelPadding = labelPadding;
     b.badSamples = badSamples;
+    b.readers = readers;
+    b.prefetchBuffer = prefetchBuffer;
     return b;
   }
 
@@ -127,6 +135,14 @@ public final class Settings {
   }
 
   /**
+   * The threads that write batches ahead of the consumer, and how far ahead; default none (the
+   * consumer's thread writes each batch when it asks for it).
+   */
+  public Workers workers() {
+    return new Workers(readers == null ? 0 : readers, prefetchBuffer == null ? 0 : prefetchBuffer);
+  }
+
+  /**
    * The settings set in this value or in {@code other}.
    *
    * @throws IllegalArgumentException naming the setting and both values if the two set one setting
@@ -148,6 +164,8 @@ public final class Settings {
     b.dataPadding = join("dataPadding", dataPadding, other.dataPadding);
     b.labelPadding = join("labelPadding", labelPadding, other.labelPadding);
     b.badSamples = join("badSamples", badSamples, other.badSamples);
+    b.readers = join("readers", readers, other.readers);
+    b.prefetchBuffer = join("prefetchBuffer", prefetchBuffer, other.prefetchBuffer);
     return b.build();
   }
 
@@ -166,13 +184,14 @@ public final class Settings {
         && Objects.equals(partIndex, s.partIndex) && Objects.equals(evenShards, s.evenShards)
         && Objects.equals(elasticShards, s.elasticShards) && padding.equals(s.padding)
         && Objects.equals(dataPadding, s.dataPadding) && Objects.equals(labelPadding, s.labelPadding)
-        && Objects.equals(badSamples, s.badSamples);
+        && Objects.equals(badSamples, s.badSamples) && Objects.equals(readers, s.readers)
+        && Objects.equals(prefetchBuffer, s.prefetchBuffer);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards, elasticShards, padding,
-        dataPadding, labelPadding, badSamples);
+        dataPadding, labelPadding, badSamples, readers, prefetchBuffer);
   }
 
   /** The settings that are set, as the builder calls that set them, e.g. {@code Settings[batchSize(32), seed(7)]}. */
@@ -192,6 +211,8 @@ public final class Settings {
     add(j, "dataPadding", dataPadding);
     add(j, "labelPadding", labelPadding);
     add(j, "badSamples", badSamples);
+    add(j, "readers", readers);
+    add(j, "prefetchBuffer", prefetchBuffer);
     return j.toString();
   }
 
@@ -212,6 +233,26 @@ public final class Settings {
    *     one part count resumes under another
    */
   public record Sharding(int numParts, int partIndex, boolean even, boolean elastic) {}
+
+  /**
+   * The reader threads of a provider: threads that write whole batches into a ring of preallocated
+   * batch buffers ahead of the consumer (Data Provider Core's Readers, MXNet's {@code
+   * preprocess_threads} and {@code prefetch_buffer}). With a seed the batches are the same for any
+   * number of readers. The ring holds {@code prefetchBuffer + 2} buffers, one rule for every
+   * provider: two for the batches the consumer may still use (the one it took last stays intact
+   * while it takes the next), and {@code prefetchBuffer} the readers may fill ahead of the one it
+   * waits for.
+   *
+   * @param readers the reader threads; 0 writes each batch on the consumer's thread
+   * @param prefetchBuffer the batches the readers may write ahead of the one the consumer waits for;
+   *     0 when not set, which is one more than the reader threads started
+   */
+  public record Workers(int readers, int prefetchBuffer) {
+    /** The batches the readers may write ahead once {@code started} of them run: the one ring rule. */
+    public int batchesAhead(int started) {
+      return prefetchBuffer > 0 ? prefetchBuffer : started + 1;
+    }
+  }
 
   /**
    * The constants that pad rows under {@link LastBatch#PAD_CONSTANT}.
@@ -247,6 +288,8 @@ public final class Settings {
     private @Nullable Double dataPadding;
     private @Nullable Double labelPadding;
     private @Nullable BadSamples badSamples;
+    private @Nullable Integer readers;
+    private @Nullable Integer prefetchBuffer;
 
     private Builder() {}
 
@@ -329,6 +372,29 @@ public final class Settings {
       return this;
     }
 
+    /**
+     * Write batches on {@code threads} reader threads ahead of the consumer (see {@link Workers}); 0
+     * writes them on the consumer's thread. Default 0, or what the provider declares.
+     *
+     * @throws IllegalArgumentException if {@code threads < 0}
+     */
+    public Builder readers(int threads) {
+      this.readers = Check.atLeast("readers", threads, 0, "0 = the consumer's thread");
+      return this;
+    }
+
+    /**
+     * Let the reader threads write up to {@code batches} batches ahead of the one the consumer waits
+     * for (see {@link Workers}); default one more than the reader threads. Needs {@link
+     * #readers(int)} above 0.
+     *
+     * @throws IllegalArgumentException if {@code batches < 1}
+     */
+    public Builder prefetchBuffer(int batches) {
+      this.prefetchBuffer = Check.atLeast("prefetchBuffer", batches, 1);
+      return this;
+    }
+
     /** Sets every setting {@code settings} sets, over what this builder set. */
     public Builder apply(Settings settings) {
       if (settings.batchSize != null) {
@@ -362,6 +428,12 @@ public final class Settings {
       }
       if (settings.badSamples != null) {
         badSamples = settings.badSamples;
+      }
+      if (settings.readers != null) {
+        readers = settings.readers;
+      }
+      if (settings.prefetchBuffer != null) {
+        prefetchBuffer = settings.prefetchBuffer;
       }
       return this;
     }

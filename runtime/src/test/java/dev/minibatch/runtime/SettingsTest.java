@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -33,19 +34,23 @@ class SettingsTest {
     assertEquals(new Settings.Sharding(1, 0, false, false), none.sharding());
     assertEquals(0.0, none.padding().valueFor("x", false));
     assertEquals(BadSamples.fail(), none.badSamples());
+    assertEquals(new Settings.Workers(0, 0), none.workers());
     assertEquals("Settings[]", none.toString());
   }
 
   @Test
   void theBuilderSettersOfEveryProviderBuilderOnlyBuildTheValue() {
     Settings set = new Probe().batchSize(32).lastBatch(LastBatch.PAD_CONSTANT).shuffle(true).seed(7).shard(4, 1)
-        .evenShards(true).padding("y", -1).dataPadding(0.5).badSamples(BadSamples.skip(3)).value();
+        .evenShards(true).padding("y", -1).dataPadding(0.5).badSamples(BadSamples.skip(3)).readers(2).prefetchBuffer(5)
+        .value();
     Settings same = Settings.builder().batchSize(32).lastBatch(LastBatch.PAD_CONSTANT).shuffle(true).seed(7).shard(4, 1)
-        .evenShards(true).padding("y", -1).dataPadding(0.5).badSamples(BadSamples.skip(3)).build();
+        .evenShards(true).padding("y", -1).dataPadding(0.5).badSamples(BadSamples.skip(3)).readers(2).prefetchBuffer(5)
+        .build();
     assertEquals(same, set);
     assertEquals(same.hashCode(), set.hashCode());
     assertEquals("Settings[batchSize(32), lastBatch(PAD_CONSTANT), shuffle(true), seed(7), shard(4, 1), evenShards(true),"
-        + " padding(\"y\", -1.0), dataPadding(0.5), badSamples(skip(3))]", set.toString());
+        + " padding(\"y\", -1.0), dataPadding(0.5), badSamples(skip(3)), readers(2), prefetchBuffer(5)]", set.toString());
+    assertEquals(new Settings.Workers(2, 5), set.workers());
     assertEquals(new Settings.Sharding(4, 1, true, false), set.sharding());
     assertEquals(-1.0, set.padding().valueFor("y", true));
     assertEquals(0.5, set.padding().valueFor("x", false));
@@ -101,5 +106,30 @@ class SettingsTest {
     assertEquals("partIndex must be in [0, 3), got 3",
         assertThrows(IllegalArgumentException.class, () -> new Probe().shard(3, 3)).getMessage());
     assertEquals(Map.of("z", 4.0), Settings.builder().padding("z", 4).build().padding().byName());
+  }
+
+  @Test
+  void readerThreadsFollowOneRingRuleAndAreRefusedWhereTheyCannotBeHonoured() {
+    // The ring holds prefetchBuffer + 2 buffers; unset, prefetchBuffer is one more than the threads started.
+    ReaderThreads three = ReaderThreads.of("t", Settings.builder().readers(3).build().workers());
+    assertEquals(new ReaderThreads("t", 3, 6, false), three);
+    assertEquals(new ReaderThreads("t", 2, 7, false),
+        ReaderThreads.of("t", Settings.builder().readers(2).prefetchBuffer(5).build().workers()));
+    assertEquals(null, ReaderThreads.of("t", Settings.none().workers()), "readers 0: the consumer's thread writes");
+    // In memory, at most one thread fewer than the processors starts, and the ring follows the threads started.
+    int started = Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    assertEquals(new ReaderThreads("m", started, started + 3, true),
+        ReaderThreads.inMemory("m", Settings.builder().readers(4).build().workers()));
+
+    assertEquals("readers must be >= 0 (0 = the consumer's thread), got -1",
+        assertThrows(IllegalArgumentException.class, () -> new Probe().readers(-1)).getMessage());
+    assertEquals("prefetchBuffer must be >= 1, got 0",
+        assertThrows(IllegalArgumentException.class, () -> Settings.builder().prefetchBuffer(0)).getMessage());
+    IllegalArgumentException alone = assertThrows(IllegalArgumentException.class, () -> ArrayDataProvider.builder()
+        .data("x", new float[] {0, 1, 2, 3}).batchSize(2).prefetchBuffer(3).build());
+    assertEquals("prefetchBuffer(3) is how far reader threads write ahead, and readers is 0 (the consumer's thread"
+        + " writes each batch): set readers(n) too, or leave prefetchBuffer unset", alone.getMessage());
+    assertEquals("readers is set twice, to 2 and to 4: set it in one place", assertThrows(IllegalArgumentException.class,
+        () -> Settings.builder().readers(2).build().merge(Settings.builder().readers(4).build())).getMessage());
   }
 }

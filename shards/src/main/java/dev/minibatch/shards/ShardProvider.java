@@ -170,12 +170,6 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /** {@link ShardSource.Builder#readers(int)}. */
-    public Builder readers(int threads) {
-      source.readers(threads);
-      return this;
-    }
-
     /** {@link ShardSource.Builder#maxLength(String, int)}. */
     public Builder maxLength(String column, int steps) {
       source.maxLength(column, steps);

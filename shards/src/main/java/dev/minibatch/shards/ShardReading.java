@@ -37,7 +37,6 @@ final class ShardReading implements AutoCloseable {
   private final FileNeeds needs;
   private final Sampling sampling;
   private final int readAhead;
-  private final int readers;
 
   ShardReading(ShardSource b, Sampling sampling) {
     List<ShardStore> open = new ArrayList<>();
@@ -53,19 +52,19 @@ final class ShardReading implements AutoCloseable {
       int window = b.shuffleWindow;
       double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
       this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
-      CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, b.readers, sampling.batchSize());
+      int readers = sampling.workers().readers();
+      CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, readers, sampling.batchSize());
       if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, order, reach)) {
-        throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, order, reach, open, b.readers));
+        throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, order, reach, open, readers));
       }
       int capacity = b.cacheFiles > 0 ? b.cacheFiles
           : Math.min(files.size(), CacheSize.byDefault(indexes, order, reach, window, b.readAhead));
       long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
-      this.needs = new FileNeeds(order, files, total, Math.max(1, b.readers));
+      this.needs = new FileNeeds(order, files, total, Math.max(1, readers));
       this.cache = new ShardCache(files, capacity, needs);
       this.stores = List.copyOf(open);
       this.sampling = sampling;
       this.readAhead = b.readAhead;
-      this.readers = b.readers;
     } catch (RuntimeException | Error t) {
       open.forEach(ShardStore::close);
       throw t;
@@ -105,10 +104,7 @@ final class ShardReading implements AutoCloseable {
     if (variable != null && ShardSequences.any(files.columns())) {
       e.sequences(variable.sequences(files, rows::length));
     }
-    if (readers > 0) {
-      e.readers(new ReaderThreads("shard-reader", readers, readers + 3));
-    }
-    return e.build();
+    return e.readers(ReaderThreads.of("shard-reader", sampling.workers())).build();
   }
 
   /**

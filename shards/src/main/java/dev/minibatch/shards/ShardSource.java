@@ -33,7 +33,6 @@ public final class ShardSource {
   final int shuffleWindow;
   final int cacheFiles;
   final int readAhead;
-  final int readers;
   final Map<String, Integer> maxLengths;
   final Map<String, Double> stepPaddings;
   /** The index {@link ShardSet#open} read, so that the provider does not read it again; not a setting. */
@@ -47,7 +46,6 @@ public final class ShardSource {
     this.shuffleWindow = b.shuffleWindow;
     this.cacheFiles = b.cacheFiles;
     this.readAhead = b.readAhead;
-    this.readers = b.readers;
     this.maxLengths = Collections.unmodifiableMap(new LinkedHashMap<>(b.maxLengths));
     this.stepPaddings = Collections.unmodifiableMap(new LinkedHashMap<>(b.stepPaddings));
     this.index = b.index;
@@ -76,7 +74,6 @@ public final class ShardSource {
     b.shuffleWindow = shuffleWindow;
     b.cacheFiles = cacheFiles;
     b.readAhead = readAhead;
-    b.readers = readers;
     b.maxLengths.putAll(maxLengths);
     b.stepPaddings.putAll(stepPaddings);
     b.index = index;
@@ -100,9 +97,6 @@ public final class ShardSource {
     if (readAhead != Builder.DEFAULT_READ_AHEAD) {
       s.append(", readAhead(").append(readAhead).append(')');
     }
-    if (readers > 0) {
-      s.append(", readers(").append(readers).append(')');
-    }
     maxLengths.forEach((c, n) -> s.append(", maxLength(\"").append(c).append("\", ").append(n).append(')'));
     stepPaddings.forEach((c, v) -> s.append(", stepPadding(\"").append(c).append("\", ").append(v).append(')'));
     return s.append(']').toString();
@@ -120,7 +114,6 @@ public final class ShardSource {
     private int shuffleWindow = DEFAULT_WINDOW;
     private int cacheFiles;
     private int readAhead = DEFAULT_READ_AHEAD;
-    private int readers;
     private final Map<String, Integer> maxLengths = new LinkedHashMap<>();
     private final Map<String, Double> stepPaddings = new LinkedHashMap<>();
     private @Nullable ShardIndex index;
@@ -199,12 +192,6 @@ public final class ShardSource {
      */
     public Builder readAhead(int files) {
       this.readAhead = Check.atLeast("readAhead", files, 0);
-      return this;
-    }
-
-    /** Reader threads that write batches ahead of the consumer; default 0, none. */
-    public Builder readers(int threads) {
-      this.readers = Check.atLeast("readers", threads, 0);
       return this;
     }
 

@@ -239,7 +239,7 @@ class ShardProviderSettingsTest {
   @Test
   void aSettingOutOfRangeIsRefusedWithItsNameItsBoundAndTheValue() {
     ShardProvider.Builder b = ShardProvider.builder(good);
-    assertEquals("readers must be >= 0, got -1", refusal(() -> b.readers(-1)));
+    assertEquals("readers must be >= 0 (0 = the consumer's thread), got -1", refusal(() -> b.readers(-1)));
     assertEquals("readAhead must be >= 0, got -1", refusal(() -> b.readAhead(-1)));
     assertEquals("cacheFiles must be >= 1, got 0", refusal(() -> b.cacheFiles(0)));
     assertEquals("shuffleWindow must be >= 1, got 0", refusal(() -> b.shuffleWindow(0)));

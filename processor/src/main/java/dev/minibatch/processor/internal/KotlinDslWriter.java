@@ -241,6 +241,9 @@ final class KotlinDslWriter {
     settings.add(new Setting("readers", TypeNames.INT, CodeBlock.of(
         "Reader threads collating a List source's batches ahead of the consumer; the batches are the same\n"
             + "for any number. Unset: 0, collated on the consumer's thread.\n")));
+    settings.add(new Setting("prefetchBuffer", TypeNames.INT, CodeBlock.of(
+        "Batches the [readers] may write ahead of the one the consumer waits for. Unset: one more than the\n"
+            + "reader threads.\n")));
     if (d.variable()) {
       settings.add(new Setting("fixedLength", TypeNames.BOOLEAN, CodeBlock.of(
           "Pad every batch to the bound of each variable axis instead of to the batch's longest sample, so\n"

@@ -193,19 +193,6 @@ final class ProviderWriter {
         .addJavadoc("Builds {@link $T}s: the sample source plus the settings every provider shares.\n", d.provider())
         .addField(nullableList, "list", Modifier.PRIVATE)
         .addField(nullableIterable, "stream", Modifier.PRIVATE)
-        .addField(TypeName.INT, "readers", Modifier.PRIVATE)
-        .addMethod(MethodSpec.methodBuilder("readers")
-            .addModifiers(Modifier.PUBLIC)
-            .returns(builder)
-            .addParameter(TypeName.INT, "threads")
-            .addJavadoc("Collate a List source's batches on up to {@code threads} reader threads (named {@code\n"
-                + "minibatch-sample-reader-<n>}; at most one fewer than the machine's processors, as the consumer\n"
-                + "writes one itself rather than wait), each writing whole batches ahead of the consumer; 0 (the default) collates on the consumer's\n"
-                + "thread. The batches are the same for any number of threads. A streaming source is read on the\n"
-                + "consumer's thread: {@code build()} refuses readers for it.\n")
-            .addStatement("this.readers = threads")
-            .addStatement("return this")
-            .build())
         .addMethod(constructor.build())
         .addMethod(MethodSpec.methodBuilder("samples")
             .addModifiers(Modifier.PUBLIC)
@@ -239,14 +226,14 @@ final class ProviderWriter {
             .addCode(shards ? ShardsWriter.buildBranch(d) : com.palantir.javapoet.CodeBlock.of(""))
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.<$T, $T>of($S, l, $T.resolve(settings()), $T::layout, $T::new, $T::collate, readers"
+            .addStatement("return new $T($T.<$T, $T>of($S, l, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate, readers"
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))

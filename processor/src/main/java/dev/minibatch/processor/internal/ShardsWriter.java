@@ -152,8 +152,8 @@ final class ShardsWriter {
         .addParameter(SHARD_PROVIDER_BUILDER, "source")
         .addJavadoc("Reads the shard sets of {@code source} ({@code ShardProvider.builder(location)} or {@code\n"
             + "ShardProvider.mix()}) with its reading settings (sets and weights, {@code samplesPerEpoch}, {@code\n"
-            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code readers}, {@code configuration}). Batch\n"
-            + "size, policy, shuffle, seed and shards may be set on either builder; one set differently on both\n"
+            + "shuffleWindow}, {@code cacheFiles}, {@code readAhead}, {@code configuration}). Batch\n"
+            + "size, policy, shuffle, seed, shards and readers may be set on either builder; one set differently on both\n"
             + "is refused at {@code build()}. Elastic sharing is the shard source's default: {@code\n"
             + "elasticShards(false)} on either builder turns it off.\n")
         .addStatement("this.shards = $T.requireNonNull(source, $S)", java.util.Objects.class, "source")

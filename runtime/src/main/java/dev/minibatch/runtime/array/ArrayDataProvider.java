@@ -6,7 +6,6 @@ import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
@@ -41,6 +40,13 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * until the iterator moves on ({@link dev.minibatch.runtime.Batch#copy()} keeps one). One iteration
  * at a time: a second thread starting an iteration while one is unfinished gets an {@link
  * IllegalStateException}, never batches with wrong rows.
+ *
+ * <p>{@link ProviderBuilder#readers(int) readers(n)} copies rows on up to {@code n} reader threads
+ * (named {@code minibatch-array-reader-<n>}) instead of the consumer's thread, each writing whole
+ * batches ahead of the consumer, and a consumer that would wait writes the next batch itself. As
+ * the consumer is a writer too, at most one thread fewer than the machine's processors is started
+ * (at least one): on two cores, {@code readers(2)} is one reader thread and the consumer. The
+ * batches are the same for any number of threads.
  */
 public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
   /** The name of a single unnamed data array (MXNet's default). */
@@ -84,7 +90,7 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
         .layout(batch -> layout(arrays, batch))
         .batches(NamedBatch::new)
         .rows(RowSource.writer(sources))
-        .readers(b.readers == 0 ? null : ReaderThreads.inMemory("array-reader", b.readers))
+        .readers(ReaderThreads.inMemory("array-reader", sampling.workers()))
         .build();
   }
 
@@ -135,23 +141,8 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
   /** Builds {@link ArrayDataProvider}s. Arrays keep their declared order within data and labels. */
   public static final class Builder extends ProviderBuilder<Builder> {
     private final List<Named> arrays = new ArrayList<>();
-    private int readers;
 
     private Builder() {}
-
-    /**
-     * Copy rows on up to {@code threads} reader threads (named {@code minibatch-array-reader-<n>})
-     * instead of the consumer's thread: each writes whole batches, up to one batch more than there
-     * are readers ahead of the consumer (a batch stays valid until the iterator moves on), and a
-     * consumer that would wait writes the next batch itself. As the consumer is a writer too, at
-     * most one thread fewer than the machine's processors is started (at least one): on two cores,
-     * {@code readers(2)} is one reader thread and the consumer. 0 (the default) copies on the
-     * consumer's thread. The batches are the same for any number of threads.
-     */
-    public Builder readers(int threads) {
-      this.readers = Check.atLeast("readers", threads, 0, "0 = the consumer's thread");
-      return this;
-    }
 
     /** Adds the data array named {@value #DEFAULT_DATA_NAME}. */
     public Builder data(INDArray array) {

@@ -51,20 +51,16 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
     return b;
   }
 
-  /** A batcher over a random-access source, written by {@code readers} threads (0: the consumer's). */
+  /** A batcher over a random-access source, written by the reader threads {@code sampling} sets. */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
-      Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
-      int readers) {
+      Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator) {
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers)).build();
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(sampling)).build();
     return new SampleBatcher<>(providerName, engine);
   }
 
-  private static @Nullable ReaderThreads readerThreads(int readers) {
-    if (readers < 0) {
-      throw new IllegalArgumentException("readers must be >= 0 (0 = the consumer's thread), got " + readers);
-    }
-    return readers == 0 ? null : ReaderThreads.inMemory("sample-reader", readers);
+  private static @Nullable ReaderThreads readerThreads(Sampling sampling) {
+    return ReaderThreads.inMemory("sample-reader", sampling.workers());
   }
 
   /**
@@ -73,10 +69,10 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
       Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator,
-      int readers, SequenceFields<S> fields, SequenceOptions options) {
+      SequenceFields<S> fields, SequenceOptions options) {
     Sequences sequences = Sequences.measure(samples, fields, options.fixedLength());
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(readers))
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(sampling))
         .sequences(sequences).buckets(options.buckets()).build();
     return new SampleBatcher<>(providerName, engine);
   }
@@ -87,9 +83,9 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches, Collator<S> collator, int readers, SequenceFields<S> fields,
+      Function<BatchLayout, B> batches, Collator<S> collator, SequenceFields<S> fields,
       SequenceOptions options) {
-    refuseReaders(providerName, readers);
+    refuseReaders(providerName, sampling);
     if (options.buckets() != null) {
       throw new IllegalArgumentException(providerName + ": buckets need a List source (every sample's length is read "
           + "before the epoch is cut); pass a List to samples(list)");
@@ -101,8 +97,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   /** A batcher over a streaming source: every epoch iterates {@code samples} once. */
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches, Collator<S> collator, int readers) {
-    refuseReaders(providerName, readers);
+      Function<BatchLayout, B> batches, Collator<S> collator) {
+    refuseReaders(providerName, sampling);
     return new SampleBatcher<>(providerName, BatchEngine.<S, B>streaming(providerName, passes(samples), sampling,
         writer(collator)).layout(layouts).batches(batches).build());
   }
@@ -111,7 +107,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    * Reader threads write a List source's batches ahead by position; a stream's batches are known
    * only as it is read, so its reader setting is refused rather than dropped.
    */
-  private static void refuseReaders(String providerName, int readers) {
+  private static void refuseReaders(String providerName, Sampling sampling) {
+    int readers = sampling.workers().readers();
     if (readers != 0) {
       throw new IllegalArgumentException(providerName + ": readers(" + readers + ") collates a List source's batches"
           + " ahead of the consumer; a streaming source is read on the consumer's thread: leave readers at 0, wrap the"

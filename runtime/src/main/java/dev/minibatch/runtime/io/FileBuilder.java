@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.io;
 
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 
 /**
@@ -16,6 +17,11 @@ public abstract class FileBuilder<S extends FileBuilder<S>> extends ProviderBuil
 
   /** For subclasses. */
   protected FileBuilder() {}
+
+  /** For subclasses that declare defaults ({@link ProviderBuilder#ProviderBuilder(Settings)}). */
+  protected FileBuilder(Settings defaults) {
+    super(defaults);
+  }
 
   /** The data array's name; default {@code "data"}. */
   public S dataName(String name) {

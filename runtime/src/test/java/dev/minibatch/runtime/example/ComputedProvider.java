@@ -54,10 +54,9 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
             }
             labels.put(r, (int) label.applyAsDouble(indices[r]));
           }
-        });
-    if (b.readers > 0) {
-      e.readers(new ReaderThreads("computed", b.readers, b.readers + 3));
-    }
+        })
+        // Reader threads as the settings give them (readers(n), prefetchBuffer(n)), or none.
+        .readers(ReaderThreads.of("computed", sampling.workers()));
     engine = e.build();
   }
 
@@ -77,7 +76,6 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
     private int features = 1;
     private Feature feature = (i, k) -> i;
     private IntToDoubleFunction label = i -> 0;
-    private int readers;
 
     private Builder() {}
 
@@ -92,12 +90,6 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
     /** The label of each sample. */
     public Builder label(IntToDoubleFunction label) {
       this.label = label;
-      return this;
-    }
-
-    /** Reader threads that write batches ahead of the consumer; default 0, none. */
-    public Builder readers(int threads) {
-      this.readers = threads;
       return this;
     }
 

@@ -133,7 +133,7 @@ class IterableProviderContractTest extends ProviderContract {
                 data.put(2 * r + 1, IndexedSamples.data(i)[1]);
                 labels.put(r, IndexedSamples.label(i));
               }
-            }, 0));
+            }));
       }
     }
   }

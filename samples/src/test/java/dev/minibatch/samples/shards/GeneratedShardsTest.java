@@ -118,6 +118,24 @@ class GeneratedShardsTest {
   }
 
   @Test
+  void readerThreadsSetOnTheShardBuilderWriteTheGeneratedProvidersBatches() {
+    List<Integer> named = namedOrder();
+    try (PixelProvider p = PixelProvider.builder()
+        .shards(ShardProvider.builder(set).shuffleWindow(64).readers(1).prefetchBuffer(2)).shuffle(true).seed(3).build()) {
+      Iterator<PixelBatch> it = p.iterator();
+      List<Integer> seen = new java.util.ArrayList<>(ids(it.next()));
+      assertTrue(Thread.getAllStackTraces().keySet().stream()
+          .anyMatch(t -> t.getName().startsWith("minibatch-shard-reader-")), "a reader thread writes the batches");
+      seen.addAll(epoch(it));
+      assertEquals(named, seen, "the same batches as on the consumer's thread");
+    }
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class, () -> PixelProvider.builder()
+        .shards(ShardProvider.builder(set).readers(1)).readers(2).build());
+    assertEquals("PixelProvider: the ShardProvider.Builder given to shards(...) and PixelProvider.Builder disagree:"
+        + " readers is set twice, to 2 and to 1: set it in one place", e.getMessage());
+  }
+
+  @Test
   void aShardSourceCarriesOnlyReadingSettingsAndTheBuilderEveryBatchSetting() {
     ShardSource source = ShardSource.of(set).shuffleWindow(64).build();
     try (PixelProvider p = PixelProvider.builder().shards(source).batchSize(16).shuffle(true).seed(3).build();

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchLayout;
@@ -189,7 +190,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   /** {@link #prefetchingIterator(ReaderThreads)} with one in-memory reader of {@code stage}. */
   @Override
   public BatchIterator<B> prefetchingIterator(String stage) {
-    return prefetchingIterator(ReaderThreads.inMemory(stage, 1));
+    return prefetchingIterator(Objects.requireNonNull(ReaderThreads.inMemory(stage, new Settings.Workers(1, 0))));
   }
 
   /**

@@ -1,5 +1,8 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.Settings;
+import org.jspecify.annotations.Nullable;
+
 /**
  * Reader threads that write the batches of a random-access provider (Data Provider Core's
  * Readers), instead of the consumer's thread.
@@ -31,20 +34,28 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
   }
 
   /**
-   * Up to {@code threads} readers copying from memory, over a ring of three buffers more than the
-   * readers started: two for the batches the consumer may still hold (the one it took last stays
-   * intact while it takes the next), one for each reader, and one the consumer writes itself rather
-   * than wait. The consumer is a writer too whenever it would wait, so at
-   * most one reader fewer than the machine's processors is started (at least one): on two cores,
-   * {@code readers(2)} is one reader thread and the consumer. A third writer on two cores only
-   * takes turns with the others, and a reader descheduled mid-batch holds up the batch the
-   * consumer waits for (measured: one reader and the consumer 1.82x one thread, two readers and
-   * the consumer 1.75x; docs/performance.md).
-   *
-   * @throws IllegalArgumentException if {@code threads < 1}
+   * The readers {@code workers} sets, or null where it sets none: {@code workers.readers()} threads
+   * whose consumer only waits, over the ring {@link Settings.Workers} describes.
    */
-  public static ReaderThreads inMemory(String stage, int threads) {
-    int started = Math.min(threads, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
-    return new ReaderThreads(stage, started, started + 3, true);
+  public static @Nullable ReaderThreads of(String stage, Settings.Workers workers) {
+    int threads = workers.readers();
+    return threads == 0 ? null : new ReaderThreads(stage, threads, workers.batchesAhead(threads) + 2, false);
+  }
+
+  /**
+   * The readers {@code workers} sets for copies from memory, or null where it sets none. The
+   * consumer is a writer too whenever it would wait, so at most one reader fewer than the machine's
+   * processors is started (at least one): on two cores, {@code readers(2)} is one reader thread and
+   * the consumer. A third writer on two cores only takes turns with the others, and a reader
+   * descheduled mid-batch holds up the batch the consumer waits for (measured: one reader and the
+   * consumer 1.82x one thread, two readers and the consumer 1.75x; docs/performance.md). The ring
+   * follows {@link Settings.Workers} for the readers started.
+   */
+  public static @Nullable ReaderThreads inMemory(String stage, Settings.Workers workers) {
+    if (workers.readers() == 0) {
+      return null;
+    }
+    int started = Math.min(workers.readers(), Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
+    return new ReaderThreads(stage, started, workers.batchesAhead(started) + 2, true);
   }
 }

@@ -46,18 +46,14 @@ public final class FileEngine implements FileProvider.LoadedFiles {
   /**
    * Reader threads that fill the batches (Data Provider Core's Readers).
    *
-   * @param stage the stage's name in failures and thread names ({@code minibatch-<stage>-<n>})
-   * @param threads the number of reader threads, at least 1
-   * @param slots the preallocated batch buffers in the ring, at least 2: readers run up to {@code
-   *     slots - 2} batches ahead of the batch the consumer waits for (see {@link ReaderThreads})
+   * @param threads the reader threads and their ring
    * @param process the process function run on the readers for every sample, or null to copy rows
    * @param origin describes where sample {@code i} comes from, for error messages
    */
-  public record Readers(String stage, int threads, int slots, @Nullable SampleProcessor process,
-      IntFunction<String> origin) {
-    /** Checks the counts. */
-    public Readers {
-      new ReaderThreads(stage, threads, slots);
+  public record Readers(ReaderThreads threads, @Nullable SampleProcessor process, IntFunction<String> origin) {
+    /** The stage's name in failures and thread names. */
+    public String stage() {
+      return threads.stage();
     }
   }
 
@@ -172,7 +168,7 @@ public final class FileEngine implements FileProvider.LoadedFiles {
           .batches(NamedBatch::new)
           .rows(r == null ? RowSource.writer(sources) : readerRows(r))
           .draws(draws)
-          .readers(r == null ? null : new ReaderThreads(r.stage(), r.threads(), r.slots()))
+          .readers(r == null ? null : r.threads())
           .delivery(delivery)
           .build();
       engine = e;

@@ -32,6 +32,7 @@ import java.util.Map;
  *     under another
  * @param padding the constants for {@link LastBatch#PAD_CONSTANT}
  * @param badSamples what to do with a sample that cannot be read
+ * @param workers the reader threads and how far ahead they write
  */
 public record Sampling(
     int batchSize,
@@ -44,10 +45,16 @@ public record Sampling(
     boolean evenShards,
     boolean elasticShards,
     Padding padding,
-    BadSamples badSamples) {
+    BadSamples badSamples,
+    Settings.Workers workers) {
 
   /** Checks the settings that do not depend on the data. */
   public Sampling {
+    if (workers.prefetchBuffer() > 0 && workers.readers() == 0) {
+      throw new IllegalArgumentException("prefetchBuffer(" + workers.prefetchBuffer() + ") is how far reader threads"
+          + " write ahead, and readers is 0 (the consumer's thread writes each batch): set readers(n) too, or leave"
+          + " prefetchBuffer unset");
+    }
     if (batchSize < 0) {
       // An invariant: Settings.Builder refuses a negative batch size with the user's words.
       throw new IllegalArgumentException("internal: batch size " + batchSize + " < 0");
@@ -80,15 +87,16 @@ public record Sampling(
     Settings.Sharding sharding = settings.sharding();
     return new Sampling(batchSize, settings.lastBatch(), settings.shuffle(), settings.seed().orElseGet(Seeds::unseeded),
         settings.seed().isPresent(), sharding.numParts(), sharding.partIndex(), sharding.even(), sharding.elastic(),
-        settings.padding(), settings.badSamples());
+        settings.padding(), settings.badSamples(), settings.workers());
   }
 
   /**
    * Batch size 0 (the whole shard as one batch), PARTIAL, no shuffle, a drawn seed, one shard,
-   * padding 0, failing at a bad sample.
+   * padding 0, failing at a bad sample, no reader threads.
    */
   public static Sampling defaults() {
-    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, false, new Padding(Map.of(), 0, 0), BadSamples.fail());
+    return new Sampling(0, LastBatch.PARTIAL, false, Seeds.unseeded(), false, 1, 0, false, false, new Padding(Map.of(), 0, 0), BadSamples.fail(),
+        new Settings.Workers(0, 0));
   }
 
   /** Rows of a full batch for a shard of {@code shardSize} samples: the batch size, or the shard size for 0. */
@@ -111,7 +119,7 @@ public record Sampling(
 
   /** These settings with another batch size and last-batch policy. */
   public Sampling withBatch(int batchSize, LastBatch lastBatch) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, elasticShards, padding, badSamples);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, elasticShards, padding, badSamples, workers);
   }
 
   /**
@@ -119,12 +127,12 @@ public record Sampling(
    * order, batch size, last-batch policy and padding.
    */
   public Sampling global() {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, 1, 0, false, false, padding, badSamples);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, 1, 0, false, false, padding, badSamples, workers);
   }
 
   /** These settings with another order: shuffled or not, with the user's seed {@code seed}. */
   public Sampling withOrder(boolean shuffle, long seed) {
-    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, elasticShards, padding, badSamples);
+    return new Sampling(batchSize, lastBatch, shuffle, seed, true, numParts, partIndex, evenShards, elasticShards, padding, badSamples, workers);
   }
 
   /** The padding constant for a provided name ({@link Padding#valueFor}). */

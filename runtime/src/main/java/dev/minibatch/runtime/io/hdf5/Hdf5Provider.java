@@ -2,8 +2,10 @@ package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.check.Check;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -52,7 +54,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * leftover draws to the front of the next epoch and needs at least one batch of draws per shard).
  *
  * <p>Data Provider Core's Readers and functions: {@link Builder#readers(int)} threads write each
- * batch's rows straight into a ring of {@link Builder#buffers(int)} preallocated batch buffers,
+ * batch's rows straight into a ring of preallocated batch buffers ({@link Builder#prefetchBuffer(int)}),
  * running the {@link Builder#process(SampleProcessor) process} functions (per sample, then per
  * class) on the way; the {@link Builder#delivery(Consumer) delivery} function sees each batch on
  * the consumer's thread; {@link #multicast(int)} serves several consumers. With a seed, the batches
@@ -68,10 +70,10 @@ public final class Hdf5Provider extends FileProvider {
 
   private Hdf5Provider(Sampling sampling, Map<String, RowSource> data, Map<String, RowSource> labels, List<String> classNames,
       @Nullable EpochDraws order, List<Part> parts, Builder b) {
-    this(new FileEngine("Hdf5Provider", data, labels, sampling, order), classNames, parts, b);
+    this(new FileEngine("Hdf5Provider", data, labels, sampling, order), sampling, classNames, parts, b);
   }
 
-  private Hdf5Provider(FileEngine files, List<String> classNames, List<Part> parts, Builder b) {
+  private Hdf5Provider(FileEngine files, Sampling sampling, List<String> classNames, List<Part> parts, Builder b) {
     super(files);
     // Kept for the readers and the drawn order, which only this provider has.
     this.files = files;
@@ -82,12 +84,12 @@ public final class Hdf5Provider extends FileProvider {
       partStarts[p] = partStarts[p - 1] + this.parts[p - 1].rows().length;
     }
     SampleProcessor process = processFor(b.process, b.processes, classNames);
-    int readers = b.readers >= 0 ? b.readers : process != null ? Runtime.getRuntime().availableProcessors() : 0;
-    if (process != null && readers == 0) {
+    ReaderThreads readers = ReaderThreads.of("hdf5-reader", sampling.workers());
+    if (process != null && readers == null) {
       throw new IllegalArgumentException("a process function runs on reader threads: readers(0) leaves none");
     }
-    if (readers > 0) {
-      files.useReaders(new FileEngine.Readers("hdf5-reader", readers, b.buffers, process, this::origin));
+    if (readers != null) {
+      files.useReaders(new FileEngine.Readers(readers, process, this::origin));
     }
     if (b.delivery != null) {
       files.useDelivery(b.delivery);
@@ -310,32 +312,9 @@ public final class Hdf5Provider extends FileProvider {
     private @Nullable SampleProcessor process;
     private final Map<String, SampleProcessor> processes = new LinkedHashMap<>();
     private @Nullable Consumer<? super NamedBatch> delivery;
-    private int readers = -1;
-    private int buffers = 4;
     private final Select select = new Select();
 
     private Builder() {}
-
-    /**
-     * The number of reader threads that fill the batches; default 0 (the consumer's thread fills
-     * them) without a process function, the number of processors with one. With a seed, the
-     * batches are the same for any number of readers.
-     */
-    public Builder readers(int readers) {
-      this.readers = Check.atLeast("readers", readers, 0);
-      return this;
-    }
-
-    /**
-     * With reader threads, the number of preallocated batch buffers in the ring, at least 2; default
-     * 4. Two of them hold the batches the consumer may still use (the one it took last stays intact
-     * while it takes the next), so readers run up to {@code buffers - 2} batches ahead of the one it
-     * waits for.
-     */
-    public Builder buffers(int buffers) {
-      this.buffers = Check.atLeast("buffers", buffers, 2);
-      return this;
-    }
 
     /**
      * The process function for every sample (Data Provider Core {@code process}), run on the reader
@@ -431,7 +410,10 @@ public final class Hdf5Provider extends FileProvider {
      * @throws java.io.UncheckedIOException naming a missing file
      */
     public Hdf5Provider build() {
-      Sampling sampling = Sampling.resolve(settings());
+      // With a process function, readers default to one per processor: the function runs on them.
+      Settings given = settings();
+      Sampling sampling = Sampling.resolve(process == null && processes.isEmpty() ? given
+          : Settings.builder().readers(Runtime.getRuntime().availableProcessors()).build().toBuilder().apply(given).build());
       Hdf5Specification.Selected selected = new Hdf5Specification(entries, names, labelName, oneHot, select.skip,
           select.max, select.filter, select.filters).read();
       EpochDraws order = drawnOrder(sampling, selected, wrapExamples, epochLength);

@@ -6,6 +6,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.Role;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
@@ -87,7 +88,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
             List.of(DataDesc.of(labelName, n, labelShape, DType.FLOAT32, Role.LABEL))))
         .batches(NamedBatch::new)
         .rows(rows)
-        .readers(new ReaderThreads("image", b.preprocessThreads, b.prefetchBuffer + 2))
+        .readers(imageReaders(sampling))
         .build();
   }
 
@@ -195,6 +196,16 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     }
   }
 
+  /** The reader threads that decode and augment: images are never decoded on the consumer's thread. */
+  private static ReaderThreads imageReaders(Sampling sampling) {
+    ReaderThreads readers = ReaderThreads.of("image", sampling.workers());
+    if (readers == null) {
+      throw new IllegalArgumentException("readers must be >= 1: images are decoded and augmented on reader threads"
+          + " (MXNet preprocess_threads), got 0");
+    }
+    return readers;
+  }
+
   /** The image settings of {@code b}, checked. */
   private static Augmentation augmentation(Builder b) {
     if (b.channels == 0) {
@@ -205,8 +216,6 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
         + b.channels);
     require(b.height > 0 && b.width > 0, "dataShape's height and width must be positive, got " + b.height + "x" + b.width);
     require(b.labelWidth >= 1, "labelWidth must be >= 1, got " + b.labelWidth);
-    require(b.preprocessThreads >= 1, "preprocessThreads must be >= 1, got " + b.preprocessThreads);
-    require(b.prefetchBuffer >= 1, "prefetchBuffer must be >= 1, got " + b.prefetchBuffer);
     return new Augmentation(b.channels, b.height, b.width, b.augment.settings(b.channels), b.normalize.settings());
   }
 
@@ -234,8 +243,6 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private int channels;
     private int height;
     private int width;
-    private int preprocessThreads = 4;
-    private int prefetchBuffer = 4;
     private boolean skipCorrupt;
     private Consumer<RecordProblem> problems = p -> {};
     private boolean channelsLast;
@@ -246,7 +253,7 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /** MXNet's {@code round_batch = true}: the last batch is padded with the next epoch's first images. */
     private Builder() {
-      lastBatch(LastBatch.PAD_CONTINUE);
+      super(Settings.builder().lastBatch(LastBatch.PAD_CONTINUE).readers(4).prefetchBuffer(4).build());
     }
 
     /** The RecordIO file of image records (MXNet {@code path_imgrec}). One source is required. */
@@ -297,16 +304,13 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
-    /** Reader threads that decode and augment (MXNet {@code preprocess_threads}); default 4. */
+    /**
+     * MXNet {@code preprocess_threads}: the reader threads that decode and augment, {@link
+     * #readers(int)} under MXNet's name; default 4, with {@link #prefetchBuffer(int)} 4 (MXNet {@code
+     * prefetch_buffer}).
+     */
     public Builder preprocessThreads(int threads) {
-      this.preprocessThreads = threads;
-      return this;
-    }
-
-    /** Batches prepared ahead of the consumer (MXNet {@code prefetch_buffer}); default 4. */
-    public Builder prefetchBuffer(int batches) {
-      this.prefetchBuffer = batches;
-      return this;
+      return readers(threads);
     }
 
     /** MXNet {@code num_parts} and {@code part_index}: this provider reads part {@code partIndex} of {@code numParts}. */

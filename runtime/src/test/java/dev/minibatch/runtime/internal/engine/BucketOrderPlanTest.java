@@ -54,7 +54,7 @@ class BucketOrderPlanTest {
 
   static Sampling sampling(int batchSize, LastBatch policy, boolean shuffle, int parts, int part, boolean even) {
     return new Sampling(batchSize, policy, shuffle, 42L, true, parts, part, even, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
-        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail(), new dev.minibatch.runtime.Settings.Workers(0, 0));
   }
 
   static BucketOrderPlan scheduler(int batchSize, LastBatch policy) {
@@ -315,7 +315,7 @@ class BucketOrderPlanTest {
     assertNotEquals(a.get(1), a.get(2));
     // Another seed, another order.
     Sampling other = new Sampling(8, LastBatch.PARTIAL, true, 43L, true, 1, 0, false, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
-        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail(), new dev.minibatch.runtime.Settings.Workers(0, 0));
     assertNotEquals(a.get(0), epoch(new BucketOrderPlan(lengths, MANY_BOUNDS, other)));
   }
 

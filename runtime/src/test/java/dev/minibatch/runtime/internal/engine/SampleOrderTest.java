@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class SampleOrderTest {
   private static Sampling sampling(int batch, LastBatch policy, int parts, int part) {
     return new Sampling(batch, policy, false, 1L, true, parts, part, false, false, new dev.minibatch.runtime.Settings.Padding(java.util.Map.of(), 0, 0),
-        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail());
+        dev.minibatch.runtime.ProviderBuilder.BadSamples.fail(), new dev.minibatch.runtime.Settings.Workers(0, 0));
   }
 
   @Test

@@ -217,7 +217,7 @@ class Hdf5ReadersTest {
   @Timeout(60)
   void closingOrDroppingAnEpochOrTheProviderStopsTheReaders() throws InterruptedException {
     Set<Thread> before = minibatchThreads();
-    try (Hdf5Provider p = twoFiles().batchSize(2).readers(3).buffers(2).build()) {
+    try (Hdf5Provider p = twoFiles().batchSize(2).readers(3).prefetchBuffer(1).build()) {
       BatchIterator<NamedBatch> it = p.iterator();
       it.next();
       assertEquals(3, readerThreads(before));
@@ -247,8 +247,8 @@ class Hdf5ReadersTest {
   }
 
   /**
-   * The number of live reader threads not in {@code before}. With two buffers the readers cannot
-   * finish a 7-batch epoch while the consumer holds its first batch, so all are still alive.
+   * The number of live reader threads not in {@code before}. Writing one batch ahead, the readers
+   * cannot finish a 7-batch epoch while the consumer holds its first batch, so all are still alive.
    */
   private static int readerThreads(Set<Thread> before) {
     Set<Thread> extra = minibatchThreads();
@@ -260,7 +260,7 @@ class Hdf5ReadersTest {
   @Timeout(60)
   void multicastGivesEveryConsumerEveryBatchOnceAndReusesABufferOnlyAfterAllReleasedIt() throws Exception {
     int consumers = 3;
-    try (Hdf5Provider p = twoFiles().batchSize(3).readers(2).buffers(3).build()) {
+    try (Hdf5Provider p = twoFiles().batchSize(3).readers(2).prefetchBuffer(1).build()) {
       Multicast<NamedBatch> m = p.multicast(consumers);
       CyclicBarrier together = new CyclicBarrier(consumers);
       ExecutorService pool = Executors.newFixedThreadPool(consumers);
