@@ -10,6 +10,7 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
+import dev.minibatch.runtime.internal.pipeline.CloseAll;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;
@@ -282,21 +283,7 @@ public final class MergedProvider implements BatchProvider<NamedBatch>, Resumabl
   @Override
   public void close() {
     if (guard.close()) {
-      RuntimeException first = null;
-      for (BatchProvider<? extends Batch> p : providers) {
-        try {
-          p.close();
-        } catch (RuntimeException e) {
-          if (first == null) {
-            first = e;
-          } else {
-            first.addSuppressed(e);
-          }
-        }
-      }
-      if (first != null) {
-        throw first;
-      }
+      CloseAll.closeAll(providers, BatchProvider::close);
     }
   }
 

@@ -7,28 +7,18 @@ import java.util.Collections;
 import java.util.List;
 
 /** {@link Reader#batch}: groups consecutive items into unmodifiable lists. */
-final class BatchedReader<T> implements Reader<List<T>> {
-  private final Reader<T> source;
+final class BatchedReader<T> extends PassReader<T, List<T>> {
   private final int size;
   private final boolean dropLast;
 
   BatchedReader(Reader<T> source, int size, boolean dropLast) {
-    this.source = source;
+    super(source);
     this.size = Check.atLeast("batch size", size, 1);
     this.dropLast = dropLast;
   }
 
   @Override
-  public PipelineIterator<List<T>> iterator() {
-    return over(source.iterator());
-  }
-
-  @Override
-  public PipelineIterator<List<T>> iterator(int pass) {
-    return over(source.iterator(pass));
-  }
-
-  private PipelineIterator<List<T>> over(PipelineIterator<T> in) {
+  PipelineIterator<List<T>> over(PipelineIterator<T> in) {
     return new SourceIterator<List<T>>(in) {
       @Override
       Object advance() {

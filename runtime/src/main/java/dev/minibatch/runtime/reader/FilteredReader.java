@@ -4,26 +4,16 @@ import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.function.Predicate;
 
 /** {@link Reader#filter}: keeps the items a predicate accepts. */
-final class FilteredReader<T> implements Reader<T> {
-  private final Reader<T> source;
+final class FilteredReader<T> extends PassReader<T, T> {
   private final Predicate<? super T> keep;
 
   FilteredReader(Reader<T> source, Predicate<? super T> keep) {
-    this.source = source;
+    super(source);
     this.keep = keep;
   }
 
   @Override
-  public PipelineIterator<T> iterator() {
-    return over(source.iterator());
-  }
-
-  @Override
-  public PipelineIterator<T> iterator(int pass) {
-    return over(source.iterator(pass));
-  }
-
-  private PipelineIterator<T> over(PipelineIterator<T> in) {
+  PipelineIterator<T> over(PipelineIterator<T> in) {
     return new SourceIterator<T>(in) {
       private long index;
 

@@ -3,26 +3,16 @@ package dev.minibatch.runtime.reader;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 
 /** {@link Reader#firstn}: the first n items; the source is not pulled past them. */
-final class FirstNReader<T> implements Reader<T> {
-  private final Reader<T> source;
+final class FirstNReader<T> extends PassReader<T, T> {
   private final long n;
 
   FirstNReader(Reader<T> source, long n) {
-    this.source = source;
+    super(source);
     this.n = n;
   }
 
   @Override
-  public PipelineIterator<T> iterator() {
-    return over(source.iterator());
-  }
-
-  @Override
-  public PipelineIterator<T> iterator(int pass) {
-    return over(source.iterator(pass));
-  }
-
-  private PipelineIterator<T> over(PipelineIterator<T> in) {
+  PipelineIterator<T> over(PipelineIterator<T> in) {
     return new SourceIterator<T>(in) {
       private long taken;
 

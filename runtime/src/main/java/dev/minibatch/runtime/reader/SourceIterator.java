@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.reader;
 
+import dev.minibatch.runtime.internal.pipeline.CloseAll;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import java.util.List;
@@ -73,21 +74,7 @@ abstract class SourceIterator<T> implements PipelineIterator<T> {
     closed = true;
     ended = true;
     lookahead = NONE;
-    RuntimeException first = null;
-    for (PipelineIterator<?> it : upstream) {
-      try {
-        it.close();
-      } catch (RuntimeException e) {
-        if (first == null) {
-          first = e;
-        } else {
-          first.addSuppressed(e);
-        }
-      }
-    }
-    if (first != null) {
-      throw first;
-    }
+    CloseAll.closeAll(upstream, PipelineIterator::close);
   }
 
   @Override

@@ -272,22 +272,14 @@ public final class IdxFile {
 
     /** Element {@code i} (row-major) as a double; uint8 elements are 0..255. */
     public double getDouble(long i) {
-      int at = checkIndex(i) * type.byteSize();
+      int index = checkIndex(i);
       switch (type) {
-        case UINT8:
-          return data.get(at) & 0xff;
-        case INT8:
-          return data.get(at);
-        case INT16:
-          return data.getShort(at);
-        case INT32:
-          return data.getInt(at);
         case FLOAT32:
-          return data.getFloat(at);
+          return data.getFloat(index * 4);
         case FLOAT64:
-          return data.getDouble(at);
+          return data.getDouble(index * 8);
         default:
-          throw new AssertionError(type);
+          return intAt(index);
       }
     }
 
@@ -422,6 +414,7 @@ public final class IdxFile {
       }
     }
 
+    /** Element {@code i} of an integer type (uint8 as 0..255): the one decoding of the four. */
     private int intAt(int i) {
       int at = i * type.byteSize();
       switch (type) {
