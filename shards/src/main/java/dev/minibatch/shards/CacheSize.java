@@ -109,4 +109,59 @@ final class CacheSize {
         + " files, which must stay decoded while they are read, or files load again within an epoch; the smallest "
         + "cache that works is " + smallest(indexes, order, reach) + " (or leave cacheFiles unset for the default)";
   }
+
+  /**
+   * The cache of a trainer reading its share ({@link PartitionOrder}): it reads its {@code C / k}
+   * partitions in turn, a batch of each, so each of them holds its shuffle window (without shuffle,
+   * its current file) in the cache at once; per partition, the positions read at once are those of
+   * one reader of the global order, with the trainer's reader threads spread over its partitions.
+   * The tail is read once the partitions are done with, from a cache they no longer need.
+   */
+  static final class Shares {
+    private final ShardIndex index;
+    private final Reach reach;
+    private final int owned;
+    private final boolean shuffle;
+
+    Shares(ShardIndex index, PartitionOrder order, dev.minibatch.runtime.internal.settings.Sampling sampling,
+        int readers) {
+      this.index = index;
+      this.owned = order.partitions() / sampling.numParts();
+      this.shuffle = sampling.shuffle();
+      int perPartition = (Math.max(1, readers) + owned - 1) / owned;
+      Reach r = reach(shuffle, order.window(), perPartition, order.batch());
+      int smallestFile = index.files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
+      // Windows start at a partition's first position: on file boundaries only if a partition is whole files.
+      this.reach = new Reach(r.positions(), r.aligned() && order.partitionLength() % smallestFile == 0);
+    }
+
+    /** The smallest cache that loads each of the trainer's files once per epoch. */
+    int smallest() {
+      return (int) Math.min(Integer.MAX_VALUE, (long) owned * span(index, reach));
+    }
+
+    /**
+     * {@code asked} if it is at least {@link #smallest()}; unset ({@code 0}), the smallest or, if
+     * larger, a window of files and one more per partition, plus {@code readAhead}.
+     *
+     * @throws IllegalArgumentException if {@code asked} is too small, naming the smallest that works
+     */
+    int capacity(int asked, int window, int readAhead, String directory) {
+      int smallest = smallest();
+      if (asked > 0 && asked < smallest) {
+        throw new IllegalArgumentException("cacheFiles(" + asked + ") is too small: this trainer reads " + owned
+            + " partitions of " + directory + " in turn, each holding " + (shuffle ? "a shuffle window ("
+            + reach.positions() + " positions)" : "its current file") + " in " + span(index, reach)
+            + " files while it is read, or files load again within an epoch; the smallest cache that works is "
+            + smallest + " (or leave cacheFiles unset for the default)");
+      }
+      if (asked > 0) {
+        return asked;
+      }
+      int minFile = index.files().stream().mapToInt(ShardIndex.Entry::samples).min().orElse(1);
+      long windowFiles = ((long) window + minFile - 1) / minFile + 1;
+      long byDefault = Math.max(smallest, (long) owned * windowFiles) + readAhead;
+      return (int) Math.min(index.files().size(), byDefault);
+    }
+  }
 }

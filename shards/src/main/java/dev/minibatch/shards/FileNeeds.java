@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.internal.engine.EpochDraws;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
@@ -18,13 +19,21 @@ import org.jspecify.annotations.Nullable;
  *
  * <p>An epoch's tables cost one int per sample and per file; the two newest epochs are kept (reader
  * threads may write the end of one epoch while others begin the next).
+ *
+ * <p>A trainer that reads its share ({@link PartitionOrder}, {@code k} trainers) writes every
+ * {@code k}-th batch of the epoch only: its files, their places and last uses count those batches'
+ * positions, so it reads ahead and keeps only its own files. Which of the {@code k} classes of
+ * batches it writes in an epoch (its rank, shifted in a restored epoch by the batches dealt before
+ * the state was saved) is learnt from the first batch it writes there.
  */
 final class FileNeeds {
   private static final long FREE = Long.MAX_VALUE;
 
-  private final MixOrder order;
+  private final EpochDraws order;
   private final ShardFiles files;
   private final int samples;
+  private final int parts;
+  private final int batch;
   private final AtomicLongArray writing;
   private final AtomicLong begun = new AtomicLong(-1);
   private volatile @Nullable EpochUse latest;
@@ -33,18 +42,24 @@ final class FileNeeds {
   /**
    * Epoch {@code epoch}'s files in the order it first reads them; per file its place in that
    * order and its last position ({@code -1} for a file the epoch does not read); per sample its
-   * first position ({@code -1} if not drawn).
+   * first position ({@code -1} if not drawn). For a trainer reading its share, the files, places
+   * and last uses are those of its batches; the positions are the epoch's.
    */
   record EpochUse(int epoch, int[] files, int[] place, int[] lastUse, int[] positionOf) {}
 
   /**
    * @param samples the samples of all sets (the provider-wide sample indices are below it)
    * @param writers how many threads may write batches at once, at least 1
+   * @param parts the trainers that share the epoch's batches in turn, each reading its own files
+   *     ({@link PartitionOrder}); 1 for a trainer that may read any file
+   * @param batch the rows of a global batch, when {@code parts > 1}
    */
-  FileNeeds(MixOrder order, ShardFiles files, long samples, int writers) {
+  FileNeeds(EpochDraws order, ShardFiles files, long samples, int writers, int parts, int batch) {
     this.order = order;
     this.files = files;
     this.samples = (int) samples;
+    this.parts = parts;
+    this.batch = batch;
     // One slot more than the writers: a provider's consumer may plan a batch while readers write.
     this.writing = new AtomicLongArray(writers + 1);
     for (int i = 0; i < writing.length(); i++) {
@@ -52,8 +67,12 @@ final class FileNeeds {
     }
   }
 
-  /** The use of epoch {@code e}, computed once per epoch. */
-  EpochUse epoch(int e) {
+  /**
+   * The use of epoch {@code e}, computed once per epoch, by the first write of it: {@code sample}
+   * is the first row that write writes (for a trainer reading its share, its position says which
+   * batches are the trainer's).
+   */
+  EpochUse epoch(int e, int sample) {
     EpochUse l = latest;
     if (l != null && l.epoch == e) {
       return l;
@@ -71,7 +90,7 @@ final class FileNeeds {
       if (p != null && p.epoch == e) {
         return p;
       }
-      EpochUse made = make(e);
+      EpochUse made = make(e, sample);
       if (l == null || e > l.epoch) {
         previous = l;
         latest = made;
@@ -82,7 +101,7 @@ final class FileNeeds {
     }
   }
 
-  private EpochUse make(int e) {
+  private EpochUse make(int e, int first) {
     int[] draws = new int[order.length()];
     order.fill(e, draws);
     int fileCount = files.size();
@@ -92,19 +111,27 @@ final class FileNeeds {
     Arrays.fill(place, -1);
     Arrays.fill(lastUse, -1);
     Arrays.fill(positionOf, -1);
+    for (int p = 0; p < draws.length; p++) {
+      if (positionOf[draws[p]] < 0) {
+        positionOf[draws[p]] = p;
+      }
+    }
+    // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
+    // with no position here, carried from another epoch, leaves the whole epoch counted).
+    int at = first >= 0 && first < samples ? positionOf[first] : -1;
+    int mine = parts > 1 && at >= 0 ? (at / batch) % parts : -1;
     int[] firstRead = new int[fileCount];
     int k = 0;
     for (int p = 0; p < draws.length; p++) {
-      int sample = draws[p];
-      int f = files.fileOf(sample);
+      if (mine >= 0 && (p / batch) % parts != mine) {
+        continue;
+      }
+      int f = files.fileOf(draws[p]);
       if (place[f] < 0) {
         place[f] = k;
         firstRead[k++] = f;
       }
       lastUse[f] = p;
-      if (positionOf[sample] < 0) {
-        positionOf[sample] = p;
-      }
     }
     return new EpochUse(e, Arrays.copyOf(firstRead, k), place, lastUse, positionOf);
   }

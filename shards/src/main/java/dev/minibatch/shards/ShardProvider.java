@@ -170,6 +170,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
+    /** {@link ShardSource.Builder#partitions(int)}. */
+    public Builder partitions(int count) {
+      source.partitions(count);
+      return this;
+    }
+
     /** {@link ShardSource.Builder#maxLength(String, int)}. */
     public Builder maxLength(String column, int steps) {
       source.maxLength(column, steps);

@@ -7,6 +7,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.BatchSlot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
+import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowWriter;
@@ -32,7 +33,7 @@ import org.jspecify.annotations.Nullable;
 final class ShardReading implements AutoCloseable {
   private final List<ShardStore> stores;
   private final ShardFiles files;
-  private final MixOrder order;
+  private final EpochDraws order;
   private final ShardCache cache;
   private final FileNeeds needs;
   private final Sampling sampling;
@@ -50,17 +51,28 @@ final class ShardReading implements AutoCloseable {
       }
       this.files = new ShardFiles(open, indexes);
       int window = b.shuffleWindow;
-      double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
-      this.order = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
       int readers = sampling.workers().readers();
-      CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, readers, sampling.batchSize());
-      if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, order, reach)) {
-        throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, order, reach, open, readers));
-      }
-      int capacity = b.cacheFiles > 0 ? b.cacheFiles
-          : Math.min(files.size(), CacheSize.byDefault(indexes, order, reach, window, b.readAhead));
       long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
-      this.needs = new FileNeeds(order, files, total, Math.max(1, readers));
+      int capacity;
+      if (b.partitions > 0) {
+        // Each trainer reads its share: one set, in partitions (PartitionOrder, CacheSize.Shares).
+        PartitionOrder shares = PartitionOrder.of(b, indexes, open.get(0).directory().toString(), sampling);
+        CacheSize.Shares cache = new CacheSize.Shares(indexes.get(0), shares, sampling, readers);
+        capacity = cache.capacity(b.cacheFiles, window, b.readAhead, open.get(0).directory().toString());
+        this.order = shares;
+        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), sampling.numParts(), shares.batch());
+      } else {
+        double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
+        MixOrder mix = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
+        CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, readers, sampling.batchSize());
+        if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, mix, reach)) {
+          throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, mix, reach, open, readers));
+        }
+        capacity = b.cacheFiles > 0 ? b.cacheFiles
+            : Math.min(files.size(), CacheSize.byDefault(indexes, mix, reach, window, b.readAhead));
+        this.order = mix;
+        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, 0);
+      }
       this.cache = new ShardCache(files, capacity, needs);
       this.stores = List.copyOf(open);
       this.sampling = sampling;
@@ -190,7 +202,7 @@ final class ShardReading implements AutoCloseable {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
-      FileNeeds.EpochUse use = needs.epoch(slot.epoch());
+      FileNeeds.EpochUse use = needs.epoch(slot.epoch(), indices[from]);
       // A row carried over from another epoch has no position in this one: the write then counts
       // from the epoch's start, which only keeps files longer.
       int start = Math.max(0, use.positionOf()[indices[from]]);

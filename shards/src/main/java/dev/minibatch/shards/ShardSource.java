@@ -33,6 +33,7 @@ public final class ShardSource {
   final int shuffleWindow;
   final int cacheFiles;
   final int readAhead;
+  final int partitions;
   final Map<String, Integer> maxLengths;
   final Map<String, Double> stepPaddings;
   /** The index {@link ShardSet#open} read, so that the provider does not read it again; not a setting. */
@@ -46,6 +47,7 @@ public final class ShardSource {
     this.shuffleWindow = b.shuffleWindow;
     this.cacheFiles = b.cacheFiles;
     this.readAhead = b.readAhead;
+    this.partitions = b.partitions;
     this.maxLengths = Collections.unmodifiableMap(new LinkedHashMap<>(b.maxLengths));
     this.stepPaddings = Collections.unmodifiableMap(new LinkedHashMap<>(b.stepPaddings));
     this.index = b.index;
@@ -74,6 +76,7 @@ public final class ShardSource {
     b.shuffleWindow = shuffleWindow;
     b.cacheFiles = cacheFiles;
     b.readAhead = readAhead;
+    b.partitions = partitions;
     b.maxLengths.putAll(maxLengths);
     b.stepPaddings.putAll(stepPaddings);
     b.index = index;
@@ -97,6 +100,9 @@ public final class ShardSource {
     if (readAhead != Builder.DEFAULT_READ_AHEAD) {
       s.append(", readAhead(").append(readAhead).append(')');
     }
+    if (partitions > 0) {
+      s.append(", partitions(").append(partitions).append(')');
+    }
     maxLengths.forEach((c, n) -> s.append(", maxLength(\"").append(c).append("\", ").append(n).append(')'));
     stepPaddings.forEach((c, v) -> s.append(", stepPadding(\"").append(c).append("\", ").append(v).append(')'));
     return s.append(']').toString();
@@ -114,6 +120,7 @@ public final class ShardSource {
     private int shuffleWindow = DEFAULT_WINDOW;
     private int cacheFiles;
     private int readAhead = DEFAULT_READ_AHEAD;
+    private int partitions;
     private final Map<String, Integer> maxLengths = new LinkedHashMap<>();
     private final Map<String, Double> stepPaddings = new LinkedHashMap<>();
     private @Nullable ShardIndex index;
@@ -192,6 +199,21 @@ public final class ShardSource {
      */
     public Builder readAhead(int files) {
       this.readAhead = Check.atLeast("readAhead", files, 0);
+      return this;
+    }
+
+    /**
+     * Reads the set in {@code count} canonical partitions, {@code >= 1}, so that each of {@code k}
+     * trainers ({@code shard(k, p)}, elastic) reads only about {@code 1/k} of the files of each
+     * epoch: global batch {@code j} comes from partition {@code j mod count}, and trainer {@code p}
+     * gets every {@code k}-th batch, so {@code k} must divide {@code count}. The global batches are
+     * the same for every such {@code k}, and a state saved under one resumes under another
+     * (docs/shards.md, "Each trainer reads its share"). Default: not set, the global order of
+     * "The global order", whose batches every trainer reads from all files. One set read whole:
+     * not with a mix or {@code samplesPerEpoch}.
+     */
+    public Builder partitions(int count) {
+      this.partitions = Check.atLeast("partitions", count, 1);
       return this;
     }
 

@@ -96,7 +96,7 @@ class OrderFormulaTest {
     return z ^ (z >>> 31);
   }
 
-  private static long derive(long s, long... coordinates) {
+  static long derive(long s, long... coordinates) {
     long h = mix(s);
     for (long c : coordinates) {
       h = mix(h ^ mix(c + 0x9E3779B97F4A7C15L));
@@ -105,7 +105,7 @@ class OrderFormulaTest {
   }
 
   /** A draw from {@code x} of positions {@code [from, to)}: Fisher–Yates from the last position down. */
-  private static void draw(int[] order, int from, int to, long x) {
+  static void draw(int[] order, int from, int to, long x) {
     SplittableRandom r = new SplittableRandom(x);
     for (int i = to - 1; i > from; i--) {
       int j = from + r.nextInt(i - from + 1);
