@@ -101,7 +101,7 @@ final class PartitionOrder implements EpochDraws {
     if (sampling.lastBatch() == LastBatch.ROLL_OVER) {
       throw new IllegalArgumentException(asked + " keeps every global batch inside one partition; lastBatch ROLL_OVER "
           + "carries samples into the next epoch and shifts every batch of it across two: use PAD_WRAP, PAD_CONSTANT, "
-          + "PARTIAL or DROP");
+          + "PARTIAL or DISCARD");
     }
     ShardIndex index = indexes.get(0);
     int b = sampling.batchSize();

@@ -336,7 +336,7 @@ class TrainerSharesTest {
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ShardProvider.builder(local).batchSize(B).partitions(C)
         .shard(2, 0).elasticShards(false).build()).getMessage().contains("use elasticShards(true)"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ShardProvider.builder(local).batchSize(B).partitions(C)
-        .lastBatch(LastBatch.ROLL_OVER).build()).getMessage().contains("use PAD_WRAP, PAD_CONSTANT, PARTIAL or DROP"));
+        .lastBatch(LastBatch.ROLL_OVER).build()).getMessage().contains("use PAD_WRAP, PAD_CONSTANT, PARTIAL or DISCARD"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ShardProvider.mix().source(local, 1).source(local, 1)
         .batchSize(B).partitions(C).build()).getMessage().contains("does not read a mix"));
     assertTrue(assertThrows(IllegalArgumentException.class, () -> ShardProvider.builder(local).batchSize(B)
