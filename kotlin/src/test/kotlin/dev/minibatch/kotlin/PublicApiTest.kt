@@ -1,5 +1,6 @@
 package dev.minibatch.kotlin
 
+import dev.minibatch.apicheck.InternalUses
 import dev.minibatch.apicheck.PublicApi
 import java.nio.file.Path
 import org.junit.jupiter.api.Test
@@ -13,5 +14,10 @@ class PublicApiTest {
     @Test
     fun theCompiledPublicApiIsTheListedOne() {
         PublicApi.check("minibatch-kotlin", Path.of("target", "classes"), Path.of("public-api.txt"))
+    }
+
+    @Test
+    fun itUsesOnlyTheListedRuntimeInternals() {
+        InternalUses.check("minibatch-kotlin", Path.of("target", "classes"), Path.of("internal-uses.txt"))
     }
 }

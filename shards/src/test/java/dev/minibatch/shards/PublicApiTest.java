@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.apicheck.InternalUses;
 import dev.minibatch.apicheck.PublicApi;
 import java.nio.file.Path;
 import org.junit.jupiter.api.Test;
@@ -9,5 +10,10 @@ class PublicApiTest {
   @Test
   void theCompiledPublicApiIsTheListedOne() {
     PublicApi.check("minibatch-shards", Path.of("target", "classes"), Path.of("public-api.txt"));
+  }
+
+  @Test
+  void itUsesOnlyTheListedRuntimeInternals() {
+    InternalUses.check("minibatch-shards", Path.of("target", "classes"), Path.of("internal-uses.txt"));
   }
 }
