@@ -40,6 +40,8 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
   private final long ticket;
   private final StageCounters counters;
   private boolean ended;
+  /** Batches delivered by this iteration (on the consumer's thread): the trace's batch number. */
+  private long delivered;
   /** Steps of variable-length members delivered (written on the consumer's thread, read by any). */
   private volatile long realSteps;
   private volatile long paddedSteps;
@@ -90,10 +92,8 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
     try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
       batch = produce();
     }
-    long spent = System.nanoTime() - t0;
-    counters.addItems(1);
-    counters.addBusy(spent);
-    counters.addConsumerWait(spent);
+    long t1 = System.nanoTime();
+    counters.addCall(t1, t1 - t0, delivered++);
     if (batch instanceof AbstractBatch<?> a && a.realSteps() + a.paddedSteps() > 0) {
       realSteps += a.realSteps();
       paddedSteps += a.paddedSteps();
@@ -138,9 +138,8 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
     try (MemoryWorkspace outside = HostArrays.outsideWorkspaces()) {
       more = checkMore();
     }
-    long spent = System.nanoTime() - t0;
-    counters.addBusy(spent);
-    counters.addConsumerWait(spent);
+    long t1 = System.nanoTime();
+    counters.addCall(t1, t1 - t0, -1);
     return more;
   }
 

@@ -284,7 +284,8 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
         return false;
       }
       if (reader) {
-        counters.addBusy(System.nanoTime() - t1);
+        long t2 = System.nanoTime();
+        counters.addBatchBusy(t2, t2 - t1, j);
       }
       counters.addItems(1);
       handOff.offer(() -> {

@@ -56,8 +56,9 @@ final class ChunkWriter<T> implements Emitter<T> {
     if (size == 0) {
       return;
     }
-    counters.busy.add(busy);
-    counters.items.add(size);
+    // The items' work ran back to back since the last hand-over: one event ending now.
+    counters.addBusy(System.nanoTime(), busy, emitted - size, size);
+    counters.addItems(size);
     busy = 0;
     try {
       channel.put(chunk, size);

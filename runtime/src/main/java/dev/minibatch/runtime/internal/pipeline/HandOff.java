@@ -147,13 +147,14 @@ public final class HandOff {
         producers.await();
       }
     } finally {
-      long waited = blockedSince == 0 ? 0 : System.nanoTime() - blockedSince;
+      long now = blockedSince == 0 ? 0 : System.nanoTime();
+      long waited = now - blockedSince;
       if (blockedSince != 0) {
         producerSpin = nextSpin(waited);
       }
       lock.unlock();
       if (blockedSince != 0) {
-        counters.addBlockedOutput(waited);
+        counters.addBlockedOutput(now, waited);
       }
     }
   }
@@ -229,13 +230,14 @@ public final class HandOff {
         }
       }
     } finally {
-      long waited = waitingSince == 0 ? 0 : System.nanoTime() - waitingSince;
+      long now = waitingSince == 0 ? 0 : System.nanoTime();
+      long waited = now - waitingSince;
       if (waitingSince != 0) {
         consumerSpin = nextSpin(waited);
       }
       lock.unlock();
       if (waitingSince != 0) {
-        counters.addConsumerWait(waited);
+        counters.addConsumerWait(now, waited);
       }
     }
   }

@@ -277,7 +277,7 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
         state.sourceLock.unlock();
       }
       long t2 = System.nanoTime();
-      counters.waitInput.add(t2 - t1);
+      counters.addWaitInput(t2, t2 - t1);
       if (n == 0) {
         state.release(wanted);
         return false;
@@ -296,8 +296,8 @@ final class ParallelMapStage<T, R> extends ChunkedStage<R> {
         }
       }
       long t3 = System.nanoTime();
-      counters.busy.add(t3 - t2);
-      counters.items.add(n);
+      counters.addBusy(t3, t3 - t2, start, n);
+      counters.addItems(n);
       pacer.observe(t3 - t1, n);
       state.deposit(seq, items, n, wanted - n);
       return true;

@@ -10,6 +10,10 @@ import org.jspecify.annotations.Nullable;
  * sample), {@link #snapshot()} reads them from any thread. Public so that stages outside this
  * package (the batching engine's reader threads and its consumer-side iterator) report in the same
  * form as the pipeline's stages; adding is a few nanoseconds and allocates nothing.
+ *
+ * <p>It is also the one place a trace is recorded: while a {@link TraceRecording} is active, every
+ * time added here is kept as one event of the calling thread too (the same nanoseconds, so the
+ * trace sums to the stats). Off, that costs each add one volatile read and a branch.
  */
 public final class StageCounters {
   final String name;
@@ -44,24 +48,95 @@ public final class StageCounters {
     items.add(n);
   }
 
-  /** Adds time the workers spent on the stage's work. */
+  /** Adds time the workers spent on the stage's work, ending now. */
   public void addBusy(long nanos) {
     busy.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.BUSY, System.nanoTime(), nanos, -1, 0);
+    }
   }
 
-  /** Adds time the workers spent waiting for input. */
-  public void addWaitInput(long nanos) {
+  /**
+   * Adds time a worker spent on the stage's work, ending at {@code end} ({@code System.nanoTime()}),
+   * on {@code items} items from the stage's item {@code first} (-1 if not known).
+   */
+  public void addBusy(long end, long nanos, long first, int items) {
+    busy.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.BUSY, end, nanos, first, items);
+    }
+  }
+
+  /** Adds time a worker spent writing batch {@code batch} of the epoch, ending at {@code end}. */
+  public void addBatchBusy(long end, long nanos, long batch) {
+    busy.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.BUSY, end, nanos, batch, -1);
+    }
+  }
+
+  /** Adds time the workers spent waiting for input, ending at {@code end} (0: now). */
+  public void addWaitInput(long end, long nanos) {
     waitInput.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.WAIT_INPUT, end == 0 ? System.nanoTime() : end, nanos, -1, 0);
+    }
   }
 
-  /** Adds time the workers spent blocked on a full output. */
-  public void addBlockedOutput(long nanos) {
+  /** Adds time the workers spent waiting for input, ending now. */
+  public void addWaitInput(long nanos) {
+    addWaitInput(0, nanos);
+  }
+
+  /** Adds time the workers spent blocked on a full output, ending at {@code end} (0: now). */
+  public void addBlockedOutput(long end, long nanos) {
     blockedOutput.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.BLOCKED, end == 0 ? System.nanoTime() : end, nanos, -1, 0);
+    }
   }
 
-  /** Adds time the consumer spent waiting for the stage. */
-  public void addConsumerWait(long nanos) {
+  /** Adds time the workers spent blocked on a full output, ending now. */
+  public void addBlockedOutput(long nanos) {
+    addBlockedOutput(0, nanos);
+  }
+
+  /** Adds time the consumer spent waiting for the stage, ending at {@code end} (0: now). */
+  public void addConsumerWait(long end, long nanos) {
     consumerWait.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, TraceRecording.CONSUMER_WAIT, end == 0 ? System.nanoTime() : end, nanos, -1, 0);
+    }
+  }
+
+  /** Adds time the consumer spent waiting for the stage, ending now. */
+  public void addConsumerWait(long nanos) {
+    addConsumerWait(0, nanos);
+  }
+
+  /**
+   * Adds a consumer's call on a stage that runs on the consumer's thread (the engine's epoch
+   * iterator), ending at {@code end}: its time is the stage's work and the consumer's wait for it.
+   * A call that delivered batch {@code batch} (0 for the iteration's first) counts it as an item;
+   * -1: a call that delivered none ({@code hasNext()}).
+   */
+  public void addCall(long end, long nanos, long batch) {
+    if (batch >= 0) {
+      items.increment();
+    }
+    busy.add(nanos);
+    consumerWait.add(nanos);
+    TraceRecording t = TraceRecording.active();
+    if (t != null) {
+      t.record(this, batch >= 0 ? TraceRecording.NEXT : TraceRecording.HAS_NEXT, end, nanos, batch,
+          batch >= 0 ? -1 : 0);
+    }
   }
 
   /** Freezes the wall clock at the first call. */
