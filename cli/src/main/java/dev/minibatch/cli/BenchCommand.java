@@ -12,7 +12,12 @@ import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import dev.minibatch.runtime.spi.EngineProvider;
+import dev.minibatch.runtime.trace.PipelineTrace;
+import java.io.IOException;
 import java.io.PrintWriter;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -41,7 +46,9 @@ import picocli.CommandLine.Spec;
         "  minibatch bench --prefetch train.h5",
         "      the next batch made on a background thread while the loop runs",
         "  minibatch bench --batch 32 train.rec",
-        "      MXNet image records at the first image's size; packed labels (flag > 0) as the file has them"})
+        "      MXNet image records at the first image's size; packed labels (flag > 0) as the file has them",
+        "  minibatch bench --trace bench.json train.rec",
+        "      also writes every stage's work and waits per thread; open bench.json in ui.perfetto.dev"})
 final class BenchCommand implements Callable<Integer> {
   @ParentCommand Minibatch parent;
 
@@ -74,6 +81,11 @@ final class BenchCommand implements Callable<Integer> {
   @Option(names = "--prefetch", description = "Wrap the provider in PrefetchingProvider (one background thread).")
   boolean prefetch;
 
+  @Option(names = "--trace", paramLabel = "FILE",
+      description = "Also write a trace of the run, warm-up included, to FILE: every stage's work and waits per thread "
+          + "as Chrome trace-event JSON, for Perfetto's UI (ui.perfetto.dev) or chrome://tracing.")
+  @Nullable Path trace;
+
   @Option(names = "--progress", negatable = true,
       description = "Draw a progress bar per epoch on standard error (default: only when it is a terminal, so "
           + "pipes and CI logs get no control characters).")
@@ -95,6 +107,9 @@ final class BenchCommand implements Callable<Integer> {
     Location file = input.location(arg);
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     long fileBytes = Bytes.length(file);
+    if (trace != null) {
+      checkWritable(trace);
+    }
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, settings(batch)));
     if (built instanceof EngineProvider<?> e && e.shardSize() < built.batchSize()) {
@@ -123,16 +138,23 @@ final class BenchCommand implements Callable<Integer> {
       }
       long expected = built instanceof EngineProvider<?> e ? (e.shardSize() + p.batchSize() - 1) / p.batchSize() : 0;
       List<Epoch> all = new ArrayList<>();
-      for (int e = 1 - warmup; e <= epochs; e++) {
-        String name = e < 1 ? "warm-up " + (e + warmup) : "epoch " + e;
-        Epoch r = epoch(p, name, expected, rowBytes);
-        if (e >= 1) {
-          all.add(r);
+      @Nullable PipelineTrace tracing = trace == null ? null : PipelineTrace.start();
+      try {
+        for (int e = 1 - warmup; e <= epochs; e++) {
+          String name = e < 1 ? "warm-up " + (e + warmup) : "epoch " + e;
+          Epoch r = epoch(p, name, expected, rowBytes);
+          if (e >= 1) {
+            all.add(r);
+          }
+          out.printf(Locale.ROOT, "%-9s %d samples in %d batches (%s), %.3f s: %s samples/s, %s of batches, "
+              + "bottleneck: %s%n", name + ":", r.samples(), r.batches(), Bytes.count(r.bytes()), r.seconds(),
+              rate(r.samples() / r.seconds()), Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
+          out.flush();
         }
-        out.printf(Locale.ROOT, "%-9s %d samples in %d batches (%s), %.3f s: %s samples/s, %s of batches, "
-            + "bottleneck: %s%n", name + ":", r.samples(), r.batches(), Bytes.count(r.bytes()), r.seconds(),
-            rate(r.samples() / r.seconds()), Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
-        out.flush();
+      } finally {
+        if (tracing != null) {
+          tracing.stop();
+        }
       }
       Epoch best = all.stream().min(java.util.Comparator.comparingDouble(Epoch::seconds)).orElseThrow();
       out.printf(Locale.ROOT, "best:     %s samples/s, %s of batches%n", rate(best.samples() / best.seconds()),
@@ -147,6 +169,11 @@ final class BenchCommand implements Callable<Integer> {
       }
       out.println("  " + stats.summary());
       out.println("bottleneck: " + stats.bottleneck());
+      if (tracing != null && trace != null) {
+        tracing.writeJson(trace);
+        out.println("trace:    " + trace + " (" + tracing.events() + " events, " + tracing.droppedEvents()
+            + " dropped; open it in ui.perfetto.dev or chrome://tracing)");
+      }
     }
     return Minibatch.ExitCode.OK;
   }
@@ -170,6 +197,18 @@ final class BenchCommand implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     return new Epoch(batches, samples, rows * rowBytes, seconds, stats);
+  }
+
+  /** Fails before the run, naming the file, if the trace could not be written to {@code file}. */
+  private static void checkWritable(Path file) {
+    Path folder = file.toAbsolutePath().getParent();
+    String problem = Files.isDirectory(file) ? "it is a folder"
+        : folder == null || !Files.isDirectory(folder) ? "no such folder " + folder
+        : !Files.isWritable(folder) ? "the folder " + folder + " is not writable" : null;
+    if (problem != null) {
+      String message = "cannot write the pipeline trace to " + file + ": " + problem;
+      throw new UncheckedIOException(message, new IOException(message));
+    }
   }
 
   private static String describe(BatchProvider<?> p) {
