@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.trace;
 
+import dev.minibatch.runtime.internal.check.IoFailure;
 import dev.minibatch.runtime.internal.pipeline.TraceRecording;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -113,7 +114,7 @@ public final class PipelineTrace implements AutoCloseable {
       recording.writeJson(w);
     } catch (IOException | UncheckedIOException e) {
       IOException cause = e instanceof UncheckedIOException u ? u.getCause() : (IOException) e;
-      throw new UncheckedIOException("cannot write the pipeline trace to " + file + ": " + cause, cause);
+      throw IoFailure.of("write", "the pipeline trace to " + file, cause);
     }
   }
 }
