@@ -1,0 +1,135 @@
+package dev.minibatch.text;
+
+import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.pipeline.ParallelOptions;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.StageFailedException;
+import dev.minibatch.runtime.reader.Reader;
+import dev.minibatch.shards.ShardSet;
+import dev.minibatch.shards.ShardWriter;
+import java.io.UncheckedIOException;
+import java.util.Objects;
+
+/**
+ * Tokenises documents into a shard set: one sample per document, in the documents' order, with the
+ * columns {@value #TOKENS} (its token ids, INT32 with one variable axis: the ids, no padding) and
+ * {@value #DOC} (INT64: its index in the source). Read the set with {@code ShardProvider}.
+ *
+ * <pre>{@code
+ * TokenShards.Written w = TokenShards.builder().tokenizer(Tokenizers.o200k()).readers(4).build()
+ *     .write(Documents.jsonLines(Path.of("corpus.jsonl"), "text"), "corpus-tokens");
+ * }</pre>
+ *
+ * <p>With {@link Builder#readers(int) readers(n)} the documents are tokenised on {@code n} threads of
+ * the runtime's pipeline engine (an ordered parallel map), and written in the source's order, so the
+ * files are the same, byte for byte, for any number of readers.
+ */
+public final class TokenShards {
+  /** The column of token ids. */
+  public static final String TOKENS = "tokens";
+  /** The column of document ids. */
+  public static final String DOC = "doc";
+
+  private final Tokenizer tokenizer;
+  private final int readers;
+  private final ShardWriter writer;
+
+  private TokenShards(Builder b) {
+    this.tokenizer = b.tokenizer;
+    this.readers = b.readers;
+    this.writer = b.writer;
+  }
+
+  /** A builder: {@code cl100k_base}, no reader threads, the default {@link ShardWriter}. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Tokenises {@code documents} and writes them to {@code directory}, as {@link ShardWriter#write}
+   * writes a provider (the directory must be new or empty, or hold what an unfinished write left).
+   *
+   * @return the set written and the number of tokens in it
+   * @throws FileFormatException naming the file and line of a document that cannot be read (not
+   *     UTF-8, a malformed JSON line, a missing member)
+   * @throws UncheckedIOException if a file cannot be read or the set cannot be written
+   * @throws IllegalArgumentException if there is no document, or the directory holds another shard set
+   * @throws StageFailedException if the tokeniser fails on a document (naming its index)
+   */
+  public Written write(Documents documents, String directory) {
+    Reader<int[]> tokenised = readers == 0 ? documents.reader().map(tokenizer::encode)
+        : documents.reader().xmap(ParallelOptions.builder().name("tokenize").workers(readers).ordered(true).build(),
+            (text, context) -> tokenizer.encode(text));
+    try (PipelineIterator<int[]> ids = tokenised.iterator()) {
+      TokenBatches batches = new TokenBatches(ids);
+      ShardSet set = writer.write(batches, directory);
+      return new Written(set, batches.tokens());
+    } catch (StageFailedException e) {
+      // A document the source could not read: its own error names the file and line.
+      Throwable cause = e.getCause();
+      if (cause instanceof FileFormatException || cause instanceof UncheckedIOException) {
+        cause.addSuppressed(e);
+        throw (RuntimeException) cause;
+      }
+      throw e;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TokenShards[" + tokenizer.name() + ", readers " + readers + "]";
+  }
+
+  /**
+   * What {@link #write} wrote: the shard set (its samples are the documents) and the token ids in it.
+   *
+   * @param shards the shard set
+   * @param tokens the token ids of all documents
+   */
+  public record Written(ShardSet shards, long tokens) {
+    /** Checks the values. */
+    public Written {
+      Objects.requireNonNull(shards, "shards");
+    }
+  }
+
+  /** Settings of {@link TokenShards}. */
+  public static final class Builder {
+    private Tokenizer tokenizer = Tokenizers.cl100k();
+    private int readers;
+    private ShardWriter writer = ShardWriter.builder().build();
+
+    private Builder() {}
+
+    /** The tokeniser (default {@link Tokenizers#cl100k()}); it is called from every reader thread. */
+    public Builder tokenizer(Tokenizer tokenizer) {
+      this.tokenizer = Objects.requireNonNull(tokenizer, "tokenizer");
+      return this;
+    }
+
+    /**
+     * Threads that tokenise (default 0: on the calling thread, with the writing). The output does not
+     * depend on it.
+     *
+     * @throws IllegalArgumentException if {@code n} is negative
+     */
+    public Builder readers(int n) {
+      if (n < 0) {
+        throw new IllegalArgumentException("readers must be >= 0, got " + n);
+      }
+      this.readers = n;
+      return this;
+    }
+
+    /** How the files are written: samples per file, compression, Hadoop configuration. */
+    public Builder writer(ShardWriter writer) {
+      this.writer = Objects.requireNonNull(writer, "writer");
+      return this;
+    }
+
+    /** The settings, as an immutable value. */
+    public TokenShards build() {
+      return new TokenShards(this);
+    }
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Text into shard sets: {@link dev.minibatch.text.Documents} (text files, lines, JSON lines, any
+ * {@code Iterable<String>}), a {@link dev.minibatch.text.Tokenizer} (the bundled byte-pair
+ * tokenisers of {@link dev.minibatch.text.Tokenizers}), and {@link dev.minibatch.text.TokenShards},
+ * which tokenises documents on reader threads and writes one sample per document: its token ids
+ * ({@code tokens}, INT32, variable length) and its index in the source ({@code doc}, INT64). See
+ * {@code docs/text.md}.
+ */
+@NullMarked
+package dev.minibatch.text;
+
+import org.jspecify.annotations.NullMarked;
