@@ -11,8 +11,8 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec} and {@code
- * describe}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
+ * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec}, {@code
+ * describe} and {@code tokenize}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
  * {@link #run(PrintStream, PrintStream, String...)} runs a command in-process and returns it.
  */
 @Command(
@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
     mixinStandardHelpOptions = true,
     versionProvider = Minibatch.Version.class,
     subcommands = {InspectCommand.class, ValidateCommand.class, BenchCommand.class, DescribeCommand.class,
-        Im2RecCommand.class, CommandLine.HelpCommand.class},
+        Im2RecCommand.class, TokenizeCommand.class, CommandLine.HelpCommand.class},
     description = {
         "Look into data files and generated providers before you train on them.",
         "Formats: CSV, MNIST idx (raw or .gz), HDF5, RecordIO image records, image folders and shard sets (local, "
@@ -37,6 +37,8 @@ import picocli.CommandLine.Spec;
         "      pack images/<class>/<file> into data/train.rec and .idx (MXNet's im2rec)",
         "  minibatch describe --classpath target/classes demo.Digit",
         "      the arrays of the provider generated from demo.Digit",
+        "  minibatch tokenize --readers 2 corpus-tokens corpus.jsonl",
+        "      token ids of every document (cl100k_base) as a shard set",
         "  minibatch help inspect",
         "      the options of one command"},
     exitCodeListHeading = "%nExit codes:%n",
@@ -116,12 +118,15 @@ public final class Minibatch implements Runnable {
     return false;
   }
 
-  /** Warnings and errors only: no library INFO lines (ND4J's banner, jhdf) in the tool's output. */
+  /** Warnings and errors only: no library INFO lines (ND4J's banner, jhdf), nor Hadoop's native-library notice. */
   private static void quietLogging() {
     setIfAbsent("org.slf4j.simpleLogger.defaultLogLevel", "warn");
     setIfAbsent("org.slf4j.simpleLogger.logFile", "System.err");
     setIfAbsent("org.slf4j.simpleLogger.log.org.nd4j", "error");
     setIfAbsent("org.slf4j.simpleLogger.log.io.jhdf", "error");
+    // Shard sets go through Hadoop's FileSystem, which says once per run that it has no native library
+    // (it uses its Java code, as it should here).
+    setIfAbsent("org.slf4j.simpleLogger.log.org.apache.hadoop.util.NativeCodeLoader", "error");
   }
 
   private static void setIfAbsent(String key, String value) {
@@ -134,7 +139,7 @@ public final class Minibatch implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "Missing command: give one of inspect, validate, bench, "
-        + "describe, im2rec or help");
+        + "describe, im2rec, tokenize or help");
   }
 
   /** The version from the jar's manifest, or "development" when run from classes. */

@@ -22,8 +22,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The packaged tool, checked after {@code package} (surefire's {@code jar-check} execution in
- * cli/pom.xml): one jar in target/, natives of the build's platform only, no Python, the size the
- * docs give, and bin/minibatch running it with its output in a pipe (not a terminal).
+ * cli/pom.xml): one jar in target/, natives of the build's platform only, no Python, the two
+ * vocabularies tokenize offers, the size the docs give, and bin/minibatch running it with its output in
+ * a pipe (not a terminal).
  */
 class CliJarCheck {
   static final Path JAR = Path.of(System.getProperty("cli.jar", "target/minibatch.jar"));
@@ -76,6 +77,21 @@ class CliJarCheck {
     List<String> python = names.stream().filter(n -> n.toLowerCase(Locale.ROOT).contains("python") || n.contains("cv2")
         || n.matches(".*\\.py[cdo]?$")).toList();
     assertEquals(List.of(), python, "Python files in the jar");
+  }
+
+  @Test
+  void theJarCarriesTheTwoVocabulariesThatTokenizeOffers() throws IOException {
+    List<String> vocabularies = entries().stream().filter(n -> n.endsWith(".tiktoken")).sorted().toList();
+    assertEquals(List.of("com/knuddels/jtokkit/cl100k_base.tiktoken", "com/knuddels/jtokkit/o200k_base.tiktoken"),
+        vocabularies);
+  }
+
+  @Test
+  void tokenizeRunsFromTheJar() throws IOException, InterruptedException {
+    Path text = Files.writeString(dir.resolve("hello.txt"), "hello world");
+    CliTest.Run r = launch("tokenize", "--tokenizer", "o200k_base", dir.resolve("set").toString(), text.toString());
+    assertEquals(0, r.code(), r.err());
+    assertTrue(r.out().startsWith("tokenized 1 document into 2 tokens (o200k_base, 2.0 a document)"), r.out());
   }
 
   @Test
