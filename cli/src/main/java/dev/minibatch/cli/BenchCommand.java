@@ -5,7 +5,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.engine.PrefetchingProvider;
-import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.Progress;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import dev.minibatch.runtime.pipeline.PipelineIterator;

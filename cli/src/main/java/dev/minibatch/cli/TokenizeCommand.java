@@ -1,6 +1,6 @@
 package dev.minibatch.cli;
 
-import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.Progress;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.runtime.reader.Readers;
 import dev.minibatch.shards.ShardWriter;

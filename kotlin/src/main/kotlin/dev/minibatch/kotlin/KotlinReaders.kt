@@ -1,7 +1,6 @@
 package dev.minibatch.kotlin
 
 import dev.minibatch.kotlin.internal.TaskLoop
-import dev.minibatch.runtime.internal.pipeline.Stages
 import dev.minibatch.runtime.pipeline.PipelineIterator
 import dev.minibatch.runtime.reader.Reader
 import dev.minibatch.runtime.reader.Readers
@@ -87,13 +86,13 @@ private fun checkCapacity(capacity: Int) {
 }
 
 /**
- * One pass: the runtime's producer stage (its thread, bounded queue, failure and stop handling)
+ * One pass: the runtime's producer stage, `Readers.generate` (its thread, bounded queue, failure and stop handling)
  * with the flow collected on that thread by a [TaskLoop]. The runtime stops the stage by closing its
  * queue, so the blocked `emit` throws and unwinds the flow, and by interrupting the thread, which
  * here cancels a flow suspended elsewhere (a `delay`, an upstream `flowOn`).
  */
 private fun <T : Any> collectPass(flow: Flow<T>, capacity: Int): PipelineIterator<T> =
-    Stages.generate(FLOW_STAGE, capacity) { out ->
+    Readers.generate<T>(FLOW_STAGE, capacity) { out ->
         val loop = TaskLoop()
         var failure: Throwable? = null
         val collection = CoroutineScope(loop).launch {
@@ -121,4 +120,4 @@ private fun <T : Any> collectPass(flow: Flow<T>, capacity: Int): PipelineIterato
         loop.runUntil(collection, flush) { collection.cancel() }
         stopped?.let { throw it }
         failure?.let { throw it }
-    }
+    }.iterator()

@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.example.ComputedProvider;
-import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.Progress;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;

@@ -3,8 +3,10 @@
  * (an iterator that reports {@link dev.minibatch.runtime.pipeline.PipelineStats}), {@link
  * dev.minibatch.runtime.pipeline.ParallelOptions} for a parallel map, the {@link
  * dev.minibatch.runtime.pipeline.SampleContext} a map function sees, the {@link
- * dev.minibatch.runtime.pipeline.Generator} a producer thread runs, and {@link
- * dev.minibatch.runtime.pipeline.StageFailedException}, which names the stage and the sample.
+ * dev.minibatch.runtime.pipeline.Generator} a producer thread runs, {@link
+ * dev.minibatch.runtime.pipeline.StageFailedException}, which names the stage and the sample, and
+ * {@link dev.minibatch.runtime.pipeline.Progress}, a console bar over any iterator (a provider's
+ * epoch included) that names the bottleneck.
  *
  * <p>Guarantees of the thread engine behind them ({@code dev.minibatch.runtime.internal.pipeline},
  * not API): every queue is bounded (in items) unless asked otherwise; no thread spins while waiting;

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.runtime.internal.check.Check;
-import dev.minibatch.runtime.internal.pipeline.Progress;
+import dev.minibatch.runtime.pipeline.Progress;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;

@@ -10,6 +10,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.function.BiFunction;
 import java.util.function.Function;
 
@@ -68,8 +69,19 @@ public final class Readers {
    * @throws IllegalArgumentException now if {@code bufferSize < 0}
    */
   public static <T> Reader<T> generate(int bufferSize, Generator<T> body) {
+    return generate("generate", bufferSize, body);
+  }
+
+  /**
+   * {@link #generate(int, Generator)} as the stage {@code stage}: the name its stats and failures
+   * give it and its thread's name ({@code minibatch-<stage>-0}), to tell several producers apart.
+   *
+   * @throws IllegalArgumentException now if {@code bufferSize < 0}
+   */
+  public static <T> Reader<T> generate(String stage, int bufferSize, Generator<T> body) {
+    Objects.requireNonNull(stage, "stage");
     Check.atLeast("bufferSize", bufferSize, 0, "0 = unbounded");
-    return () -> Stages.generate("generate", bufferSize, body);
+    return () -> Stages.generate(stage, bufferSize, body);
   }
 
   /**

@@ -114,6 +114,19 @@ class EngineBehaviourTest {
   }
 
   @Test
+  void aNamedGeneratorIsItsOwnStageInFailuresAndStats() {
+    Reader<Integer> failing = Readers.generate("sensor", 4, out -> {
+      out.emit(0);
+      throw new IllegalArgumentException("unplugged");
+    });
+    assertEquals("sensor", assertThrows(StageFailedException.class, failing::toList).stage());
+    try (PipelineIterator<Integer> it = Readers.<Integer>generate("sensor", 4, out -> out.emit(7)).iterator()) {
+      assertEquals(7, it.next());
+      assertTrue(it.stats().summary().startsWith("sensor[1]: "), it.stats().summary());
+    }
+  }
+
+  @Test
   void aFailureStopsEveryThread() throws InterruptedException {
     Set<Thread> before = LiveThreads.workers();
     Reader<Integer> r = deep(4).map(x -> {

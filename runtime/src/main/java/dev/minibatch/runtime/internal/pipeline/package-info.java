@@ -2,7 +2,7 @@
  * NOT API. The thread engine under readers and providers: one hand-off primitive ({@code HandOff})
  * under a producer thread with a bounded queue ({@code Stages.generate}, {@code Stages.prefetch}), a
  * parallel map that keeps or relaxes the source order ({@code Stages.parallelMap}), worker threads with a cleaner ({@code
- * Workers}, {@code ThreadCleaner}), per-stage counters and a progress display ({@code Progress}).
+ * Workers}, {@code ThreadCleaner}), and per-stage counters.
  * Public only so the engine and the readers can build on it; it may change in any release.
  */
 @NullMarked

@@ -3,6 +3,7 @@ package dev.minibatch.runtime.internal.pipeline;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.pipeline.Progress;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;

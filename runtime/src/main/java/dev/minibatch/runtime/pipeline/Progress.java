@@ -1,7 +1,5 @@
-package dev.minibatch.runtime.internal.pipeline;
+package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.pipeline.PipelineIterator;
-import dev.minibatch.runtime.pipeline.PipelineStats;
 import java.io.PrintStream;
 import java.util.Iterator;
 import java.util.NoSuchElementException;
