@@ -1,6 +1,6 @@
 package dev.minibatch.cli;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.Location;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 
 /**
  * A device a batch can be placed on: {@code cpu(i)} or {@code gpu(i)} (MXNet's contexts).

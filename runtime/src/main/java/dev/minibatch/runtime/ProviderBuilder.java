@@ -1,7 +1,7 @@
 package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 

@@ -2,7 +2,7 @@ package dev.minibatch.runtime;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;

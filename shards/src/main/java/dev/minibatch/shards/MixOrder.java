@@ -1,6 +1,6 @@
 package dev.minibatch.shards;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.internal.engine.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import java.math.BigDecimal;

@@ -2,8 +2,8 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.internal.check.Check;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.Check;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.nd4j.DTypes;
 import dev.minibatch.shards.ShardColumns.Column;
 import dev.minibatch.runtime.io.FileFormatException;

@@ -1,7 +1,7 @@
 package dev.minibatch.spark;
 
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.minibatch.spark;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Locale;

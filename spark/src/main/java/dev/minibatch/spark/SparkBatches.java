@@ -2,8 +2,8 @@ package dev.minibatch.spark;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.internal.check.Check;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.Check;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.engine.SampleOrder;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.interop.ProviderIterators;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.engine;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.internal.pipeline.HandOff;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;
 import dev.minibatch.runtime.internal.pipeline.ThreadCleaner;

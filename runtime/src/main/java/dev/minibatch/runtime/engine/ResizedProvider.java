@@ -6,7 +6,7 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Resumable;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.internal.engine.GuardedIterator;
 import dev.minibatch.runtime.internal.engine.IterationGuard;
 import dev.minibatch.runtime.pipeline.PipelineStats;

@@ -3,7 +3,7 @@ package dev.minibatch.runtime.internal;
 import dev.minibatch.DataDesc;
 import dev.minibatch.Role;
 import dev.minibatch.SampleSchema;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

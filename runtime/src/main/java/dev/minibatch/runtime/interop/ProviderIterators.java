@@ -4,7 +4,7 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import java.util.LinkedHashMap;
 import java.util.List;

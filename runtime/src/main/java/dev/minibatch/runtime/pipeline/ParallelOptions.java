@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.function.Consumer;
 import org.jspecify.annotations.Nullable;
 

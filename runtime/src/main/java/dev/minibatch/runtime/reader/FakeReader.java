@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.reader;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;

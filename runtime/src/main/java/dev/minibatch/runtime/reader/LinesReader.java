@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.reader;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.io.BufferedReader;
 import java.io.IOException;

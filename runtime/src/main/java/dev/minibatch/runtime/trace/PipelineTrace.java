@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.trace;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.pipeline.TraceRecording;
 import java.io.IOException;
 import java.io.UncheckedIOException;

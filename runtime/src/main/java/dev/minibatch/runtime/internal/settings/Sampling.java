@@ -6,7 +6,7 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.Settings.Padding;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import java.util.Map;
 
 /**

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.io.csv;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.io.csv.CsvTable.NumericArray;
 import java.util.ArrayList;
 import java.util.Collections;

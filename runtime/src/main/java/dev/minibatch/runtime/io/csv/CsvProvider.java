@@ -3,7 +3,7 @@ package dev.minibatch.runtime.io.csv;
 import dev.minibatch.DType;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;

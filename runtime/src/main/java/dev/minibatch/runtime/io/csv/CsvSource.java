@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.io.csv;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.io.FileBytes;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.internal.check.Check;
+import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;

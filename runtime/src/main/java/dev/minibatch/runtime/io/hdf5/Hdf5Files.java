@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.io.hdf5;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import io.jhdf.HdfFile;
 import java.io.IOException;

@@ -8,8 +8,8 @@ import static org.bytedeco.opencv.global.opencv_imgcodecs.IMWRITE_PNG_COMPRESSIO
 import static org.bytedeco.opencv.global.opencv_imgcodecs.imencode;
 import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 
-import dev.minibatch.runtime.internal.check.Check;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.Check;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.internal.settings.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageRecord;

@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.LocalFormat;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.check;
+package dev.minibatch.runtime.check;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

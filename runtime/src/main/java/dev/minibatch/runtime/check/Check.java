@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.check;
+package dev.minibatch.runtime.check;
 
 /**
  * Argument checks with one phrasing: {@code "<what> must be >= <min>, got <value>"} and

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.check;
+package dev.minibatch.runtime.check;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
