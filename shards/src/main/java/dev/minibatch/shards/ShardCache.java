@@ -40,6 +40,7 @@ final class ShardCache implements AutoCloseable {
   static final String STAGE = "shard-read-ahead";
 
   private final ShardFiles sources;
+  private final @Nullable ShardDiskCache disk;
   private final List<Column> columns;
   private final int capacity;
   private final FileNeeds needs;
@@ -68,8 +69,9 @@ final class ShardCache implements AutoCloseable {
     }
   }
 
-  ShardCache(ShardFiles sources, int capacity, FileNeeds needs) {
+  ShardCache(ShardFiles sources, int capacity, FileNeeds needs, @Nullable ShardDiskCache disk) {
     this.sources = sources;
+    this.disk = disk;
     this.needs = needs;
     this.columns = sources.columns();
     this.capacity = capacity;
@@ -120,7 +122,7 @@ final class ShardCache implements AutoCloseable {
       counters.addConsumerWait(System.nanoTime() - t0);
     } else if (handOff.takeUninterruptibly(() -> l.done ? l : null) == null) {
       // Closed while another thread loaded it: read it here, outside the cache.
-      return ShardFile.decode(read(file), sources.entry(file), columns, where(file));
+      return decode(file);
     }
     Throwable failure = l.failure;
     if (failure instanceof RuntimeException r) {
@@ -197,7 +199,7 @@ final class ShardCache implements AutoCloseable {
     ShardFile.@Nullable Decoded decoded = null;
     Throwable failure = null;
     try {
-      decoded = ShardFile.decode(read(l.file), sources.entry(l.file), columns, where(l.file));
+      decoded = decode(l.file);
       // Counted before anyone can see the file, so a reader that got it also sees it counted.
       loads.incrementAndGet();
       counters.addItems(1);
@@ -224,9 +226,27 @@ final class ShardCache implements AutoCloseable {
     });
   }
 
-  private byte[] read(int file) {
+  /**
+   * Reads and decodes {@code file}: from its store, its checksum checked here; or through the disk
+   * cache, which checks a file as it arrives and trusts its copies. A copy that does not decode was
+   * damaged on the local disk after it arrived: it is deleted and the file fetched once more.
+   */
+  private ShardFile.Decoded decode(int file) {
     ShardIndex.Entry e = sources.entry(file);
-    return sources.store(file).readFully(e.name(), e.bytes());
+    ShardStore store = sources.store(file);
+    if (disk == null) {
+      return ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where(file));
+    }
+    ShardDiskCache.Copy copy = disk.get(store, e);
+    try {
+      return ShardFile.decode(copy.bytes(), e, columns, where(file), true);
+    } catch (dev.minibatch.runtime.io.FileFormatException damaged) {
+      if (!copy.trusted()) {
+        throw damaged;
+      }
+      disk.discard(store, e);
+      return ShardFile.decode(disk.get(store, e).bytes(), e, columns, where(file), true);
+    }
   }
 
   private String where(int file) {

@@ -72,9 +72,20 @@ final class ShardFile {
    *     for a failure inside the data the rows it was decoding
    */
   static Decoded decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
+    return decode(file, entry, columns, where, false);
+  }
+
+  /**
+   * As {@link #decode(byte[], ShardIndex.Entry, List, String)}; with {@code checked}, the bytes were
+   * checked against the index's checksum already (as they arrived in the disk cache) or are trusted
+   * (a copy there), and are not summed again.
+   */
+  static Decoded decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where, boolean checked) {
     CRC32C crc = new CRC32C();
-    crc.update(file, 0, file.length);
-    boolean intact = (int) crc.getValue() == entry.crc32c();
+    if (!checked) {
+      crc.update(file, 0, file.length);
+    }
+    boolean intact = checked || (int) crc.getValue() == entry.crc32c();
     Decoded out;
     try {
       // The file's checksum covers every page: the pages' own checksums are checked only to name the

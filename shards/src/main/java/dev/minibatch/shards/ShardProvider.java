@@ -99,6 +99,16 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     return reading.loads();
   }
 
+  /**
+   * The bytes of shard files read from the sets' file systems so far (the index, read at {@code
+   * build()}, not counted; a file fetched again after a failed check counts twice). With a {@link
+   * Builder#diskCache disk cache}, a file found there costs none: the difference over an epoch is
+   * that epoch's remote bytes.
+   */
+  public long remoteBytes() {
+    return reading.remoteBytes();
+  }
+
   @Override
   public void close() {
     try {
@@ -173,6 +183,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     /** {@link ShardSource.Builder#partitions(int)}. */
     public Builder partitions(int count) {
       source.partitions(count);
+      return this;
+    }
+
+    /** {@link ShardSource.Builder#diskCache(java.nio.file.Path, long)}. */
+    public Builder diskCache(java.nio.file.Path directory, long maxBytes) {
+      source.diskCache(directory, maxBytes);
       return this;
     }
 

@@ -54,18 +54,24 @@ final class ShardReading implements AutoCloseable {
       int readers = sampling.workers().readers();
       long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
       int capacity;
+      int atOnce;
+      String what;
       if (b.partitions > 0) {
         // Each trainer reads its share: one set, in partitions (PartitionOrder, CacheSize.Shares).
         PartitionOrder shares = PartitionOrder.of(b, indexes, open.get(0).directory().toString(), sampling);
         CacheSize.Shares cache = new CacheSize.Shares(indexes.get(0), shares, sampling, readers);
         capacity = cache.capacity(b.cacheFiles, window, b.readAhead, open.get(0).directory().toString());
+        atOnce = cache.smallest();
+        what = "this trainer's partitions read";
         this.order = shares;
         this.needs = new FileNeeds(order, files, total, Math.max(1, readers), sampling.numParts(), shares.batch());
       } else {
         double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
         MixOrder mix = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
         CacheSize.Reach reach = CacheSize.reach(sampling.shuffle(), window, readers, sampling.batchSize());
-        if (b.cacheFiles > 0 && b.cacheFiles < CacheSize.smallest(indexes, mix, reach)) {
+        atOnce = CacheSize.smallest(indexes, mix, reach);
+        what = sampling.shuffle() ? "a shuffle window reads" : "the batches read";
+        if (b.cacheFiles > 0 && b.cacheFiles < atOnce) {
           throw new IllegalArgumentException(CacheSize.tooSmall(b.cacheFiles, indexes, mix, reach, open, readers));
         }
         capacity = b.cacheFiles > 0 ? b.cacheFiles
@@ -73,7 +79,12 @@ final class ShardReading implements AutoCloseable {
         this.order = mix;
         this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, 0);
       }
-      this.cache = new ShardCache(files, capacity, needs);
+      ShardDiskCache disk = null;
+      if (b.diskCache != null) {
+        disk = new ShardDiskCache(b.diskCache.directory(), b.diskCache.maxBytes());
+        disk.check(files, atOnce, what);
+      }
+      this.cache = new ShardCache(files, capacity, needs, disk);
       this.stores = List.copyOf(open);
       this.sampling = sampling;
       this.readAhead = b.readAhead;
@@ -91,6 +102,11 @@ final class ShardReading implements AutoCloseable {
   /** The files read and decoded so far. */
   int loads() {
     return cache.loads();
+  }
+
+  /** The bytes of shard files read from the sets' file systems so far. */
+  long remoteBytes() {
+    return stores.stream().mapToLong(ShardStore::bytesRead).sum();
   }
 
   /**

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a provider's samples come from and how they are read: one shard set or a weighted mix of
  * several, the samples of each epoch, the shuffle window, the cache, read-ahead and reader threads,
- * the file system's configuration, and the bound and step padding of variable columns. Immutable;
+ * the node-local disk cache, the file system's configuration, and the bound and step padding of variable columns. Immutable;
  * made once and handed to {@link ShardProvider#builder(ShardSource)} or to a generated provider's
  * {@code shards(source)}. It holds no batch setting (batch size, shuffle, seed, shards): those are
  * the provider builder's {@link dev.minibatch.runtime.Settings}, so none can be set in two places.
@@ -26,6 +26,9 @@ public final class ShardSource {
   /** A shard set and its weight in a mix. */
   record Set(String location, double weight) {}
 
+  /** The node-local disk cache: its directory and the most bytes of copies it holds. */
+  record DiskCache(java.nio.file.Path directory, long maxBytes) {}
+
   final boolean mix;
   final List<Set> sets;
   final long samplesPerEpoch;
@@ -34,6 +37,7 @@ public final class ShardSource {
   final int cacheFiles;
   final int readAhead;
   final int partitions;
+  final @Nullable DiskCache diskCache;
   final Map<String, Integer> maxLengths;
   final Map<String, Double> stepPaddings;
   /** The index {@link ShardSet#open} read, so that the provider does not read it again; not a setting. */
@@ -48,6 +52,7 @@ public final class ShardSource {
     this.cacheFiles = b.cacheFiles;
     this.readAhead = b.readAhead;
     this.partitions = b.partitions;
+    this.diskCache = b.diskCache;
     this.maxLengths = Collections.unmodifiableMap(new LinkedHashMap<>(b.maxLengths));
     this.stepPaddings = Collections.unmodifiableMap(new LinkedHashMap<>(b.stepPaddings));
     this.index = b.index;
@@ -77,6 +82,7 @@ public final class ShardSource {
     b.cacheFiles = cacheFiles;
     b.readAhead = readAhead;
     b.partitions = partitions;
+    b.diskCache = diskCache;
     b.maxLengths.putAll(maxLengths);
     b.stepPaddings.putAll(stepPaddings);
     b.index = index;
@@ -103,6 +109,9 @@ public final class ShardSource {
     if (partitions > 0) {
       s.append(", partitions(").append(partitions).append(')');
     }
+    if (diskCache != null) {
+      s.append(", diskCache(").append(diskCache.directory()).append(", ").append(diskCache.maxBytes()).append(')');
+    }
     maxLengths.forEach((c, n) -> s.append(", maxLength(\"").append(c).append("\", ").append(n).append(')'));
     stepPaddings.forEach((c, v) -> s.append(", stepPadding(\"").append(c).append("\", ").append(v).append(')'));
     return s.append(']').toString();
@@ -121,6 +130,7 @@ public final class ShardSource {
     private int cacheFiles;
     private int readAhead = DEFAULT_READ_AHEAD;
     private int partitions;
+    private @Nullable DiskCache diskCache;
     private final Map<String, Integer> maxLengths = new LinkedHashMap<>();
     private final Map<String, Double> stepPaddings = new LinkedHashMap<>();
     private @Nullable ShardIndex index;
@@ -214,6 +224,21 @@ public final class ShardSource {
      */
     public Builder partitions(int count) {
       this.partitions = Check.atLeast("partitions", count, 1);
+      return this;
+    }
+
+    /**
+     * Keeps the shard files fetched in {@code directory}, a local directory shared by the trainer
+     * processes of a node, holding at most {@code maxBytes >= 1} bytes of files (the least recently
+     * used go first). A file is fetched once per node: checked against the index's CRC-32C as it
+     * arrives, then read from there by every process and every later run, trusted, without a
+     * checksum pass. The limit must hold the files the in-memory cache holds at once (a smaller one
+     * is refused at {@code build()}, naming the smallest that works). Default: none, every load
+     * reads the set's file system (docs/shards.md, "The disk cache").
+     */
+    public Builder diskCache(java.nio.file.Path directory, long maxBytes) {
+      this.diskCache = new DiskCache(Objects.requireNonNull(directory, "directory"),
+          Check.atLeast("the disk cache's maxBytes", maxBytes, 1));
       return this;
     }
 

@@ -31,6 +31,7 @@ final class ShardStore implements AutoCloseable {
   private final URI directory;
   private final FileSystem fs;
   private final Path root;
+  private final java.util.concurrent.atomic.LongAdder bytesRead = new java.util.concurrent.atomic.LongAdder();
 
   private ShardStore(URI directory, FileSystem fs) {
     this.directory = directory;
@@ -122,6 +123,7 @@ final class ShardStore implements AutoCloseable {
         throw new FileFormatException(where(name), "the file is " + actual + " bytes, the index says " + length
             + ": the file was changed or cut after the index was written");
       }
+      bytesRead.add(n);
       return out;
     } catch (FileNotFoundException e) {
       throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
@@ -152,6 +154,11 @@ final class ShardStore implements AutoCloseable {
       }
       throw IoFailure.of("open", where(name), new IOException(e.getCause()));
     }
+  }
+
+  /** The bytes of shard files {@link #readFully} has read whole so far. */
+  long bytesRead() {
+    return bytesRead.sum();
   }
 
   /** The text file {@code name}. */

@@ -110,6 +110,22 @@ public final class LoopbackHdfs implements AutoCloseable {
         dataNode.getInfoPort());
   }
 
+  /**
+   * The bytes the data node has sent to readers so far, by its own metrics ({@code
+   * DataNodeMetrics.bytesRead}, counted as each block read ends, so shortly after a client has its
+   * bytes): what the server served, whichever processes read.
+   */
+  public long bytesServed() {
+    try {
+      Object metrics = cluster.getDataNodes().get(0).getMetrics();
+      java.lang.reflect.Field bytesRead = metrics.getClass().getDeclaredField("bytesRead");
+      bytesRead.setAccessible(true);
+      return ((org.apache.hadoop.metrics2.lib.MutableCounterLong) bytesRead.get(metrics)).value();
+    } catch (ReflectiveOperationException e) {
+      throw new IllegalStateException("this Hadoop's data node keeps no bytesRead counter", e);
+    }
+  }
+
   /** The directory under {@code target/} that holds the nodes' files until {@link #close}. */
   public Path baseDir() {
     return baseDir;

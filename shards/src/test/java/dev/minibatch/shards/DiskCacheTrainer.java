@@ -1,0 +1,64 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.runtime.NamedBatch;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Collectors;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+
+/**
+ * A trainer process of {@link DiskCacheProcessesTest}: trainer {@code p} of {@code k} reads two
+ * epochs of a shard set through a disk cache. Usage: {@code SET CACHE MAX_BYTES K P GO [KEY=VALUE…]}
+ * (the Hadoop settings). It prints {@code READY} once built, waits for the file {@code GO} (so that
+ * the trainers start their epochs together), then per epoch {@code EPOCH e REMOTE bytes IDS
+ * id,id,…} (the samples of its batches, by the ids their rows hold) and last {@code HADOOP bytes},
+ * what Hadoop's statistics counted read through {@code hdfs} in this JVM, the index included.
+ */
+public final class DiskCacheTrainer {
+  private DiskCacheTrainer() {}
+
+  public static void main(String[] args) throws Exception {
+    Configuration conf = new Configuration();
+    for (int i = 6; i < args.length; i++) {
+      String[] kv = args[i].split("=", 2);
+      conf.set(kv[0], kv[1]);
+    }
+    try (ShardProvider trainer = ShardProvider.builder(args[0]).configuration(conf).batchSize(50).shuffle(true)
+        .seed(5).shuffleWindow(100).shard(Integer.parseInt(args[3]), Integer.parseInt(args[4]))
+        .diskCache(Path.of(args[1]), Long.parseLong(args[2])).build()) {
+      System.out.println("READY");
+      Path go = Path.of(args[5]);
+      for (long end = System.nanoTime() + 120_000_000_000L; !Files.exists(go); ) {
+        if (System.nanoTime() > end) {
+          throw new IllegalStateException("no " + go + " after 120 s");
+        }
+        Thread.sleep(5);
+      }
+      for (int e = 0; e < 2; e++) {
+        long before = trainer.remoteBytes();
+        List<Integer> ids = new ArrayList<>();
+        for (NamedBatch b : trainer) {
+          for (int r = 0; r < b.countSamples(); r++) {
+            int id = (int) b.get("x").getFloat(r, 0);
+            if (b.get("x").getFloat(r, 1) != id || b.get("y").getInt(r) != id % 7) {
+              throw new IllegalStateException("row " + r + " of sample " + id + " holds other values");
+            }
+            ids.add(id);
+          }
+        }
+        System.out.println("EPOCH " + e + " REMOTE " + (trainer.remoteBytes() - before) + " IDS "
+            + ids.stream().map(String::valueOf).collect(Collectors.joining(",")));
+      }
+    }
+    long hdfs = 0;
+    for (FileSystem.Statistics s : FileSystem.getAllStatistics()) {
+      if ("hdfs".equals(s.getScheme())) {
+        hdfs += s.getBytesRead();
+      }
+    }
+    System.out.println("HADOOP " + hdfs);
+  }
+}
