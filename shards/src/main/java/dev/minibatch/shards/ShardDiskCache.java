@@ -302,17 +302,43 @@ final class ShardDiskCache {
     return total + bytes <= maxBytes;
   }
 
-  /** Runs {@code work} holding the lock file {@code lock}: this JVM's lock on it, then the file lock. */
+  /**
+   * Runs {@code work} holding the lock file {@code lock}: this JVM's lock on it, then the file lock.
+   * The directory's lock is waited for; a file's lock is polled ({@code tryLock}): the kernel
+   * counts a lock wait per process, not per thread, so two processes whose threads each hold one
+   * file's lock and wait for the other's would be refused as a deadlock (EDEADLK), though each
+   * thread would go on. Only the directory's lock is ever waited for, and its holders wait for
+   * nothing, so no wait closes a cycle.
+   */
   private static <T> T locked(Path lock, Supplier<T> work) {
+    boolean poll = !lock.getFileName().toString().equals(DIRECTORY_LOCK);
     ReentrantLock mine = JVM_LOCKS.computeIfAbsent(lock, p -> new ReentrantLock());
     mine.lock();
     try (FileChannel channel = FileChannel.open(lock, StandardOpenOption.CREATE, StandardOpenOption.WRITE);
-        FileLock held = channel.lock()) {
+        FileLock held = poll ? poll(channel, lock) : channel.lock()) {
       return work.get();
     } catch (IOException e) {
       throw IoFailure.of("lock", lock, e);
     } finally {
       mine.unlock();
+    }
+  }
+
+  /** The file lock of {@code channel}, tried until it is free (a fetch elsewhere takes milliseconds to seconds). */
+  private static FileLock poll(FileChannel channel, Path lock) throws IOException {
+    long pause = 1;
+    while (true) {
+      FileLock l = channel.tryLock();
+      if (l != null) {
+        return l;
+      }
+      try {
+        Thread.sleep(pause);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new java.io.InterruptedIOException("interrupted while waiting for " + lock);
+      }
+      pause = Math.min(20, pause * 2);
     }
   }
 

@@ -11,7 +11,8 @@ import org.apache.hadoop.fs.FileSystem;
 
 /**
  * A trainer process of {@link DiskCacheProcessesTest}: trainer {@code p} of {@code k} reads two
- * epochs of a shard set through a disk cache. Usage: {@code SET CACHE MAX_BYTES K P GO [KEY=VALUE…]}
+ * epochs of a shard set through a disk cache, with two reader threads besides its read-ahead (so
+ * that several threads of each process fetch at once). Usage: {@code SET CACHE MAX_BYTES K P GO [KEY=VALUE…]}
  * (the Hadoop settings). It prints {@code READY} once built, waits for the file {@code GO} (so that
  * the trainers start their epochs together), then per epoch {@code EPOCH e REMOTE bytes IDS
  * id,id,…} (the samples of its batches, by the ids their rows hold) and last {@code HADOOP bytes},
@@ -27,7 +28,7 @@ public final class DiskCacheTrainer {
       conf.set(kv[0], kv[1]);
     }
     try (ShardProvider trainer = ShardProvider.builder(args[0]).configuration(conf).batchSize(50).shuffle(true)
-        .seed(5).shuffleWindow(100).shard(Integer.parseInt(args[3]), Integer.parseInt(args[4]))
+        .seed(5).shuffleWindow(100).readers(2).shard(Integer.parseInt(args[3]), Integer.parseInt(args[4]))
         .diskCache(Path.of(args[1]), Long.parseLong(args[2])).build()) {
       System.out.println("READY");
       Path go = Path.of(args[5]);
