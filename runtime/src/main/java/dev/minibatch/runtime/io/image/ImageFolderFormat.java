@@ -122,7 +122,8 @@ public final class ImageFolderFormat implements LocalFormat {
 
   /**
    * {@link ImageRecordProvider} over the folder at the first image's size and channels, in batches
-   * of at most all its images (MXNet's round_batch needs a batch of samples).
+   * of at most all its images (MXNet's round_batch needs a batch of samples); {@link ImageOptions}
+   * are applied last.
    */
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
@@ -130,7 +131,7 @@ public final class ImageFolderFormat implements LocalFormat {
     Path first = images.files().get(0);
     return probe(first).providerAtThisSize(first.toString(), "").imageFolder(file)
         .settings(options.settings()).batchSize(Math.min(options.batchSize(), images.size()))
-        .build();
+        .apply(options.get(ImageOptions.class, ImageOptions.NONE).builder()).build();
   }
 
 }

@@ -66,11 +66,16 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   private final ImageSource source;
   private final BatchEngine<NamedBatch> engine;
   private final List<RecordProblem> problems;
+  /** What ImageGrid needs to undo the normalisation for display. */
+  private final Augmentation.Normalization normalization;
+  private final float @Nullable [] meanImage;
 
   private ImageRecordProvider(Builder b, Sampling sampling, ImageSource source, Augmentation aug,
       float @Nullable [] meanImage, List<RecordProblem> problems) {
     this.source = source;
     this.problems = problems;
+    this.normalization = aug.normalization();
+    this.meanImage = meanImage;
     Shape sample = b.channelsLast ? Shape.of(aug.height(), aug.width(), aug.channels())
         : Shape.of(aug.channels(), aug.height(), aug.width());
     String layout = b.channelsLast ? "NHWC" : "NCHW";
@@ -179,6 +184,16 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   /** The class names of an image-folder source, in label order (label i is {@code classes().get(i)}); empty for records. */
   public List<String> classes() {
     return source.classes();
+  }
+
+  /** The mean, std and scale the float data was normalised with ({@link ImageGrid} undoes them). */
+  Augmentation.Normalization normalization() {
+    return normalization;
+  }
+
+  /** The mean image subtracted per value, (c, h, w) in RGB order, or null. */
+  float @Nullable [] meanImage() {
+    return meanImage;
   }
 
   /** The corrupt stretches of the record file that were skipped ({@link Builder#skipCorrupt(boolean)}); else empty. */

@@ -142,7 +142,8 @@ public final class RecordIOFormat implements LocalFormat {
    * {@link ImageRecordProvider} at the first image's size and channels, with the first record's
    * label width (its header's flag: 0 is one label in the header, k &gt; 0 is k packed labels, as
    * {@code inspect} shows). MXNet's {@code round_batch} needs a batch of samples, so a file with
-   * fewer records than the batch size is read in batches of all its records.
+   * fewer records than the batch size is read in batches of all its records. {@link ImageOptions}
+   * are applied last.
    */
   @Override
   public BatchProvider<? extends Batch> provider(Path file, Options options) {
@@ -162,6 +163,7 @@ public final class RecordIOFormat implements LocalFormat {
     }
     // A bad first image is named as validate names it: record, offset and image id.
     return first.providerAtThisSize(file.toString(), firstRecord + ": ").pathImgrec(file).pathImgidx(idx)
-        .labelWidth(labelWidth).settings(options.settings()).batchSize(Math.min(options.batchSize(), records)).build();
+        .labelWidth(labelWidth).settings(options.settings()).batchSize(Math.min(options.batchSize(), records))
+        .apply(options.get(ImageOptions.class, ImageOptions.NONE).builder()).build();
   }
 }
