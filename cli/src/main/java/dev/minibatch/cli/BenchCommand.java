@@ -13,10 +13,7 @@ import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.trace.PipelineTrace;
-import java.io.IOException;
 import java.io.PrintWriter;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -108,7 +105,7 @@ final class BenchCommand implements Callable<Integer> {
     Format format = Formats.load(Minibatch.class.getClassLoader()).of(file, input.format);
     long fileBytes = Bytes.length(file);
     if (trace != null) {
-      checkWritable(trace);
+      Outputs.checkWritable(trace, "the pipeline trace");
     }
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, settings(batch)));
@@ -197,18 +194,6 @@ final class BenchCommand implements Callable<Integer> {
     }
     double seconds = (System.nanoTime() - t0) / 1e9;
     return new Epoch(batches, samples, rows * rowBytes, seconds, stats);
-  }
-
-  /** Fails before the run, naming the file, if the trace could not be written to {@code file}. */
-  private static void checkWritable(Path file) {
-    Path folder = file.toAbsolutePath().getParent();
-    String problem = Files.isDirectory(file) ? "it is a folder"
-        : folder == null || !Files.isDirectory(folder) ? "no such folder " + folder
-        : !Files.isWritable(folder) ? "the folder " + folder + " is not writable" : null;
-    if (problem != null) {
-      String message = "cannot write the pipeline trace to " + file + ": " + problem;
-      throw new UncheckedIOException(message, new IOException(message));
-    }
   }
 
   private static String describe(BatchProvider<?> p) {

@@ -58,10 +58,17 @@ final class InputMixin {
     return Location.parse(arg).withProperties(conf);
   }
 
-  /** The common options given, with each built-in format's own options from its flags. */
-  Format.Options options(int rows, Settings settings) {
-    return Format.Options.builder().with(new IdxOptions(labels))
+  /**
+   * The common options given, with each built-in format's own options from its flags, and {@code more}
+   * (a command's own, e.g. show's image options).
+   */
+  Format.Options options(int rows, Settings settings, Format.OwnOptions... more) {
+    Format.Options.Builder b = Format.Options.builder().with(new IdxOptions(labels))
         .with(new CsvFileOptions(header, labelColumn, classLabels, delimiter)).with(new Hdf5Options(datasets))
-        .rows(rows).settings(settings).build();
+        .rows(rows).settings(settings);
+    for (Format.OwnOptions o : more) {
+      b.with(o);
+    }
+    return b.build();
   }
 }

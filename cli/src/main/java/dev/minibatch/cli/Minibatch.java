@@ -11,16 +11,16 @@ import picocli.CommandLine.ParameterException;
 import picocli.CommandLine.Spec;
 
 /**
- * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code im2rec}, {@code
- * describe} and {@code tokenize}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
+ * The {@code minibatch} command: {@code inspect}, {@code validate}, {@code bench}, {@code show}, {@code im2rec},
+ * {@code describe} and {@code tokenize}. {@link #main(String[])} exits with the command's {@linkplain ExitCode exit code};
  * {@link #run(PrintStream, PrintStream, String...)} runs a command in-process and returns it.
  */
 @Command(
     name = "minibatch",
     mixinStandardHelpOptions = true,
     versionProvider = Minibatch.Version.class,
-    subcommands = {InspectCommand.class, ValidateCommand.class, BenchCommand.class, DescribeCommand.class,
-        Im2RecCommand.class, TokenizeCommand.class, CommandLine.HelpCommand.class},
+    subcommands = {InspectCommand.class, ValidateCommand.class, BenchCommand.class, ShowCommand.class,
+        DescribeCommand.class, Im2RecCommand.class, TokenizeCommand.class, CommandLine.HelpCommand.class},
     description = {
         "Look into data files and generated providers before you train on them.",
         "Formats: CSV, MNIST idx (raw or .gz), HDF5, RecordIO image records, image folders and shard sets (local, "
@@ -33,6 +33,8 @@ import picocli.CommandLine.Spec;
         "      every bad row as file:line: message; exit code 1 if there is any",
         "  minibatch bench --batch 256 --epochs 3 --shuffle train.h5",
         "      samples/s, MB/s, per-stage times and the bottleneck",
+        "  minibatch show --compare --rand-mirror --brightness 0.4 train.rec",
+        "      grid.png: the first 16 images, each original beside its augmented image",
         "  minibatch im2rec data/train images --resize 256",
         "      pack images/<class>/<file> into data/train.rec and .idx (MXNet's im2rec)",
         "  minibatch describe --classpath target/classes demo.Digit",
@@ -139,7 +141,7 @@ public final class Minibatch implements Runnable {
   @Override
   public void run() {
     throw new ParameterException(spec.commandLine(), "Missing command: give one of inspect, validate, bench, "
-        + "describe, im2rec, tokenize or help");
+        + "show, describe, im2rec, tokenize or help");
   }
 
   /** The version from the jar's manifest, or "development" when run from classes. */
