@@ -208,6 +208,28 @@ class ImageGridTest {
   }
 
   @Test
+  void aMeanImageIsUndoneValueByValue() {
+    // Without a mirror, the mean image is subtracted where the value lands, so the tiles are exact.
+    Path npy = dir.resolve("mean.npy");
+    Consumer<ImageRecordProvider.Builder> shifted = b -> b.augment(a -> a.pad(2).randCrop(true).brightness(0.3f));
+    NamedBatch floats;
+    NamedBatch bytes;
+    ImageGrid grid;
+    try (ImageRecordProvider p = provider(shifted.andThen(b -> b.normalize(n -> n.meanImg(npy).scale(0.5f))));
+        ImageRecordProvider u = provider(shifted.andThen(b -> b.dtype(DType.UINT8).channelsLast(true)))) {
+      assertTrue(Files.isRegularFile(npy));
+      floats = first(p);
+      bytes = first(u);
+      grid = ImageGrid.builder().from(p).columns(12).tileScale(1).captions(false).build();
+    }
+    BufferedImage img = grid.render(floats);
+    for (int i = 0; i < 12; i++) {
+      assertPixels(raw(bytes.get("data"), i), tile(img, ImageGrid.GAP + i * (28 + ImageGrid.GAP), ImageGrid.GAP, 1),
+          "sample " + floats.sampleIndex(i));
+    }
+  }
+
+  @Test
   void classNamesCaptionsOffAndChannelsLastFloats() {
     NamedBatch batch;
     try (ImageRecordProvider p = provider(b -> b.channelsLast(true).dtype(DType.FLOAT32))) {
