@@ -1,6 +1,6 @@
 package dev.minibatch.shards;
 
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.Batch;
-import dev.minibatch.runtime.internal.check.IoFailure;
+import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.Format.Report;
 import java.awt.image.BufferedImage;
 import java.io.IOException;
