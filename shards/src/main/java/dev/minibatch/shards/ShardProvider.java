@@ -192,6 +192,12 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
+    /** {@link ShardSource.Builder#retries(int, java.time.Duration)}. */
+    public Builder retries(int attempts, java.time.Duration firstBackoff) {
+      source.retries(attempts, firstBackoff);
+      return this;
+    }
+
     /** {@link ShardSource.Builder#maxLength(String, int)}. */
     public Builder maxLength(String column, int steps) {
       source.maxLength(column, steps);

@@ -44,7 +44,8 @@ final class ShardReading implements AutoCloseable {
     try {
       List<ShardIndex> indexes = new ArrayList<>();
       for (ShardSource.Set source : b.sets) {
-        ShardStore s = ShardStore.open(source.location(), b.conf != null ? new Configuration(b.conf) : new Configuration());
+        ShardStore s = ShardStore.open(source.location(), b.conf != null ? new Configuration(b.conf) : new Configuration(),
+            b.retries);
         open.add(s);
         // A builder from ShardSet.provider() has the index already: no second read of it.
         indexes.add(b.index != null ? b.index : ShardIndex.read(s));

@@ -13,7 +13,7 @@ import org.jspecify.annotations.Nullable;
 /**
  * Where a provider's samples come from and how they are read: one shard set or a weighted mix of
  * several, the samples of each epoch, the shuffle window, the cache, read-ahead and reader threads,
- * the node-local disk cache, the file system's configuration, and the bound and step padding of variable columns. Immutable;
+ * the node-local disk cache, the retries of failed reads, the file system's configuration, and the bound and step padding of variable columns. Immutable;
  * made once and handed to {@link ShardProvider#builder(ShardSource)} or to a generated provider's
  * {@code shards(source)}. It holds no batch setting (batch size, shuffle, seed, shards): those are
  * the provider builder's {@link dev.minibatch.runtime.Settings}, so none can be set in two places.
@@ -38,6 +38,7 @@ public final class ShardSource {
   final int readAhead;
   final int partitions;
   final @Nullable DiskCache diskCache;
+  final Retries retries;
   final Map<String, Integer> maxLengths;
   final Map<String, Double> stepPaddings;
   /** The index {@link ShardSet#open} read, so that the provider does not read it again; not a setting. */
@@ -53,6 +54,7 @@ public final class ShardSource {
     this.readAhead = b.readAhead;
     this.partitions = b.partitions;
     this.diskCache = b.diskCache;
+    this.retries = b.retries;
     this.maxLengths = Collections.unmodifiableMap(new LinkedHashMap<>(b.maxLengths));
     this.stepPaddings = Collections.unmodifiableMap(new LinkedHashMap<>(b.stepPaddings));
     this.index = b.index;
@@ -83,6 +85,7 @@ public final class ShardSource {
     b.readAhead = readAhead;
     b.partitions = partitions;
     b.diskCache = diskCache;
+    b.retries = retries;
     b.maxLengths.putAll(maxLengths);
     b.stepPaddings.putAll(stepPaddings);
     b.index = index;
@@ -112,6 +115,9 @@ public final class ShardSource {
     if (diskCache != null) {
       s.append(", diskCache(").append(diskCache.directory()).append(", ").append(diskCache.maxBytes()).append(')');
     }
+    if (!retries.equals(Retries.DEFAULT)) {
+      s.append(", retries(").append(retries.attempts()).append(", ").append(retries.firstBackoff()).append(')');
+    }
     maxLengths.forEach((c, n) -> s.append(", maxLength(\"").append(c).append("\", ").append(n).append(')'));
     stepPaddings.forEach((c, v) -> s.append(", stepPadding(\"").append(c).append("\", ").append(v).append(')'));
     return s.append(']').toString();
@@ -131,6 +137,7 @@ public final class ShardSource {
     private int readAhead = DEFAULT_READ_AHEAD;
     private int partitions;
     private @Nullable DiskCache diskCache;
+    private Retries retries = Retries.DEFAULT;
     private final Map<String, Integer> maxLengths = new LinkedHashMap<>();
     private final Map<String, Double> stepPaddings = new LinkedHashMap<>();
     private @Nullable ShardIndex index;
@@ -239,6 +246,25 @@ public final class ShardSource {
     public Builder diskCache(java.nio.file.Path directory, long maxBytes) {
       this.diskCache = new DiskCache(Objects.requireNonNull(directory, "directory"),
           Check.atLeast("the disk cache's maxBytes", maxBytes, 1));
+      return this;
+    }
+
+    /**
+     * How a read of the set's file system is tried again: at most {@code attempts >= 1} tries in all (1:
+     * none again), the first retry after {@code firstBackoff >= 0}, each next one after twice as long
+     * (at most 30 s), times a random factor in {@code [0.5, 1)}; only after a transient failure (a 503
+     * or other 5xx, 408, 429, a connection reset, dropped or cut short, a time-out), never after a
+     * missing or denied file or a wrong length or checksum. The last failure names the file's URI, the
+     * attempts and the last cause. S3A's own retries are turned off under these unless the
+     * configuration sets them. Default 6 attempts, 250 ms (docs/shards.md, "Retries").
+     */
+    public Builder retries(int attempts, java.time.Duration firstBackoff) {
+      Objects.requireNonNull(firstBackoff, "firstBackoff");
+      Check.atLeast("retries' attempts", attempts, 1);
+      if (firstBackoff.isNegative()) {
+        throw new IllegalArgumentException("retries' firstBackoff must not be negative, found " + firstBackoff);
+      }
+      this.retries = new Retries(attempts, firstBackoff);
       return this;
     }
 

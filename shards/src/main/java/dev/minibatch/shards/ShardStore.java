@@ -2,6 +2,8 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.internal.settings.Seeds;
+import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;
 import java.io.InputStream;
@@ -20,6 +22,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The directory of a shard set on a Hadoop file system: a local path or a {@code file://}, {@code
@@ -32,11 +35,15 @@ final class ShardStore implements AutoCloseable {
   private final FileSystem fs;
   private final Path root;
   private final java.util.concurrent.atomic.LongAdder bytesRead = new java.util.concurrent.atomic.LongAdder();
+  private final @Nullable Retries retries;
+  // The seed of the retries' jitter: drawn per store, so trainers that failed together wait apart.
+  private final long jitter = Seeds.unseeded();
 
-  private ShardStore(URI directory, FileSystem fs) {
+  private ShardStore(URI directory, FileSystem fs, @Nullable Retries retries) {
     this.directory = directory;
     this.fs = fs;
     this.root = new Path(directory);
+    this.retries = retries;
   }
 
   /**
@@ -46,7 +53,24 @@ final class ShardStore implements AutoCloseable {
    * @throws UncheckedIOException if the file system cannot be reached
    */
   static ShardStore open(String location, Configuration conf) {
+    return open(location, conf, null);
+  }
+
+  /**
+   * The directory {@code location}, its reads ({@link #readFully}, {@link #readText}) tried again after
+   * transient failures as {@code retries} says; with retries, S3A's own are turned off unless {@code conf}
+   * sets them ({@link Retries#quietS3a}), so that one attempt is one request. Without, the file system's
+   * own retries only (what the writer and {@code ShardSet.open} use).
+   *
+   * @throws IllegalArgumentException if no file system serves the URI's scheme
+   * @throws UncheckedIOException if the file system cannot be reached
+   */
+  static ShardStore open(String location, Configuration conf, @Nullable Retries retries) {
     URI uri = uri(location);
+    if (retries != null) {
+      conf = new Configuration(conf);
+      Retries.quietS3a(conf);
+    }
     try {
       FileSystem fs = FileSystem.newInstance(uri, conf);
       // The index holds every shard file's CRC-32C, which the reader checks over the whole file: a second
@@ -56,7 +80,7 @@ final class ShardStore implements AutoCloseable {
       if (fs instanceof LocalFileSystem) {
         fs.setWriteChecksum(false);
       }
-      return new ShardStore(uri, fs);
+      return new ShardStore(uri, fs, retries);
     } catch (org.apache.hadoop.fs.UnsupportedFileSystemException e) {
       throw new IllegalArgumentException("no Hadoop FileSystem for '" + uri.getScheme() + "' on the class path (" + location
           + "): s3a needs org.apache.hadoop:hadoop-aws, see docs/shards.md", e);
@@ -115,11 +139,20 @@ final class ShardStore implements AutoCloseable {
       throw new FileFormatException(where(name), "the index says it is " + length + " bytes; a shard file holds at most"
           + " 2 GiB");
     }
+    return attempt("read", where(name), () -> readOnce(name, length));
+  }
+
+  /** One read of the whole file {@code name}; a stream that ends early on a file of the index's length is an {@link EOFException}. */
+  private byte[] readOnce(String name, long length) throws IOException {
     try (FSDataInputStream in = openWhole(name, length)) {
       byte[] out = new byte[(int) length];
       int n = in.readNBytes(out, 0, out.length);
       if (n < length || in.read() >= 0) {
         long actual = fs.getFileStatus(path(name)).getLen();
+        if (actual == length) {
+          // The file is whole: the connection ended early (an object store's response cut short).
+          throw new EOFException("the stream ended after " + n + " of the file's " + length + " bytes");
+        }
         throw new FileFormatException(where(name), "the file is " + actual + " bytes, the index says " + length
             + ": the file was changed or cut after the index was written");
       }
@@ -128,8 +161,18 @@ final class ShardStore implements AutoCloseable {
     } catch (FileNotFoundException e) {
       throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
           + " lists it)", e);
+    }
+  }
+
+  /** {@code read}, tried again after transient failures when the store has retries, else once. */
+  private <T> T attempt(String action, String where, Retries.Read<T> read) {
+    if (retries != null) {
+      return retries.run(action, where, jitter, read);
+    }
+    try {
+      return read.read();
     } catch (IOException e) {
-      throw IoFailure.of("read", where(name), e);
+      throw IoFailure.of(action, where, e);
     }
   }
 
@@ -163,14 +206,14 @@ final class ShardStore implements AutoCloseable {
 
   /** The text file {@code name}. */
   String readText(String name) {
-    try (InputStream in = fs.open(path(name))) {
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (FileNotFoundException e) {
-      throw new FileFormatException(where(name), "no shard index: " + directory + " is not a shard set (a directory"
-          + " written by ShardWriter holds " + ShardIndex.NAME + ")", e);
-    } catch (IOException e) {
-      throw IoFailure.of("read", where(name), e);
-    }
+    return attempt("read", where(name), () -> {
+      try (InputStream in = fs.open(path(name))) {
+        return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+      } catch (FileNotFoundException e) {
+        throw new FileFormatException(where(name), "no shard index: " + directory + " is not a shard set (a directory"
+            + " written by ShardWriter holds " + ShardIndex.NAME + ")", e);
+      }
+    });
   }
 
   /**
