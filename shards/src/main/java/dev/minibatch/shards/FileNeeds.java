@@ -38,6 +38,7 @@ final class FileNeeds {
   private final AtomicLong begun = new AtomicLong(-1);
   private volatile @Nullable EpochUse latest;
   private volatile @Nullable EpochUse previous;
+  private final @Nullable SharedDraws shared;
 
   /**
    * Epoch {@code epoch}'s files in the order it first reads them; per file its place in that
@@ -48,6 +49,8 @@ final class FileNeeds {
   record EpochUse(int epoch, int[] files, int[] place, int[] lastUse, int[] positionOf) {}
 
   /**
+   * @param order the epoch order; a {@link SharedDraws} (what the engine draws from) hands over the
+   *     order the engine drew, so that an epoch is drawn once
    * @param samples the samples of all sets (the provider-wide sample indices are below it)
    * @param writers how many threads may write batches at once, at least 1
    * @param parts the trainers that share the epoch's batches in turn, each reading its own files
@@ -55,7 +58,8 @@ final class FileNeeds {
    * @param batch the rows of a global batch, when {@code parts > 1}
    */
   FileNeeds(EpochDraws order, ShardFiles files, long samples, int writers, int parts, int batch) {
-    this.order = order;
+    this.order = order instanceof SharedDraws s ? s.unshared() : order;
+    this.shared = order instanceof SharedDraws s ? s : null;
     this.files = files;
     this.samples = (int) samples;
     this.parts = parts;
@@ -102,8 +106,11 @@ final class FileNeeds {
   }
 
   private EpochUse make(int e, int first) {
-    int[] draws = new int[order.length()];
-    order.fill(e, draws);
+    int[] draws = shared == null ? null : shared.take(e);
+    if (draws == null) {
+      draws = new int[order.length()];
+      order.fill(e, draws);
+    }
     int fileCount = files.size();
     int[] place = new int[fileCount];
     int[] lastUse = new int[fileCount];

@@ -64,7 +64,7 @@ final class ShardReading implements AutoCloseable {
         capacity = cache.capacity(b.cacheFiles, window, b.readAhead, open.get(0).directory().toString());
         atOnce = cache.smallest();
         what = "this trainer's partitions read";
-        this.order = shares;
+        this.order = new SharedDraws(shares);
         this.needs = new FileNeeds(order, files, total, Math.max(1, readers), sampling.numParts(), shares.batch());
       } else {
         double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
@@ -77,7 +77,7 @@ final class ShardReading implements AutoCloseable {
         }
         capacity = b.cacheFiles > 0 ? b.cacheFiles
             : Math.min(files.size(), CacheSize.byDefault(indexes, mix, reach, window, b.readAhead));
-        this.order = mix;
+        this.order = new SharedDraws(mix);
         this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, 0);
       }
       ShardDiskCache disk = null;
