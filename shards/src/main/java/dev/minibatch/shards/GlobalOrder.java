@@ -1,6 +1,7 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.runtime.internal.settings.Seeds;
+import java.util.function.IntToLongFunction;
 
 /**
  * The global order of a shard set's samples in an epoch, a pure function of (seed, epoch):
@@ -59,10 +60,19 @@ final class GlobalOrder {
       }
     }
     if (shuffle) {
-      for (int w = 0; (long) w * window < samples; w++) {
-        int from = w * window;
-        Seeds.shuffle(out, from, Math.min(samples, from + window), Seeds.derive(seed, epoch, 1, w));
-      }
+      shuffleWindows(out, 0, samples, window, w -> Seeds.derive(seed, epoch, 1, w));
+    }
+  }
+
+  /**
+   * Permutes {@code a[from, to)} in consecutive windows of {@code window} positions from {@code
+   * from}, window {@code w} by a draw from {@code seedOf(w)}: the one window shuffle of shard sets
+   * (this order's, and each partition's in {@link PartitionOrder}).
+   */
+  static void shuffleWindows(int[] a, int from, int to, int window, IntToLongFunction seedOf) {
+    for (int w = 0; (long) w * window < to - from; w++) {
+      int start = from + w * window;
+      Seeds.shuffle(a, start, (int) Math.min(to, (long) start + window), seedOf.applyAsLong(w));
     }
   }
 }

@@ -292,9 +292,6 @@ final class PartitionOrder implements EpochDraws {
    * draw from {@code Seeds.derive(seed, epoch, 5, c, w)}.
    */
   private void windows(int[] a, int from, int to, int epoch, int c) {
-    for (int w = 0; (long) w * window < to - from; w++) {
-      int start = from + w * window;
-      Seeds.shuffle(a, start, (int) Math.min(to, (long) start + window), Seeds.derive(seed, epoch, 5, c, w));
-    }
+    GlobalOrder.shuffleWindows(a, from, to, window, w -> Seeds.derive(seed, epoch, 5, c, w));
   }
 }
