@@ -46,6 +46,11 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
   private volatile long realSteps;
   private volatile long paddedSteps;
 
+  /** When to hand the provider's live verdict this iteration's stats next ({@link Long#MAX_VALUE}: never). */
+  private long verdictDue;
+  /** The stats at the last verdict of this iteration, or null before its first. */
+  private @Nullable PipelineStats verdictFrom;
+
   /** The stage the rows wait on, over this iteration (a shard cache's read-ahead), or null. */
   private final StageCounters.@Nullable Window feeding;
 
@@ -63,6 +68,7 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
     this.ticket = ticket;
     this.counters = new StageCounters(guard.provider(), 1, 1, () -> 0);
     this.feeding = feeding == null ? null : feeding.window();
+    this.verdictDue = guard.verdict().start(System.nanoTime());
   }
 
   /** True if another batch follows; called only while the iteration is current and not ended. */
@@ -94,11 +100,22 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
     }
     long t1 = System.nanoTime();
     counters.addCall(t1, t1 - t0, delivered++);
+    if (t1 >= verdictDue) {
+      judge(t1);
+    }
     if (batch instanceof AbstractBatch<?> a && a.realSteps() + a.paddedSteps() > 0) {
       realSteps += a.realSteps();
       paddedSteps += a.paddedSteps();
     }
     return batch;
+  }
+
+  /** The live verdict's interval is over: hands the provider's monitor what this iteration gained since. */
+  private void judge(long now) {
+    PipelineStats all = stats();
+    PipelineStats window = VerdictMonitor.minus(all, verdictFrom);
+    verdictFrom = all;
+    verdictDue = guard.verdict().judge(window, now);
   }
 
   /**
@@ -169,6 +186,13 @@ public abstract class GuardedIterator<B extends Batch> implements BatchIterator<
       counters.ended();
       if (feeding != null) {
         feeding.end();
+      }
+      if (verdictDue != Long.MAX_VALUE) {
+        try {
+          guard.verdict().carry(VerdictMonitor.minus(stats(), verdictFrom));
+        } catch (RuntimeException e) {
+          // The verdict is advisory: an epoch ending on a failure must end, and show that failure.
+        }
       }
       release();
       guard.end(ticket);

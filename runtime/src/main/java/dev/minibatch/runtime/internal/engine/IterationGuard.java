@@ -31,8 +31,16 @@ public final class IterationGuard {
   private @Nullable Runnable stopper;
   private boolean closed;
 
+  private final VerdictMonitor verdict;
+
   public IterationGuard(String provider) {
     this.provider = provider;
+    this.verdict = new VerdictMonitor(provider);
+  }
+
+  /** The provider's live verdict, which its iterations feed. */
+  VerdictMonitor verdict() {
+    return verdict;
   }
 
   /** The provider's name, for messages and stats. */

@@ -36,9 +36,21 @@ public final class Workers {
     return stage;
   }
 
+  /** True on a thread this engine started (a stage's worker), false on the consumer's and others. */
+  public static boolean onWorkerThread() {
+    return Thread.currentThread() instanceof WorkerThread;
+  }
+
+  /** A worker, told apart from the consumer's threads by its class. */
+  private static final class WorkerThread extends Thread {
+    WorkerThread(Runnable body, String name) {
+      super(body, name);
+    }
+  }
+
   /** Starts worker {@code body}; called before the stage is handed to its consumer. */
   public synchronized void start(Runnable body) {
-    Thread t = new Thread(body, threadName(stage, threads.size()));
+    Thread t = new WorkerThread(body, threadName(stage, threads.size()));
     t.setDaemon(true);
     threads.add(t);
     t.start();
