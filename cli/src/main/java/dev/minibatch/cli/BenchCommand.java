@@ -12,6 +12,7 @@ import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import dev.minibatch.runtime.spi.EngineProvider;
+import dev.minibatch.runtime.pipeline.LiveVerdict;
 import dev.minibatch.runtime.trace.PipelineTrace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -136,6 +137,9 @@ final class BenchCommand implements Callable<Integer> {
       long expected = built instanceof EngineProvider<?> e ? (e.shardSize() + p.batchSize() - 1) / p.batchSize() : 0;
       List<Epoch> all = new ArrayList<>();
       @Nullable PipelineTrace tracing = trace == null ? null : PipelineTrace.start();
+      // The run prints its own bottleneck line per epoch: the live verdict's log line would repeat it.
+      java.util.Optional<LiveVerdict> verdict = LiveVerdict.current();
+      LiveVerdict.off();
       try {
         for (int e = 1 - warmup; e <= epochs; e++) {
           String name = e < 1 ? "warm-up " + (e + warmup) : "epoch " + e;
@@ -149,6 +153,7 @@ final class BenchCommand implements Callable<Integer> {
           out.flush();
         }
       } finally {
+        verdict.ifPresent(LiveVerdict::set);
         if (tracing != null) {
           tracing.stop();
         }
