@@ -76,7 +76,7 @@ class DocSnippetsTest {
       "dev.minibatch.runtime.engine.*", "dev.minibatch.runtime.pipeline.*", "dev.minibatch.runtime.reader.*",
       "dev.minibatch.runtime.io.*", "dev.minibatch.runtime.io.csv.*", "dev.minibatch.runtime.io.image.*",
       "dev.minibatch.runtime.io.recordio.*", "dev.minibatch.runtime.io.mnist.*", "dev.minibatch.shards.*", "dev.minibatch.text.*", "dev.minibatch.runtime.io.hdf5.*",
-      "dev.minibatch.runtime.interop.*", "dev.minibatch.runtime.trace.*", "dev.minibatch.runtime.reader.Readers.Tuple",
+      "dev.minibatch.runtime.interop.*", "dev.minibatch.runtime.trace.*", "dev.minibatch.runtime.report.*", "dev.minibatch.runtime.reader.Readers.Tuple",
       "dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter", "dev.minibatch.runtime.io.idx.*", "java.nio.*", "java.nio.file.*", "java.util.*", "java.util.function.*",
       "org.nd4j.linalg.api.ndarray.INDArray", "org.nd4j.linalg.factory.Nd4j",
       "org.nd4j.autodiff.samediff.SameDiff", "org.nd4j.autodiff.samediff.TrainingConfig",

@@ -9,14 +9,15 @@ import java.util.Optional;
 /**
  * Which stage held the consumer back over one window of an epoch's stats, and which setting would
  * help: the table of docs/pipeline.md ("The live verdict"). A pure function of the window, so that
- * it is tested on hand-made counters.
+ * it is tested on hand-made counters. Public for {@code report.PipelineReport}, which judges a
+ * whole run with the same table.
  *
  * @param stage the limiting stage as the stats name it, with its threads ({@code computed[1]})
  * @param knob the setting that would help ({@code readers}, {@code readAhead}, {@code
  *     prefetchBuffer}, {@code cheaper-decode}): with the stage, what a repeated verdict is compared by
  * @param line the log line
  */
-record Verdict(String stage, String knob, String line) {
+public record Verdict(String stage, String knob, String line) {
   /** The stage a shard set's provider reads its files ahead in (the shards module's name). */
   static final String READ_AHEAD = "shard-read-ahead";
 
@@ -34,7 +35,7 @@ record Verdict(String stage, String knob, String line) {
    * @param cpuNanos the process's CPU time over the window, or -1 if unknown
    * @param cores the machine's processors
    */
-  static Optional<Verdict> of(String provider, PipelineStats window, double threshold, long cpuNanos,
+  public static Optional<Verdict> of(String provider, PipelineStats window, double threshold, long cpuNanos,
       int cores) {
     List<StageStats> stages = window.stages();
     if (stages.isEmpty()) {
