@@ -13,6 +13,7 @@ import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.pipeline.LiveVerdict;
+import dev.minibatch.runtime.report.PipelineReport;
 import dev.minibatch.runtime.trace.PipelineTrace;
 import java.io.PrintWriter;
 import java.nio.file.Path;
@@ -46,7 +47,9 @@ import picocli.CommandLine.Spec;
         "  minibatch bench --batch 32 train.rec",
         "      MXNet image records at the first image's size; packed labels (flag > 0) as the file has them",
         "  minibatch bench --trace bench.json train.rec",
-        "      also writes every stage's work and waits per thread; open bench.json in ui.perfetto.dev"})
+        "      also writes every stage's work and waits per thread; open bench.json in ui.perfetto.dev",
+        "  minibatch bench --report bench.html train.rec",
+        "      also writes a page of plots of every epoch's stats and the verdict; open it in a browser"})
 final class BenchCommand implements Callable<Integer> {
   @ParentCommand Minibatch parent;
 
@@ -84,6 +87,12 @@ final class BenchCommand implements Callable<Integer> {
           + "as Chrome trace-event JSON, for Perfetto's UI (ui.perfetto.dev) or chrome://tracing.")
   @Nullable Path trace;
 
+  @Option(names = "--report", paramLabel = "FILE",
+      description = "Also write an HTML report of the run, warm-up included, to FILE: one self-contained page (it "
+          + "fetches nothing) with plots of each epoch's throughput, each stage's busy and waiting shares, the queue "
+          + "depths, bad samples and padding, and the verdict on which stage limits and what would help.")
+  @Nullable Path report;
+
   @Option(names = "--progress", negatable = true,
       description = "Draw a progress bar per epoch on standard error (default: only when it is a terminal, so "
           + "pipes and CI logs get no control characters).")
@@ -107,6 +116,9 @@ final class BenchCommand implements Callable<Integer> {
     long fileBytes = Bytes.length(file);
     if (trace != null) {
       Outputs.checkWritable(trace, "the pipeline trace");
+    }
+    if (report != null) {
+      Outputs.checkWritable(report, "the pipeline report");
     }
     long t0 = System.nanoTime();
     BatchProvider<? extends Batch> built = format.provider(file, input.options(0, settings(batch)));
@@ -136,6 +148,9 @@ final class BenchCommand implements Callable<Integer> {
       }
       long expected = built instanceof EngineProvider<?> e ? (e.shardSize() + p.batchSize() - 1) / p.batchSize() : 0;
       List<Epoch> all = new ArrayList<>();
+      PipelineReport.Builder pages = PipelineReport.builder().title("minibatch bench " + file + " (" + format.name() + ", "
+          + built.getClass().getSimpleName() + (prefetch ? " in PrefetchingProvider" : "") + ", batches of "
+          + p.batchSize() + ")");
       @Nullable PipelineTrace tracing = trace == null ? null : PipelineTrace.start();
       // The run prints its own bottleneck line per epoch: the live verdict's log line would repeat it.
       java.util.Optional<LiveVerdict> verdict = LiveVerdict.current();
@@ -147,6 +162,7 @@ final class BenchCommand implements Callable<Integer> {
           if (e >= 1) {
             all.add(r);
           }
+          pages.epoch(name, r.stats(), r.samples());
           out.printf(Locale.ROOT, "%-9s %d samples in %d batches (%s), %.3f s: %s samples/s, %s of batches, "
               + "bottleneck: %s%n", name + ":", r.samples(), r.batches(), Bytes.count(r.bytes()), r.seconds(),
               rate(r.samples() / r.seconds()), Bytes.rate(r.bytes(), r.seconds()), r.stats().bottleneck());
@@ -175,6 +191,10 @@ final class BenchCommand implements Callable<Integer> {
         tracing.writeJson(trace);
         out.println("trace:    " + trace + " (" + tracing.events() + " events, " + tracing.droppedEvents()
             + " dropped; open it in ui.perfetto.dev or chrome://tracing)");
+      }
+      if (report != null) {
+        pages.build().writeHtml(report);
+        out.println("report:   " + report + " (" + (warmup + epochs) + " epochs; open it in a browser)");
       }
     }
     return Minibatch.ExitCode.OK;
