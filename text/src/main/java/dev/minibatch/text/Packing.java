@@ -1,0 +1,297 @@
+package dev.minibatch.text;
+
+import dev.minibatch.DataDesc;
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.reader.Reader;
+import dev.minibatch.shards.ShardProvider;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.nd4j.linalg.api.ndarray.INDArray;
+
+/**
+ * How documents of token ids are packed into rows of exactly the context length {@code L}, as an
+ * immutable value; {@link #packer()} does the packing, {@link #rows(Reader)} and {@link
+ * #rows(ShardProvider)} pack whole passes. Two modes:
+ *
+ * <ul>
+ *   <li>{@link Builder#concatenate() concatenate} (the default): the documents one after the other,
+ *       cut every {@code L} tokens; a document may be split across rows, each piece a segment of its
+ *       row; only the last row has padding.
+ *   <li>{@link Builder#bestFit(int) bestFit(window)}: whole documents placed, in order, each into
+ *       the open row with the least free space that holds it (the earliest opened among equals), or
+ *       a new row; a row is complete when full, when more than {@code window} rows are open (the
+ *       earliest opened), or at the end (in the order they were opened). A document longer than
+ *       {@code L} is refused or, with {@link Overlong#SPLIT}, cut: its leading pieces of {@code L}
+ *       are rows of their own, complete at once, and its tail is placed as a document.
+ * </ul>
+ *
+ * <p>A {@link Builder#separator(int) separator} token is appended to every document and counts as
+ * one of its tokens. The rows depend on the documents and the settings only: on nothing else, so a
+ * seeded source gives the same rows on every run and for any number of reader threads.
+ */
+public final class Packing {
+  /** The label where no token follows in the same document: PyTorch's ignore index. */
+  public static final int IGNORE = -100;
+
+  /** What best fit does with a document longer than the context length. */
+  public enum Overlong {
+    /** Refuse it: an {@link IllegalArgumentException} naming the document and its length. */
+    REFUSE,
+    /** Cut it: rows of {@code L} of its leading tokens, its tail placed as a document. */
+    SPLIT
+  }
+
+  private final int contextLength;
+  private final boolean bestFit;
+  private final int window;
+  private final Overlong overlong;
+  private final int separator;
+  private final int padding;
+  private final boolean shiftLabels;
+
+  private Packing(Builder b) {
+    this.contextLength = b.contextLength;
+    this.bestFit = b.bestFit;
+    this.window = b.window;
+    this.overlong = b.overlong;
+    this.separator = b.separator;
+    this.padding = b.padding;
+    this.shiftLabels = b.shiftLabels;
+  }
+
+  /**
+   * A builder for rows of {@code contextLength} positions: concatenate, no separator, padding id 0,
+   * no labels.
+   *
+   * @throws IllegalArgumentException if {@code contextLength} is not positive
+   */
+  public static Builder builder(int contextLength) {
+    return new Builder(contextLength);
+  }
+
+  /** The context length {@code L}: the positions of every row. */
+  public int contextLength() {
+    return contextLength;
+  }
+
+  boolean bestFit() {
+    return bestFit;
+  }
+
+  int window() {
+    return window;
+  }
+
+  boolean splitOverlong() {
+    return overlong == Overlong.SPLIT;
+  }
+
+  int separator() {
+    return separator;
+  }
+
+  int padding() {
+    return padding;
+  }
+
+  boolean shiftLabels() {
+    return shiftLabels;
+  }
+
+  /** A new packer with these settings, for one stream of documents. */
+  public Packer packer() {
+    return new Packer(this);
+  }
+
+  /**
+   * The rows of each pass of {@code documents} (each {@code int[]} a document's token ids; document
+   * {@code i} is the pass's {@code i}-th): a reader whose every pass packs one pass of the documents
+   * with a new packer, on the thread that reads it. Every row is a new {@link PackedRow}.
+   */
+  public Reader<PackedRow> rows(Reader<int[]> documents) {
+    return () -> {
+      PipelineIterator<int[]> docs = documents.iterator();
+      return new Rows(packer(), docs::close, p -> {
+        if (!docs.hasNext()) {
+          return false;
+        }
+        p.add(docs.next());
+        return true;
+      });
+    };
+  }
+
+  /**
+   * The rows of each epoch of a token shard set (written by {@link TokenShards}): a reader whose every
+   * pass reads the provider's next epoch, in its order (shuffled and sharded as it is built), and
+   * packs the column {@value TokenShards#TOKENS} of each sample, reporting its column {@value
+   * TokenShards#DOC} as the document. The rows depend on the provider's order only, so they are the
+   * same for any number of its reader threads. Every row is a new {@link PackedRow}.
+   *
+   * @throws IllegalArgumentException if the provider has no INT32 column {@value TokenShards#TOKENS}
+   *     with a variable axis or no column {@value TokenShards#DOC}
+   */
+  public Reader<PackedRow> rows(ShardProvider tokens) {
+    List<String> names = tokens.provideData().stream().map(DataDesc::name).toList();
+    if (!names.contains(TokenShards.TOKENS) || !names.contains(TokenShards.DOC)) {
+      throw new IllegalArgumentException("not a token shard set: its columns are " + names + ", expected '"
+          + TokenShards.TOKENS + "' (the ids) and '" + TokenShards.DOC + "' (the document index), as TokenShards writes");
+    }
+    return () -> {
+      BatchIterator<NamedBatch> batches = tokens.iterator();
+      return new Rows(packer(), batches::close, p -> {
+        if (!batches.hasNext()) {
+          return false;
+        }
+        NamedBatch b = batches.next();
+        int[][] ids = b.get(TokenShards.TOKENS).toIntMatrix();
+        INDArray lengths = b.lengths(TokenShards.TOKENS);
+        long[] docs = b.get(TokenShards.DOC).toLongVector();
+        // Rows past countSamples() pad the last batch (wrapped or constant samples): not documents.
+        for (int r = 0; r < b.countSamples(); r++) {
+          p.add(ids[r], 0, lengths.getInt(r), docs[r]);
+        }
+        return true;
+      });
+    };
+  }
+
+  @Override
+  public String toString() {
+    return "Packing[L " + contextLength + (bestFit ? ", best fit, window " + window + ", " + overlong : ", concatenate")
+        + (separator >= 0 ? ", separator " + separator : "") + (shiftLabels ? ", labels" : "") + "]";
+  }
+
+  /** Feeds a packer from a source: adds what it reads and says false once the source is done. */
+  private interface Feed {
+    boolean feed(Packer packer);
+  }
+
+  /** One pass of rows: pulls from the feed until the packer has a row, finishing it at the end. */
+  private final class Rows implements PipelineIterator<PackedRow> {
+    private final Packer packer;
+    private final Runnable closer;
+    private final Feed feed;
+    private boolean closed;
+
+    Rows(Packer packer, Runnable closer, Feed feed) {
+      this.packer = packer;
+      this.closer = closer;
+      this.feed = feed;
+    }
+
+    @Override
+    public boolean hasNext() {
+      while (!packer.hasNext() && !closed) {
+        boolean more;
+        try {
+          more = feed.feed(packer);
+        } catch (RuntimeException e) {
+          // A refused document ends the pass: the source's files and threads are released at once.
+          close();
+          throw e;
+        }
+        if (!more) {
+          packer.finish();
+          close();
+        }
+      }
+      return packer.hasNext();
+    }
+
+    @Override
+    public PackedRow next() {
+      if (!hasNext()) {
+        throw new NoSuchElementException();
+      }
+      PackedRow row = new PackedRow(contextLength);
+      packer.next(row);
+      return row;
+    }
+
+    @Override
+    public void close() {
+      if (!closed) {
+        closed = true;
+        closer.run();
+      }
+    }
+  }
+
+  /** Settings of {@link Packing}. */
+  public static final class Builder {
+    private final int contextLength;
+    private boolean bestFit;
+    private int window = 1;
+    private Overlong overlong = Overlong.REFUSE;
+    private int separator = -1;
+    private int padding;
+    private boolean shiftLabels;
+
+    private Builder(int contextLength) {
+      if (contextLength <= 0) {
+        throw new IllegalArgumentException("contextLength must be > 0, got " + contextLength);
+      }
+      this.contextLength = contextLength;
+    }
+
+    /** Concatenate the documents and cut rows of the context length (the default). */
+    public Builder concatenate() {
+      this.bestFit = false;
+      return this;
+    }
+
+    /**
+     * Best-fit packing of whole documents with at most {@code window} rows open at once: more rows
+     * fill better, each holds {@code L} ids while open.
+     *
+     * @throws IllegalArgumentException if {@code window} is not positive
+     */
+    public Builder bestFit(int window) {
+      if (window <= 0) {
+        throw new IllegalArgumentException("window must be > 0 rows, got " + window);
+      }
+      this.bestFit = true;
+      this.window = window;
+      return this;
+    }
+
+    /** What best fit does with a document longer than the context length (default {@link Overlong#REFUSE}). */
+    public Builder overlong(Overlong policy) {
+      this.overlong = java.util.Objects.requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * A token appended to every document (an end-of-text id), one of its tokens; default none.
+     *
+     * @throws IllegalArgumentException if {@code id} is negative
+     */
+    public Builder separator(int id) {
+      if (id < 0) {
+        throw new IllegalArgumentException("separator must be a token id >= 0, got " + id);
+      }
+      this.separator = id;
+      return this;
+    }
+
+    /** The id of the padded positions (default 0); the mask, not the id, tells padding apart. */
+    public Builder padding(int id) {
+      this.padding = id;
+      return this;
+    }
+
+    /** Whether rows carry {@link PackedRow#labels() labels}, the ids shifted by one (default false). */
+    public Builder shiftLabels(boolean shift) {
+      this.shiftLabels = shift;
+      return this;
+    }
+
+    /** The settings, as an immutable value. */
+    public Packing build() {
+      return new Packing(this);
+    }
+  }
+}
