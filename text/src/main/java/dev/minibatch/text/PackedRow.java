@@ -53,10 +53,6 @@ public final class PackedRow {
   void fill(int[] rowIds, int[] rowLabels, int used, int count, int[] ends, long[] docs, int[] starts, int padding,
       boolean withLabels) {
     int length = ids.length;
-    if (rowIds.length != length) {
-      throw new IllegalArgumentException("a row of " + length + " positions cannot hold a packed row of "
-          + rowIds.length + ": make it with the packer's context length");
-    }
     System.arraycopy(rowIds, 0, ids, 0, used);
     Arrays.fill(ids, used, length, padding);
     Arrays.fill(lossMask, 0, used, 1);

@@ -32,12 +32,15 @@ public final class Packer {
   /** Rows complete and not yet handed out, in the order they completed. */
   private final ArrayDeque<Row> ready = new ArrayDeque<>();
   private final ArrayDeque<Row> spare = new ArrayDeque<>();
+  /** The document being added, one object used again for every document. */
+  private final Doc doc;
   private long added;
   private boolean finished;
 
   Packer(Packing settings) {
     this.settings = settings;
     this.length = settings.contextLength();
+    this.doc = new Doc(settings.separator());
   }
 
   /**
@@ -65,9 +68,15 @@ public final class Packer {
     if (finished) {
       throw new IllegalStateException("the packer was finished: it takes no more documents");
     }
-    Doc doc = new Doc(ids, offset, count, settings.separator(), document);
-    added++;
+    Doc doc = this.doc.reset(ids, offset, count, document);
     int m = doc.length;
+    if (settings.bestFit() && m > length && !settings.splitOverlong()) {
+      // Refused before it counts: a caller that goes on has the stream as if it had not been added.
+      throw new IllegalArgumentException("document " + document + " (the " + ordinal(added + 1) + " in the stream) has "
+          + m + " tokens" + (settings.separator() >= 0 ? " with its separator" : "") + ", more than the context length "
+          + length + ": best fit packs whole documents; Overlong.SPLIT cuts it into rows of " + length);
+    }
+    added++;
     if (m == 0) {
       return; // an empty document without a separator has no token to place
     }
@@ -76,19 +85,13 @@ public final class Packer {
       return;
     }
     int done = 0;
-    if (m > length) {
-      if (!settings.splitOverlong()) {
-        throw new IllegalArgumentException("document " + document + " (the " + ordinal(added) + " in the stream) has "
-            + m + " tokens" + (settings.separator() >= 0 ? " with its separator" : "") + ", more than the context length "
-            + length + ": best fit packs whole documents; Overlong.SPLIT cuts it into rows of " + length);
-      }
-      // Its leading pieces fill rows of their own, handed out now; the tail is placed as a document.
-      while (m - done > length) {
-        Row piece = take();
-        piece.append(doc, done, length, settings.shiftLabels());
-        ready.add(piece);
-        done += length;
-      }
+    // An overlong document's leading pieces fill rows of their own, handed out now; its tail is placed
+    // as a document.
+    while (m - done > length) {
+      Row piece = take();
+      piece.append(doc, done, length, settings.shiftLabels());
+      ready.add(piece);
+      done += length;
     }
     bestFit(doc, done, m - done);
   }
@@ -156,6 +159,10 @@ public final class Packer {
    * @throws IllegalArgumentException if {@code row} has another length than the context length
    */
   public boolean next(PackedRow row) {
+    if (row.length() != length) {
+      throw new IllegalArgumentException("a row of " + row.length() + " positions cannot hold a row packed to the context"
+          + " length " + length + ": make it with new PackedRow(" + length + ")");
+    }
     Row r = ready.poll();
     if (r == null) {
       return false;
@@ -191,20 +198,24 @@ public final class Packer {
 
   /** A document as the packer sees it: its ids, then its separator if there is one. */
   private static final class Doc {
-    final int[] ids;
-    final int offset;
-    final int count;
     final int separator;
-    final int length;
-    final long index;
+    int[] ids = new int[0];
+    int offset;
+    int count;
+    int length;
+    long index;
 
-    Doc(int[] ids, int offset, int count, int separator, long index) {
+    Doc(int separator) {
+      this.separator = separator;
+    }
+
+    Doc reset(int[] ids, int offset, int count, long index) {
       this.ids = ids;
       this.offset = offset;
       this.count = count;
-      this.separator = separator;
       this.length = count + (separator >= 0 ? 1 : 0);
       this.index = index;
+      return this;
     }
   }
 

@@ -138,6 +138,15 @@ class PackingTest {
         () -> packer.add(new int[] {9, 9, 1, 2, 3, 4, 9}, 2, 4, 17));
     assertEquals("document 17 (the 2nd in the stream) has 5 tokens with its separator, more than the context length 4:"
         + " best fit packs whole documents; Overlong.SPLIT cuts it into rows of 4", e.getMessage());
+    // The refused document is not counted: the next is the 2nd, document 1.
+    packer.add(new int[] {5});
+    packer.finish();
+    PackedRow row = new PackedRow(4);
+    assertTrue(packer.next(row));
+    assertArrayEquals(new int[] {1, 2, 3, 0}, row.ids());
+    assertTrue(packer.next(row));
+    assertEquals(1, row.document(0));
+    assertFalse(packer.next(row));
     // Through a reader the pass is closed when the document is refused.
     boolean[] closed = {false};
     Reader<int[]> docs = () -> new PipelineIterator<>() {
@@ -163,6 +172,18 @@ class PackingTest {
     assertTrue(e.getMessage().startsWith("document 1 (the 2nd in the stream) has 6 tokens, more than the context length 4"),
         e.getMessage());
     assertTrue(closed[0]);
+  }
+
+  @Test
+  void aRowOfAnotherLengthIsRefusedAndTheRowKept() {
+    Packer packer = Packing.builder(4).build().packer();
+    packer.add(new int[] {1, 2});
+    packer.finish();
+    assertEquals("a row of 5 positions cannot hold a row packed to the context length 4: make it with new PackedRow(4)",
+        assertThrows(IllegalArgumentException.class, () -> packer.next(new PackedRow(5))).getMessage());
+    PackedRow row = new PackedRow(4);
+    assertTrue(packer.next(row));
+    assertArrayEquals(new int[] {1, 2, 0, 0}, row.ids());
   }
 
   @Test
