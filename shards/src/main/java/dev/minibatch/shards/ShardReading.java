@@ -86,6 +86,8 @@ final class ShardReading implements AutoCloseable {
         disk.check(files, atOnce, what);
       }
       this.cache = new ShardCache(files, capacity, needs, disk);
+      // The bytes fetched from the sets' file systems show in every epoch's stats, on the read-ahead stage.
+      open.forEach(st -> st.onRead(cache.counters()::addBytes));
       this.stores = List.copyOf(open);
       this.sampling = sampling;
       this.readAhead = b.readAhead;

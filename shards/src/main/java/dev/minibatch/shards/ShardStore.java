@@ -35,6 +35,8 @@ final class ShardStore implements AutoCloseable {
   private final FileSystem fs;
   private final Path root;
   private final java.util.concurrent.atomic.LongAdder bytesRead = new java.util.concurrent.atomic.LongAdder();
+  /** Told the bytes of every whole file read (the read-ahead stage's counters); none by default. */
+  private volatile java.util.function.LongConsumer onRead = n -> { };
   private final @Nullable Retries retries;
   // The seed of the retries' jitter: drawn per store, so trainers that failed together wait apart.
   private final long jitter = Seeds.unseeded();
@@ -157,6 +159,7 @@ final class ShardStore implements AutoCloseable {
             + ": the file was changed or cut after the index was written");
       }
       bytesRead.add(n);
+      onRead.accept(n);
       return out;
     } catch (FileNotFoundException e) {
       throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
@@ -197,6 +200,11 @@ final class ShardStore implements AutoCloseable {
       }
       throw IoFailure.of("open", where(name), new IOException(e.getCause()));
     }
+  }
+
+  /** Tells {@code listener} the bytes of every shard file read from now on. */
+  void onRead(java.util.function.LongConsumer listener) {
+    this.onRead = java.util.Objects.requireNonNull(listener, "listener");
   }
 
   /** The bytes of shard files {@link #readFully} has read whole so far. */

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
 import java.io.RandomAccessFile;
@@ -112,6 +114,34 @@ class DiskCacheTest {
       assertEquals(0, epoch(p));
     }
     assertEquals(Files.size(dir.resolve("set").resolve("shards.index")), CountingFileSystem.bytesRead() - counted);
+  }
+
+  @Test
+  void eachEpochsStatsCountTheBytesFetchedFromTheSet() {
+    try (ShardProvider p = reader(MANY).build()) {
+      // With the disk cache: the set's bytes in the first epoch, none in the second.
+      assertEquals(List.of(total, 0L), List.of(statsBytes(p), statsBytes(p)));
+    }
+    try (ShardProvider p = ShardProvider.builder(set).configuration(CountingFileSystem.conf()).batchSize(50)
+        .shuffle(true).seed(5).shuffleWindow(100).build()) {
+      statsBytes(p);
+      long before = p.remoteBytes();
+      long counted = statsBytes(p);
+      assertEquals(p.remoteBytes() - before, counted, "without it, what the epoch fetched again");
+      assertTrue(counted >= 6 * sizes[0], "most files again: " + counted);
+    }
+  }
+
+  /** One epoch's bytes read from storage, as its stats give them on the read-ahead stage. */
+  private static long statsBytes(ShardProvider p) {
+    try (BatchIterator<NamedBatch> it = p.iterator()) {
+      while (it.hasNext()) {
+        it.next();
+      }
+      PipelineStats.StageStats readAhead = PipelineStats.of(it).stages().stream()
+          .filter(s -> s.name().equals("shard-read-ahead")).findFirst().orElseThrow();
+      return readAhead.bytes();
+    }
   }
 
   @Test

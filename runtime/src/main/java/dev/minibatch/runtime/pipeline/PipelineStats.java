@@ -167,6 +167,9 @@ public final class PipelineStats {
    * @param queueDepth items in the output queue at the snapshot
    * @param queueCapacity the output queue's capacity in items ({@link Integer#MAX_VALUE} when
    *     unbounded)
+   * @param bytes bytes the stage read from outside the process, for a stage that reads storage (a
+   *     shard set's read-ahead counts the bytes of shard files read from their file system, not
+   *     those served by the disk cache); 0 for the others
    */
   public record StageStats(
       String name,
@@ -178,7 +181,15 @@ public final class PipelineStats {
       long consumerWaitNanos,
       long wallNanos,
       int queueDepth,
-      int queueCapacity) {
+      int queueCapacity,
+      long bytes) {
+
+    /** A stage that reads no storage: {@code bytes} 0. */
+    public StageStats(String name, int workers, long items, long busyNanos, long waitInputNanos,
+        long blockedOutputNanos, long consumerWaitNanos, long wallNanos, int queueDepth, int queueCapacity) {
+      this(name, workers, items, busyNanos, waitInputNanos, blockedOutputNanos, consumerWaitNanos, wallNanos, queueDepth,
+          queueCapacity, 0);
+    }
 
     /** The share of the workers' time spent busy: {@code busy / (wall * workers)}, in [0, 1]. */
     public double utilization() {
@@ -190,14 +201,18 @@ public final class PipelineStats {
       return wallNanos <= 0 ? 0 : Math.min(1.0, consumerWaitNanos / (double) wallNanos);
     }
 
-    /** One line, e.g. {@code xmap[2]: 1000 items, busy 97%, input 1%, blocked 0%, queue 3/66}. */
+    /**
+     * One line, e.g. {@code xmap[2]: 1000 items, busy 97%, input 1%, blocked 0%, queue 3/66}, and
+     * for a stage that read storage its bytes ({@code …, queue 1/3, 47649332 bytes read}).
+     */
     @Override
     public String toString() {
       double denom = Math.max(1, wallNanos) * (double) Math.max(1, workers);
-      return String.format(Locale.ROOT, "%s[%d]: %d items, busy %.0f%%, input %.0f%%, blocked %.0f%%, queue %d/%s",
+      return String.format(Locale.ROOT, "%s[%d]: %d items, busy %.0f%%, input %.0f%%, blocked %.0f%%, queue %d/%s%s",
           name, workers, items, 100 * utilization(), 100 * waitInputNanos / denom,
           100 * blockedOutputNanos / denom, queueDepth,
-          queueCapacity == Integer.MAX_VALUE ? "unbounded" : Integer.toString(queueCapacity));
+          queueCapacity == Integer.MAX_VALUE ? "unbounded" : Integer.toString(queueCapacity),
+          bytes > 0 ? ", " + bytes + " bytes read" : "");
     }
   }
 

@@ -26,6 +26,8 @@ public final class StageCounters {
   final LongAdder waitInput = new LongAdder();
   final LongAdder blockedOutput = new LongAdder();
   final LongAdder consumerWait = new LongAdder();
+  /** Bytes read from storage, for a stage that reads it. */
+  final LongAdder bytes = new LongAdder();
   private final IntSupplier depth;
 
   /**
@@ -41,6 +43,11 @@ public final class StageCounters {
     this.workers = workers;
     this.capacity = capacity;
     this.depth = depth;
+  }
+
+  /** Adds {@code n} bytes read from storage (a shard file fetched from its file system). */
+  public void addBytes(long n) {
+    bytes.add(n);
   }
 
   /** Adds {@code n} items handed to the consumer. */
@@ -151,7 +158,7 @@ public final class StageCounters {
     long e = end;
     long wall = (e == 0 ? System.nanoTime() : e) - start;
     return new StageStats(name, workers, items.sum(), busy.sum(), waitInput.sum(), blockedOutput.sum(),
-        consumerWait.sum(), wall, depth.getAsInt(), capacity);
+        consumerWait.sum(), wall, depth.getAsInt(), capacity, bytes.sum());
   }
 
   /**
@@ -186,7 +193,7 @@ public final class StageCounters {
       return new StageStats(name, workers, now.items() - from.items(), now.busyNanos() - from.busyNanos(),
           now.waitInputNanos() - from.waitInputNanos(), now.blockedOutputNanos() - from.blockedOutputNanos(),
           now.consumerWaitNanos() - from.consumerWaitNanos(), now.wallNanos() - from.wallNanos(), now.queueDepth(),
-          capacity);
+          capacity, now.bytes() - from.bytes());
     }
   }
 }
