@@ -96,7 +96,8 @@ public final class Packer {
     bestFit(doc, done, m - done);
   }
 
-  private static String ordinal(long n) {
+  /** "1st", "2nd", "11th", … for messages naming a document by its place in a stream. */
+  static String ordinal(long n) {
     long mod100 = n % 100;
     String suffix = mod100 >= 11 && mod100 <= 13 ? "th"
         : n % 10 == 1 ? "st" : n % 10 == 2 ? "nd" : n % 10 == 3 ? "rd" : "th";

@@ -1,12 +1,10 @@
 package dev.minibatch.text;
 
-import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
-import java.util.List;
 import java.util.NoSuchElementException;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -134,11 +132,7 @@ public final class Packing {
    *     with a variable axis or no column {@value TokenShards#DOC}
    */
   public Reader<PackedRow> rows(ShardProvider tokens) {
-    List<String> names = tokens.provideData().stream().map(DataDesc::name).toList();
-    if (!names.contains(TokenShards.TOKENS) || !names.contains(TokenShards.DOC)) {
-      throw new IllegalArgumentException("not a token shard set: its columns are " + names + ", expected '"
-          + TokenShards.TOKENS + "' (the ids) and '" + TokenShards.DOC + "' (the document index), as TokenShards writes");
-    }
+    TokenShards.requireColumns(tokens);
     return () -> {
       BatchIterator<NamedBatch> batches = tokens.iterator();
       return new Rows(packer(), batches::close, p -> {

@@ -1,13 +1,16 @@
 package dev.minibatch.text;
 
+import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.StageFailedException;
 import dev.minibatch.runtime.reader.Reader;
+import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardSet;
 import dev.minibatch.shards.ShardWriter;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Objects;
 
 /**
@@ -38,6 +41,18 @@ public final class TokenShards {
     this.tokenizer = b.tokenizer;
     this.readers = b.readers;
     this.writer = b.writer;
+  }
+
+  /**
+   * Checks that a provider reads a token shard set: the readers of {@link Packing} and {@link
+   * TokenBudget} take its columns {@value #TOKENS} and {@value #DOC}.
+   */
+  static void requireColumns(ShardProvider tokens) {
+    List<String> names = tokens.provideData().stream().map(DataDesc::name).toList();
+    if (!names.contains(TOKENS) || !names.contains(DOC)) {
+      throw new IllegalArgumentException("not a token shard set: its columns are " + names + ", expected '"
+          + TOKENS + "' (the ids) and '" + DOC + "' (the document index), as TokenShards writes");
+    }
   }
 
   /** A builder: {@code cl100k_base}, no reader threads, the default {@link ShardWriter}. */
