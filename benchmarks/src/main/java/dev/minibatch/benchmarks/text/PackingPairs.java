@@ -1,15 +1,19 @@
 package dev.minibatch.benchmarks.text;
 
 import dev.minibatch.benchmarks.io.ImagePairs;
+import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.text.BudgetBatch;
 import dev.minibatch.text.PackedRow;
 import dev.minibatch.text.Packer;
 import dev.minibatch.text.Packing;
+import dev.minibatch.text.TokenBudget;
 import dev.minibatch.text.Tokenizer;
 import dev.minibatch.text.Tokenizers;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.stream.Stream;
 
@@ -22,6 +26,12 @@ import java.util.stream.Stream;
  * paragraphs of this repository's {@code docs/**.md} (English prose, short documents), and the
  * repository's Java source files (whole files, a long tail past {@code L}). Beside it, pad-to-longest
  * batching: 8 documents a batch in their order, each cut at {@code L}, padded to the batch's longest.
+ *
+ * <p>Token budgets of {@code B} = 16 384 positions a batch on the same two distributions: the
+ * largest batch (never over {@code B}) and the mean fill, padded positions and real tokens over
+ * {@code B}, for windows of 256 to 16 384 documents, the batches shuffled with seed 7; the documents
+ * drawn at random from each corpus (10^6 paragraphs, 10^5 files), as the corpora themselves hold only
+ * 10 to 40 batches of {@code B}.
  *
  * <p>Throughput: {@code Packer.add} of every document and {@code Packer.next} into one reused row, on
  * one thread, over the paragraphs repeated to {@code args[1]} documents, in paired rounds as {@link
@@ -55,6 +65,8 @@ public final class PackingPairs {
     System.out.printf("L %d, cl100k_base, %d cores%n", L, Runtime.getRuntime().availableProcessors());
     efficiency("docs/**.md paragraphs", paragraphs);
     efficiency("Java source files", sources);
+    budget("docs/**.md paragraphs", paragraphs, 1_000_000);
+    budget("Java source files", sources, 100_000);
 
     int[][] docs = new int[count][];
     long tokens = 0;
@@ -114,6 +126,43 @@ public final class PackingPairs {
       System.out.printf("  %-28s %6.2f %%%n", "best fit, window " + w, 100 * filled(bestFit(w), array));
     }
     System.out.printf("  %-28s %6.2f %%%n", "pad to longest, 8 a batch", 100 * padToLongest(array, 8));
+  }
+
+  static final int B = 16_384;
+
+  /**
+   * Token-budget batches of {@code count} documents drawn at random (seed 45) from {@code docs}, each
+   * with its separator: the corpus's length distribution at the size of a training set, as the
+   * corpora themselves hold only 10 to 40 batches of B. Prints the largest batch and the mean fills.
+   */
+  static void budget(String name, List<int[]> docs, int count) {
+    List<int[]> drawn = new ArrayList<>(count);
+    java.util.SplittableRandom random = new java.util.SplittableRandom(45);
+    for (int i = 0; i < count; i++) {
+      int[] d = docs.get(random.nextInt(docs.size()));
+      int[] e = Arrays.copyOf(d, d.length + 1);
+      e[d.length] = END_OF_TEXT;
+      drawn.add(e);
+    }
+    System.out.printf("%s, %d drawn, token budget B %d:%n", name, count, B);
+    for (int w : new int[] {256, 1024, 4096, 16384}) {
+      TokenBudget budget = TokenBudget.builder(B).window(w).seed(7).build();
+      long batches = 0;
+      long largest = 0;
+      long rows = 0;
+      double positions = 0;
+      double real = 0;
+      for (BudgetBatch b : budget.batches(() -> PipelineIterator.of(drawn.iterator()))) {
+        batches++;
+        rows += b.rows();
+        largest = Math.max(largest, b.positions());
+        positions += (double) b.positions() / B;
+        real += (double) b.realTokens() / B;
+      }
+      System.out.printf("  window %-6d %6d batches, %6.1f rows mean, largest %6d, mean fill %6.2f %% positions,"
+          + " %6.2f %% real tokens%n", w, batches, (double) rows / batches, largest, 100 * positions / batches,
+          100 * real / batches);
+    }
   }
 
   /** Real tokens over all positions of the rows. */
