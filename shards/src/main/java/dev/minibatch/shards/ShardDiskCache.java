@@ -310,6 +310,7 @@ final class ShardDiskCache {
    * thread would go on. Only the directory's lock is ever waited for, and its holders wait for
    * nothing, so no wait closes a cycle.
    */
+  @SuppressWarnings("try") // the file lock is held for the body, which never refers to it
   private static <T> T locked(Path lock, Supplier<T> work) {
     boolean poll = !lock.getFileName().toString().equals(DIRECTORY_LOCK);
     ReentrantLock mine = JVM_LOCKS.computeIfAbsent(lock, p -> new ReentrantLock());

@@ -164,6 +164,9 @@ final class ShardPages {
   }
 
   /** Decompresses a data page and checks the sizes of plain values; the problem, or null. */
+  // BytesInput.toByteArray() is deprecated for allocator-managed buffers; a page checked here is
+  // read once into a plain array that the garbage collector frees, which is what this method wants.
+  @SuppressWarnings("deprecation")
   private @Nullable String decode(PageHeader header, int at, int size, @Nullable Column column,
       BytesInputDecompressor decompressor, long values) {
     byte[] plain;

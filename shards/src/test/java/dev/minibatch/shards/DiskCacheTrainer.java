@@ -21,6 +21,7 @@ import org.apache.hadoop.fs.FileSystem;
 public final class DiskCacheTrainer {
   private DiskCacheTrainer() {}
 
+  @SuppressWarnings("deprecation") // Hadoop's per-scheme statistics, as the parent test reads them too
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
     for (int i = 6; i < args.length; i++) {

@@ -14,7 +14,7 @@ public final class Check {
 
   /** {@code value}, if it is at least {@code min}. */
   public static int atLeast(String what, int value, int min) {
-    return (int) atLeast(what, value, min, "");
+    return atLeast(what, value, min, "");
   }
 
   /** {@code value}, if it is at least {@code min}; {@code meaning} explains the bound's special value. */

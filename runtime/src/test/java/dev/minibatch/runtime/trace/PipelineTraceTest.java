@@ -99,6 +99,7 @@ class PipelineTraceTest {
     return names;
   }
 
+  @SuppressWarnings("try") // the epoch is closed before its stats are read, inside its try
   @Test
   void aTraceOfAProviderWithReadersSumsToItsStats() throws Exception {
     int batches = 100;
@@ -175,6 +176,7 @@ class PipelineTraceTest {
     assertEquals(0, t.root().get("otherData").get("droppedEvents").asInt());
   }
 
+  @SuppressWarnings("try") // the epoch is closed before its stats are read, inside its try
   @Test
   void aParallelMapAndAProducerStageSumToTheirStats() throws Exception {
     Reader<Integer> r = Readers.<Integer>generate(16, out -> {

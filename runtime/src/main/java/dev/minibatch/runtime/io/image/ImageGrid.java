@@ -204,7 +204,7 @@ public final class ImageGrid {
   /** Draws row {@code row}'s image with its top-left corner at ({@code x0}, {@code y0}), each pixel s x s. */
   private void tile(BufferedImage img, Images im, int row, int x0, int y0, int s) {
     INDArray sample = im.array().get(org.nd4j.linalg.indexing.NDArrayIndex.point(row));
-    boolean raw = sample.dataType() == DataType.UBYTE;
+    boolean raw = sample.dataType() == DataType.UINT8;
     float[] v = Nd4j.toFlattened('c', sample.castTo(DataType.FLOAT)).toFloatVector();
     int c = im.channels();
     int hh = im.height();
