@@ -46,7 +46,7 @@ final class FileNeeds {
    * first position ({@code -1} if not drawn). For a trainer reading its share, the files, places
    * and last uses are those of its batches; the positions are the epoch's.
    */
-  record EpochUse(int epoch, int[] files, int[] place, int[] lastUse, int[] positionOf) {}
+  record EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] positionOf) {}
 
   /**
    * @param order the epoch order; a {@link SharedDraws} (what the engine draws from) hands over the
@@ -58,7 +58,7 @@ final class FileNeeds {
    * @param batch the rows of a global batch, when {@code parts > 1}
    */
   FileNeeds(EpochDraws order, ShardFiles files, long samples, int writers, int parts, int batch) {
-    this.order = order instanceof SharedDraws s ? s.unshared() : order;
+    this.order = order;
     this.shared = order instanceof SharedDraws s ? s : null;
     this.files = files;
     this.samples = (int) samples;
@@ -77,25 +77,31 @@ final class FileNeeds {
    * batches are the trainer's).
    */
   EpochUse epoch(int e, int sample) {
+    // The order the engine reads now: a state restored with another seed reseeds it, and an epoch
+    // planned from the old order would read (and keep) the old order's files.
+    EpochDraws now = shared != null ? shared.current() : order;
     EpochUse l = latest;
-    if (l != null && l.epoch == e) {
+    if (l != null && l.epoch == e && l.from == now) {
       return l;
     }
     EpochUse p = previous;
-    if (p != null && p.epoch == e) {
+    if (p != null && p.epoch == e && p.from == now) {
       return p;
     }
     synchronized (this) {
       l = latest;
-      if (l != null && l.epoch == e) {
+      if (l != null && l.epoch == e && l.from == now) {
         return l;
       }
       p = previous;
-      if (p != null && p.epoch == e) {
+      if (p != null && p.epoch == e && p.from == now) {
         return p;
       }
-      EpochUse made = make(e, sample);
-      if (l == null || e > l.epoch) {
+      EpochUse made = make(e, sample, now);
+      if (l == null || l.from != now) {
+        previous = null;
+        latest = made;
+      } else if (e > l.epoch) {
         previous = l;
         latest = made;
       } else {
@@ -105,11 +111,11 @@ final class FileNeeds {
     }
   }
 
-  private EpochUse make(int e, int first) {
+  private EpochUse make(int e, int first, EpochDraws now) {
     int[] draws = shared == null ? null : shared.take(e);
     if (draws == null) {
-      draws = new int[order.length()];
-      order.fill(e, draws);
+      draws = new int[now.length()];
+      now.fill(e, draws);
     }
     int fileCount = files.size();
     int[] place = new int[fileCount];
@@ -140,7 +146,7 @@ final class FileNeeds {
       }
       lastUse[f] = p;
     }
-    return new EpochUse(e, Arrays.copyOf(firstRead, k), place, lastUse, positionOf);
+    return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, positionOf);
   }
 
   /**

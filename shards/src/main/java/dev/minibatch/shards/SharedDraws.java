@@ -8,21 +8,37 @@ import org.jspecify.annotations.Nullable;
  * The epoch order handed to the engine, which keeps a copy of the epoch it drew last until {@link
  * FileNeeds} takes it: both need the whole order of an epoch, and drawing it (a window shuffle over
  * every sample: about a second for 10^8 samples) once instead of twice halves the time to a large
- * set's first batch. A copy, because the engine owns its array. A reseeded order is the plain one:
- * FileNeeds, which draws from the order it was made with, then draws for itself, as without this.
+ * set's first batch. A copy, because the engine owns its array. A reseeded order (a state restored
+ * with its own seed) is shared the same way, and {@link #current()} follows it, so FileNeeds plans
+ * the files of the order the engine reads, not of the one it was made with.
  */
 final class SharedDraws implements EpochDraws {
-  private final EpochDraws order;
-  private int epoch = -1;
-  private int @Nullable [] kept;
+  /** What every order reseeded from one shares: the latest order and the epoch drawn last. */
+  private static final class Latest {
+    private volatile EpochDraws order;
+    private int epoch = -1;
+    private int @Nullable [] kept;
 
-  SharedDraws(EpochDraws order) {
-    this.order = order;
+    Latest(EpochDraws order) {
+      this.order = order;
+    }
   }
 
-  /** The order itself. */
-  EpochDraws unshared() {
-    return order;
+  private final EpochDraws order;
+  private final Latest latest;
+
+  SharedDraws(EpochDraws order) {
+    this(order, new Latest(order));
+  }
+
+  private SharedDraws(EpochDraws order, Latest latest) {
+    this.order = order;
+    this.latest = latest;
+  }
+
+  /** The order the engine reads now: this one, or the one it was last reseeded to. */
+  EpochDraws current() {
+    return latest.order;
   }
 
   @Override
@@ -37,16 +53,26 @@ final class SharedDraws implements EpochDraws {
 
   @Override
   public EpochDraws reseeded(long seed) {
-    return order.reseeded(seed);
+    EpochDraws other = order.reseeded(seed);
+    if (other == order) {
+      return this;
+    }
+    synchronized (latest) {
+      latest.order = other;
+      latest.kept = null;
+    }
+    return new SharedDraws(other, latest);
   }
 
   @Override
   public void fill(int e, int[] out) {
     order.fill(e, out);
     int[] copy = Arrays.copyOf(out, order.length());
-    synchronized (this) {
-      epoch = e;
-      kept = copy;
+    synchronized (latest) {
+      if (latest.order == order) {
+        latest.epoch = e;
+        latest.kept = copy;
+      }
     }
   }
 
@@ -56,12 +82,14 @@ final class SharedDraws implements EpochDraws {
   }
 
   /** Epoch {@code e}'s order if it is the one drawn last and not taken yet (then dropped here), else null. */
-  synchronized int @Nullable [] take(int e) {
-    int[] k = kept;
-    if (k == null || epoch != e) {
-      return null;
+  int @Nullable [] take(int e) {
+    synchronized (latest) {
+      int[] k = latest.kept;
+      if (k == null || latest.epoch != e) {
+        return null;
+      }
+      latest.kept = null;
+      return k;
     }
-    kept = null;
-    return k;
   }
 }

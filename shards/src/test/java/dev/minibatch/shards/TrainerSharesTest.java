@@ -50,8 +50,12 @@ class TrainerSharesTest {
   }
 
   private static ShardProvider trainer(String set, int batch, int k, int p) {
+    return trainer(set, batch, k, p, SEED);
+  }
+
+  private static ShardProvider trainer(String set, int batch, int k, int p, long seed) {
     return ShardProvider.builder(set).configuration(CountingFileSystem.conf()).batchSize(batch)
-        .lastBatch(LastBatch.PARTIAL).shuffle(true).seed(SEED).shuffleWindow(W).partitions(C).shard(k, p).build();
+        .lastBatch(LastBatch.PARTIAL).shuffle(true).seed(seed).shuffleWindow(W).partitions(C).shard(k, p).build();
   }
 
   private static int[] ids(NamedBatch batch) {
@@ -187,12 +191,17 @@ class TrainerSharesTest {
 
   /** Reads {@code epochs} epochs with {@code k} trainers, each restored from {@code state} if not null. */
   private static List<Epoch> read(String set, int batch, int k, int epochs, IterationState state) {
+    return read(set, batch, k, epochs, state, SEED);
+  }
+
+  /** {@link #read} by trainers built with {@code seed} (a restored state's seed replaces it). */
+  private static List<Epoch> read(String set, int batch, int k, int epochs, IterationState state, long seed) {
     List<Epoch> out = new ArrayList<>();
     for (int e = 0; e < epochs; e++) {
       out.add(new Epoch(new ArrayList<>(), new long[k]));
     }
     for (int p = 0; p < k; p++) {
-      try (ShardProvider trainer = trainer(set, batch, k, p)) {
+      try (ShardProvider trainer = trainer(set, batch, k, p, seed)) {
         if (state != null) {
           trainer.restoreState(state);
         }
@@ -276,6 +285,11 @@ class TrainerSharesTest {
    * formula, and each new trainer reads about {@code 1/k2} of the bytes.
    */
   private static void resume(int k, int steps, int k2) {
+    resume(k, steps, k2, SEED);
+  }
+
+  /** {@link #resume}, the new trainers built with {@code seed}: the state's seed replaces it. */
+  private static void resume(int k, int steps, int k2, long seed) {
     List<int[]> global = batches(expected(filesOfA(), C, B, W, SEED, 0), B);
     List<int[]> before = new ArrayList<>();
     String saved = null;
@@ -292,7 +306,7 @@ class TrainerSharesTest {
         saved = state;
       }
     }
-    Epoch rest = read(a, B, k2, 1, IterationState.decode(saved)).get(0);
+    Epoch rest = read(a, B, k2, 1, IterationState.decode(saved), seed).get(0);
     int s = k * steps;
     assertBatches(global.subList(s, global.size()), rest.global(), k + " -> " + k2 + " trainers, from global batch " + s);
     int[] all = IntStream.concat(before.stream().flatMapToInt(IntStream::of),
@@ -319,6 +333,16 @@ class TrainerSharesTest {
   @Test
   void twoTrainersResumeAsEight() {
     resume(2, 3, 8);
+  }
+
+  /**
+   * Trainers built with another seed take the state's (IterationState's one rule), and the files
+   * they read ahead and keep follow the order they read, not the one they were built with: each
+   * still reads its share.
+   */
+  @Test
+  void trainersBuiltWithAnotherSeedResumeInTheStatesOrderReadingTheirShare() {
+    resume(4, 3, 2, SEED + 1);
   }
 
   // ---- Refused ----
