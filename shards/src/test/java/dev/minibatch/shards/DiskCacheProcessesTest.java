@@ -50,19 +50,21 @@ class DiskCacheProcessesTest {
       }
       long servedBefore = hdfs.bytesServed();
       Path cache = dir.resolve("cache");
-      Path go = dir.resolve("go");
       List<Process> trainers = new ArrayList<>();
       List<CompletableFuture<List<String>>> outputs = new ArrayList<>();
       CountDownLatch ready = new CountDownLatch(2);
       try {
         for (int p = 0; p < 2; p++) {
-          Process t = start(set, cache, go, p, hdfs.conf());
+          Process t = start(set, cache, p, hdfs.conf());
           trainers.add(t);
           outputs.add(CompletableFuture.supplyAsync(() -> lines(t, ready)));
         }
         // Both built (ND4J and Hadoop loaded): their first epochs start together and race for each file.
         assertTrue(ready.await(180, TimeUnit.SECONDS), "the trainers did not start");
-        Files.createFile(go);
+        for (Process t : trainers) {
+          t.getOutputStream().write("GO\n".getBytes(StandardCharsets.UTF_8));
+          t.getOutputStream().flush();
+        }
         for (Process t : trainers) {
           assertTrue(t.waitFor(180, TimeUnit.SECONDS), "a trainer did not finish");
         }
@@ -115,10 +117,10 @@ class DiskCacheProcessesTest {
     }
   }
 
-  private static Process start(String set, Path cache, Path go, int p, Configuration conf) throws Exception {
+  private static Process start(String set, Path cache, int p, Configuration conf) throws Exception {
     List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx512m", "-cp", System.getProperty("java.class.path"), DiskCacheTrainer.class.getName(), set,
-        cache.toString(), Long.toString(1L << 40), "2", Integer.toString(p), go.toString()));
+        cache.toString(), Long.toString(1L << 40), "2", Integer.toString(p)));
     for (String key : List.of("dfs.client.context", "dfs.client.socketcache.capacity")) {
       command.add(key + "=" + conf.get(key));
     }

@@ -12,9 +12,9 @@ import org.apache.hadoop.fs.FileSystem;
 /**
  * A trainer process of {@link DiskCacheProcessesTest}: trainer {@code p} of {@code k} reads two
  * epochs of a shard set through a disk cache, with two reader threads besides its read-ahead (so
- * that several threads of each process fetch at once). Usage: {@code SET CACHE MAX_BYTES K P GO [KEY=VALUE…]}
- * (the Hadoop settings). It prints {@code READY} once built, waits for the file {@code GO} (so that
- * the trainers start their epochs together), then per epoch {@code EPOCH e REMOTE bytes IDS
+ * that several threads of each process fetch at once). Usage: {@code SET CACHE MAX_BYTES K P [KEY=VALUE…]}
+ * (the Hadoop settings). It prints {@code READY} once built, waits for the line {@code GO} on its
+ * standard input (so that the trainers start their epochs together), then per epoch {@code EPOCH e REMOTE bytes IDS
  * id,id,…} (the samples of its batches, by the ids their rows hold) and last {@code HADOOP bytes},
  * what Hadoop's statistics counted read through {@code hdfs} in this JVM, the index included.
  */
@@ -24,7 +24,7 @@ public final class DiskCacheTrainer {
   @SuppressWarnings("deprecation") // Hadoop's per-scheme statistics, as the parent test reads them too
   public static void main(String[] args) throws Exception {
     Configuration conf = new Configuration();
-    for (int i = 6; i < args.length; i++) {
+    for (int i = 5; i < args.length; i++) {
       String[] kv = args[i].split("=", 2);
       conf.set(kv[0], kv[1]);
     }
@@ -32,12 +32,12 @@ public final class DiskCacheTrainer {
         .seed(5).shuffleWindow(100).readers(2).shard(Integer.parseInt(args[3]), Integer.parseInt(args[4]))
         .diskCache(Path.of(args[1]), Long.parseLong(args[2])).build()) {
       System.out.println("READY");
-      Path go = Path.of(args[5]);
-      for (long end = System.nanoTime() + 120_000_000_000L; !Files.exists(go); ) {
-        if (System.nanoTime() > end) {
-          throw new IllegalStateException("no " + go + " after 120 s");
-        }
-        Thread.sleep(5);
+      System.out.flush();
+      // Blocks until the parent says go (it ends the test's wait on the trainers if it never does).
+      String go = new java.io.BufferedReader(new java.io.InputStreamReader(System.in,
+          java.nio.charset.StandardCharsets.UTF_8)).readLine();
+      if (!"GO".equals(go)) {
+        throw new IllegalStateException("expected GO on standard input, got " + go);
       }
       for (int e = 0; e < 2; e++) {
         long before = trainer.remoteBytes();
