@@ -3,10 +3,13 @@ package dev.minibatch.cli;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static dev.minibatch.runtime.io.image.GridTiles.assertPixels;
+import static dev.minibatch.runtime.io.image.GridTiles.tile;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.io.image.GridTiles;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.cli.CliTest.Run;
 import java.awt.image.BufferedImage;
@@ -96,41 +99,6 @@ class CliShowTest {
     }
   }
 
-  /** The 28x28 tile at ({@code x0}, {@code y0}) drawn at scale s, each s x s block checked to be one colour. */
-  private static int[][][] tile(BufferedImage img, int x0, int y0, int s) {
-    int[][][] t = new int[28][28][];
-    for (int y = 0; y < 28; y++) {
-      for (int x = 0; x < 28; x++) {
-        int p = img.getRGB(x0 + x * s, y0 + y * s);
-        for (int d = 0; d < s * s; d++) {
-          assertEquals(p, img.getRGB(x0 + x * s + d % s, y0 + y * s + d / s), "block of pixel " + x + "," + y);
-        }
-        t[y][x] = new int[] {p >> 16 & 0xff, p >> 8 & 0xff, p & 0xff};
-      }
-    }
-    return t;
-  }
-
-  private static int[][][] row(INDArray nhwc, int row) {
-    int[][][] t = new int[28][28][3];
-    for (int y = 0; y < 28; y++) {
-      for (int x = 0; x < 28; x++) {
-        for (int c = 0; c < 3; c++) {
-          t[y][x][c] = nhwc.getInt(row, y, x, c);
-        }
-      }
-    }
-    return t;
-  }
-
-  private static void assertPixels(int[][][] expected, int[][][] actual, String what) {
-    for (int y = 0; y < 28; y++) {
-      for (int x = 0; x < 28; x++) {
-        assertArrayEquals(expected[y][x], actual[y][x], what + " at x " + x + ", y " + y);
-      }
-    }
-  }
-
   @Test
   void theTilesOfARealRecEqualTheBatchsPixelsAfterAugmentationAndNormalisation() throws IOException {
     Path rec = rec();
@@ -157,7 +125,7 @@ class CliShowTest {
       int y0 = GAP + (i / 5) * (cellH + GAP);
       int[][][] t = tile(img, x0, y0, s);
       int index = (int) expected.sampleIndex(i);
-      assertPixels(row(expected.get("data"), i), t, "sample " + index);
+      assertPixels(GridTiles.raw(expected.get("data"), i), t, "sample " + index);
       changed += java.util.Arrays.deepEquals(t, originals.get(index)) ? 0 : 1;
       boolean text = false;
       for (int y = y0 + 28 * s; y < y0 + cellH; y++) {
@@ -190,7 +158,7 @@ class CliShowTest {
       int y0 = GAP + (i / 3) * (56 + GAP);
       int index = (int) expected.sampleIndex(i);
       assertPixels(originals.get(index), tile(img, x0, y0, 2), "original of record " + index);
-      assertPixels(row(expected.get("data"), i), tile(img, x0 + 56 + GAP, y0, 2), "augmented record " + index);
+      assertPixels(GridTiles.raw(expected.get("data"), i), tile(img, x0 + 56 + GAP, y0, 2), "augmented record " + index);
     }
   }
 

@@ -247,7 +247,7 @@ class OrderFormulaTest {
   }
 
   /** An epoch's order cut into batches of {@code size}, the last one shorter (PARTIAL). */
-  private static List<int[]> batches(int[] order, int size) {
+  static List<int[]> batches(int[] order, int size) {
     List<int[]> out = new ArrayList<>();
     for (int from = 0; from < order.length; from += size) {
       out.add(Arrays.copyOfRange(order, from, Math.min(order.length, from + size)));

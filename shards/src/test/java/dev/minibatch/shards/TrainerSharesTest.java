@@ -156,14 +156,6 @@ class TrainerSharesTest {
     return order;
   }
 
-  private static List<int[]> batches(int[] order, int size) {
-    List<int[]> out = new ArrayList<>();
-    for (int from = 0; from < order.length; from += size) {
-      out.add(Arrays.copyOfRange(order, from, Math.min(order.length, from + size)));
-    }
-    return out;
-  }
-
   private static void assertBatches(List<int[]> expected, List<int[]> actual, String what) {
     assertEquals(expected.size(), actual.size(), what + ": batches");
     for (int j = 0; j < expected.size(); j++) {
@@ -227,7 +219,7 @@ class TrainerSharesTest {
       List<Epoch> epochs = read(a, B, k, 2, null);
       for (int e = 0; e < 2; e++) {
         Epoch epoch = epochs.get(e);
-        assertBatches(batches(expected(files, C, B, W, SEED, e), B), epoch.global(), k + " trainers, epoch " + e);
+        assertBatches(OrderFormulaTest.batches(expected(files, C, B, W, SEED, e), B), epoch.global(), k + " trainers, epoch " + e);
         for (int p = 0; p < k; p++) {
           assertTrue(epoch.bytes[p] <= 1.1 * aBytes / k, k + " trainers, epoch " + e + ", trainer " + p + " read "
               + epoch.bytes[p] + " bytes of the set's " + aBytes);
@@ -243,7 +235,7 @@ class TrainerSharesTest {
     int[] files = new int[34];
     Arrays.fill(files, 30);
     files[33] = 13;
-    List<int[]> expected = batches(expected(files, C, 12, W, SEED, 0), 12);
+    List<int[]> expected = OrderFormulaTest.batches(expected(files, C, 12, W, SEED, 0), 12);
     assertEquals(IntStream.range(0, 1003).boxed().toList(),
         expected.stream().flatMapToInt(IntStream::of).sorted().boxed().toList(), "the formula's epoch holds each sample once");
     for (int k : new int[] {1, 2, 4, 8}) {
@@ -290,7 +282,7 @@ class TrainerSharesTest {
 
   /** {@link #resume}, the new trainers built with {@code seed}: the state's seed replaces it. */
   private static void resume(int k, int steps, int k2, long seed) {
-    List<int[]> global = batches(expected(filesOfA(), C, B, W, SEED, 0), B);
+    List<int[]> global = OrderFormulaTest.batches(expected(filesOfA(), C, B, W, SEED, 0), B);
     List<int[]> before = new ArrayList<>();
     String saved = null;
     for (int p = 0; p < k; p++) {

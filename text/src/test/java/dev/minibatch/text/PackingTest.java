@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
-import dev.minibatch.shards.ShardWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -292,12 +291,8 @@ class PackingTest {
 
   @Test
   void theSameRowsForOneAndThreeReaderThreadsOfATokenShardSet() throws IOException {
-    Path corpus = dir.resolve("sonnets.txt");
-    Files.writeString(corpus, TokenizersTest.resource("sonnets.txt"));
-    String set = dir.resolve("set").toString();
-    TokenShards.builder().writer(ShardWriter.builder().samplesPerFile(10).build()).build()
-        .write(Documents.lines(corpus), set);
-    List<String> lines = Files.readAllLines(corpus);
+    String set = TokenizersTest.sonnetSet(dir);
+    List<String> lines = Files.readAllLines(dir.resolve("sonnets.txt"));
     Tokenizer cl100k = Tokenizers.cl100k();
     Packing packing = Packing.builder(32).bestFit(4).overlong(Packing.Overlong.SPLIT).separator(100_257)
         .shiftLabels(true).build();

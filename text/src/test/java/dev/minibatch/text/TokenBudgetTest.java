@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
-import dev.minibatch.shards.ShardWriter;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -314,12 +313,8 @@ class TokenBudgetTest {
 
   @Test
   void batchesOfATokenShardSetAreItsDocumentsUnderTheirDocIds() throws IOException {
-    Path corpus = dir.resolve("sonnets.txt");
-    Files.writeString(corpus, TokenizersTest.resource("sonnets.txt"));
-    String set = dir.resolve("set").toString();
-    TokenShards.builder().writer(ShardWriter.builder().samplesPerFile(10).build()).build()
-        .write(Documents.lines(corpus), set);
-    List<String> lines = Files.readAllLines(corpus);
+    String set = TokenizersTest.sonnetSet(dir);
+    List<String> lines = Files.readAllLines(dir.resolve("sonnets.txt"));
     Tokenizer cl100k = Tokenizers.cl100k();
     int[][] docs = new int[lines.size()][];
     for (int d = 0; d < docs.length; d++) {

@@ -86,4 +86,17 @@ class TokenizersTest {
       return new String(in.readAllBytes(), StandardCharsets.UTF_8);
     }
   }
+
+  /**
+   * The bundled sonnets written to {@code dir}/sonnets.txt and, a document per line, as the token
+   * shard set {@code dir}/set of files of 10 documents; returns the set's path.
+   */
+  static String sonnetSet(java.nio.file.Path dir) throws IOException {
+    java.nio.file.Path corpus = dir.resolve("sonnets.txt");
+    java.nio.file.Files.writeString(corpus, resource("sonnets.txt"));
+    String set = dir.resolve("set").toString();
+    TokenShards.builder().writer(dev.minibatch.shards.ShardWriter.builder().samplesPerFile(10).build()).build()
+        .write(Documents.lines(corpus), set);
+    return set;
+  }
 }

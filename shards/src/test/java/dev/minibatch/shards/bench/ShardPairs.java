@@ -37,18 +37,9 @@ public final class ShardPairs {
     final int n = image ? 4_000 : 60_000;
     final int perFile = image ? 500 : 10_000;
     final int window = image ? 500 : 10_000;
-    INDArray x;
-    INDArray y;
-    if (image) {
-      x = Nd4j.rand(DataType.FLOAT, n, 3, 224, 224).muli(255).castTo(DataType.UINT8);
-      y = Nd4j.createFromArray(java.util.stream.IntStream.range(0, n).map(i -> i % 1000).toArray());
-    } else {
-      x = Nd4j.rand(DataType.FLOAT, n, 784);
-      y = Nd4j.zeros(DataType.FLOAT, n, 10);
-      for (int i = 0; i < n; i++) {
-        y.putScalar(i, i % 10, 1f);
-      }
-    }
+    INDArray[] xy = samples(image, n);
+    INDArray x = xy[0];
+    INDArray y = xy[1];
     System.out.printf("%s: %d samples of %s %s%n", image ? "image" : "mnist", n, Arrays.toString(x.shape()), x.dataType());
     Path dir = Files.createTempDirectory("minibatch-shard-pairs");
     String set = dir.resolve("set").toString();
@@ -90,5 +81,21 @@ public final class ShardPairs {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
+  }
+
+  /**
+   * The benchmarks' {@code n} samples, data then label: 3 x 224 x 224 uint8 images with an int32
+   * label of 1000 classes, or MNIST-sized 784 float32 with a one-hot float32 label of 10.
+   */
+  static INDArray[] samples(boolean image, int n) {
+    if (image) {
+      return new INDArray[] {Nd4j.rand(DataType.FLOAT, n, 3, 224, 224).muli(255).castTo(DataType.UINT8),
+          Nd4j.createFromArray(java.util.stream.IntStream.range(0, n).map(i -> i % 1000).toArray())};
+    }
+    INDArray y = Nd4j.zeros(DataType.FLOAT, n, 10);
+    for (int i = 0; i < n; i++) {
+      y.putScalar(i, i % 10, 1f);
+    }
+    return new INDArray[] {Nd4j.rand(DataType.FLOAT, n, 784), y};
   }
 }

@@ -14,9 +14,7 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Paired rounds (docs/performance.md, "Writing shards at disk speed"): per round, in an order that
@@ -39,18 +37,9 @@ public final class ShardWritePairs {
     boolean image = args.length > 1 && args[1].equals("image");
     int n = image ? 4_000 : 60_000;
     int perFile = image ? 500 : 10_000;
-    INDArray x;
-    INDArray y;
-    if (image) {
-      x = Nd4j.rand(DataType.FLOAT, n, 3, 224, 224).muli(255).castTo(DataType.UINT8);
-      y = Nd4j.createFromArray(java.util.stream.IntStream.range(0, n).map(i -> i % 1000).toArray());
-    } else {
-      x = Nd4j.rand(DataType.FLOAT, n, 784);
-      y = Nd4j.zeros(DataType.FLOAT, n, 10);
-      for (int i = 0; i < n; i++) {
-        y.putScalar(i, i % 10, 1f);
-      }
-    }
+    INDArray[] xy = ShardPairs.samples(image, n);
+    INDArray x = xy[0];
+    INDArray y = xy[1];
     System.out.printf("%s: %d samples of %s %s, %d per file%n", image ? "image" : "mnist", n,
         Arrays.toString(x.shape()), x.dataType(), perFile);
     Path root = Files.createTempDirectory("minibatch-shard-write-pairs");
