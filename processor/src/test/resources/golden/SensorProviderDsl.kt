@@ -132,6 +132,12 @@ public class SensorProviderDsl internal constructor() {
   public var prefetchBuffer: Int? = null
 
   /**
+   * Choose [readers] and [prefetchBuffer] while the provider runs, within a budget of reader threads and
+   * batch-buffer memory ([Settings.Autotune]); instead of setting them. Unset: they are set by hand.
+   */
+  public var autotune: Settings.Autotune? = null
+
+  /**
    * Reads [samples], a random-access source: shuffle, every last-batch policy, shards and resume. The
    * list is read, not copied; it must not change while iterated. Replaces an earlier source.
    */
@@ -181,6 +187,7 @@ public class SensorProviderDsl internal constructor() {
     badSamples?.let { builder.badSamples(it) }
     readers?.let { builder.readers(it) }
     prefetchBuffer?.let { builder.prefetchBuffer(it) }
+    autotune?.let { builder.autotune(it) }
     paddings.applyTo(builder)
     return builder.build()
   }

@@ -154,6 +154,26 @@ public abstract class ProviderBuilder<S extends ProviderBuilder<S>> {
   }
 
   /**
+   * Let the provider choose its reader threads and prefetch buffer while it runs, within the
+   * machine's processors and 256 MiB of batch buffers ({@link Settings.Autotune#machine()}).
+   * Instead of {@link #readers(int)} and {@link #prefetchBuffer(int)}; the batches are the same
+   * whatever it chooses.
+   */
+  public S autotune() {
+    return autotune(Settings.Autotune.machine());
+  }
+
+  /**
+   * Let the provider choose its reader threads and prefetch buffer while it runs, within {@code
+   * budget} ({@link Settings.Autotune}). Instead of {@link #readers(int)} and {@link
+   * #prefetchBuffer(int)}; the batches are the same whatever it chooses.
+   */
+  public S autotune(Settings.Autotune budget) {
+    given.autotune(budget);
+    return self();
+  }
+
+  /**
    * Sets every setting {@code settings} sets, over what this builder set before (a shared group of
    * settings, e.g. one value for the training providers of a run).
    */

@@ -50,8 +50,14 @@ public final class Settings {
   private final @Nullable BadSamples badSamples;
   private final @Nullable Integer readers;
   private final @Nullable Integer prefetchBuffer;
+  private final @Nullable Autotune autotune;
 
   private Settings(Builder b) {
+    if (b.autotune != null && (b.readers != null || b.prefetchBuffer != null)) {
+      throw new IllegalArgumentException("autotune(" + b.autotune + ") chooses the reader threads and the prefetch"
+          + " buffer, and " + (b.readers != null ? "readers(" + b.readers + ")" : "prefetchBuffer(" + b.prefetchBuffer + ")")
+          + " is set too: set autotune or the readers, not both");
+    }
     this.batchSize = b.batchSize;
     this.lastBatch = b.lastBatch;
     this.shuffle = b.shuffle;
@@ -66,6 +72,7 @@ public final class Settings {
     this.badSamples = b.badSamples;
     this.readers = b.readers;
     this.prefetchBuffer = b.prefetchBuffer;
+    this.autotune = b.autotune;
   }
 
   /** A value that sets nothing: every setting reads as its default. */
@@ -95,6 +102,7 @@ public final class Settings {
     b.badSamples = badSamples;
     b.readers = readers;
     b.prefetchBuffer = prefetchBuffer;
+    b.autotune = autotune;
     return b;
   }
 
@@ -139,7 +147,7 @@ public final class Settings {
    * consumer's thread writes each batch when it asks for it).
    */
   public Workers workers() {
-    return new Workers(readers == null ? 0 : readers, prefetchBuffer == null ? 0 : prefetchBuffer);
+    return new Workers(readers == null ? 0 : readers, prefetchBuffer == null ? 0 : prefetchBuffer, autotune);
   }
 
   /**
@@ -166,6 +174,7 @@ public final class Settings {
     b.badSamples = join("badSamples", badSamples, other.badSamples);
     b.readers = join("readers", readers, other.readers);
     b.prefetchBuffer = join("prefetchBuffer", prefetchBuffer, other.prefetchBuffer);
+    b.autotune = join("autotune", autotune, other.autotune);
     return b.build();
   }
 
@@ -185,13 +194,13 @@ public final class Settings {
         && Objects.equals(elasticShards, s.elasticShards) && padding.equals(s.padding)
         && Objects.equals(dataPadding, s.dataPadding) && Objects.equals(labelPadding, s.labelPadding)
         && Objects.equals(badSamples, s.badSamples) && Objects.equals(readers, s.readers)
-        && Objects.equals(prefetchBuffer, s.prefetchBuffer);
+        && Objects.equals(prefetchBuffer, s.prefetchBuffer) && Objects.equals(autotune, s.autotune);
   }
 
   @Override
   public int hashCode() {
     return Objects.hash(batchSize, lastBatch, shuffle, seed, numParts, partIndex, evenShards, elasticShards, padding,
-        dataPadding, labelPadding, badSamples, readers, prefetchBuffer);
+        dataPadding, labelPadding, badSamples, readers, prefetchBuffer, autotune);
   }
 
   /** The settings that are set, as the builder calls that set them, e.g. {@code Settings[batchSize(32), seed(7)]}. */
@@ -213,6 +222,7 @@ public final class Settings {
     add(j, "badSamples", badSamples);
     add(j, "readers", readers);
     add(j, "prefetchBuffer", prefetchBuffer);
+    add(j, "autotune", autotune);
     return j.toString();
   }
 
@@ -241,16 +251,67 @@ public final class Settings {
    * number of readers. The ring holds {@code prefetchBuffer + 2} buffers, one rule for every
    * provider: two for the batches the consumer may still use (the one it took last stays intact
    * while it takes the next), and {@code prefetchBuffer} the readers may fill ahead of the one it
-   * waits for.
+   * waits for. With {@code autotune} the provider chooses both while it runs ({@link Autotune}).
    *
-   * @param readers the reader threads; 0 writes each batch on the consumer's thread
+   * @param readers the reader threads; 0 writes each batch on the consumer's thread (or, with
+   *     {@code autotune}, lets the tuner choose)
    * @param prefetchBuffer the batches the readers may write ahead of the one the consumer waits for;
    *     0 when not set, which is one more than the reader threads started
+   * @param autotune the budget within which the readers and the prefetch buffer are chosen from
+   *     measurements, or null when they are set by hand
    */
-  public record Workers(int readers, int prefetchBuffer) {
+  public record Workers(int readers, int prefetchBuffer, @Nullable Autotune autotune) {
+    /** Reader threads set by hand. */
+    public Workers(int readers, int prefetchBuffer) {
+      this(readers, prefetchBuffer, null);
+    }
+
+    /** The most reader threads that may run: {@code readers}, or the autotuning budget's cpus. */
+    public int mostReaders() {
+      return autotune != null ? autotune.cpus() : readers;
+    }
+
     /** The batches the readers may write ahead once {@code started} of them run: the one ring rule. */
     public int batchesAhead(int started) {
       return prefetchBuffer > 0 ? prefetchBuffer : started + 1;
+    }
+  }
+
+  /**
+   * Reader threads and prefetch buffer chosen while the provider runs (tf.data's {@code AUTOTUNE}),
+   * within a budget: at most {@code cpus} reader threads, and batch buffers of at most {@code
+   * memoryBytes} in all. The tuner starts at one reader writing one batch ahead, and at intervals of
+   * the consumer's own calls adds a reader, then doubles how far ahead they write, keeping a change
+   * only when the batches delivered per second rose by {@value #MIN_GAIN_PERCENT} % or more and the
+   * consumer had waited for data; it stops at the first change that does not pay, or when the
+   * consumer no longer waits (the model is the bottleneck). The batches are the same whatever it
+   * chooses: with a seed they are the same for any number of readers. What it chose is in the
+   * provider's {@code PipelineStats} ({@link dev.minibatch.runtime.pipeline.PipelineStats#tuning()}).
+   * docs/pipeline.md, "Autotuning".
+   *
+   * @param cpus the most reader threads, {@code >= 1}
+   * @param memoryBytes the most bytes the ring of batch buffers may hold, {@code >= 1}
+   */
+  public record Autotune(int cpus, long memoryBytes) {
+    /** The least gain, in percent of batches per second, for which the tuner keeps a change. */
+    public static final int MIN_GAIN_PERCENT = 3;
+
+    /** Checks the budget. */
+    public Autotune {
+      Check.atLeast("autotune cpus", cpus, 1);
+      if (memoryBytes < 1) {
+        throw new IllegalArgumentException("autotune memoryBytes must be >= 1, got " + memoryBytes);
+      }
+    }
+
+    /** The machine's processors and 256 MiB of batch buffers. */
+    public static Autotune machine() {
+      return new Autotune(Runtime.getRuntime().availableProcessors(), 256L << 20);
+    }
+
+    @Override
+    public String toString() {
+      return "cpus " + cpus + ", memory " + memoryBytes + " bytes";
     }
   }
 
@@ -290,6 +351,7 @@ public final class Settings {
     private @Nullable BadSamples badSamples;
     private @Nullable Integer readers;
     private @Nullable Integer prefetchBuffer;
+    private @Nullable Autotune autotune;
 
     private Builder() {}
 
@@ -395,7 +457,22 @@ public final class Settings {
       return this;
     }
 
-    /** Sets every setting {@code settings} sets, over what this builder set. */
+    /**
+     * Let the provider choose its reader threads and prefetch buffer while it runs, within {@code
+     * budget} ({@link Autotune}); instead of {@link #readers(int)} and {@link #prefetchBuffer(int)},
+     * which a value refuses beside it.
+     */
+    public Builder autotune(Autotune budget) {
+      this.autotune = Objects.requireNonNull(budget, "budget");
+      return this;
+    }
+
+    /**
+     * Sets every setting {@code settings} sets, over what this builder set. Reader threads and
+     * autotuning replace each other: readers or a prefetch buffer set in {@code settings} replace
+     * this builder's autotuning, and autotuning set there replaces this builder's readers and
+     * prefetch buffer (a provider's declared readers give way to the user's autotuning).
+     */
     public Builder apply(Settings settings) {
       if (settings.batchSize != null) {
         batchSize = settings.batchSize;
@@ -434,6 +511,14 @@ public final class Settings {
       }
       if (settings.prefetchBuffer != null) {
         prefetchBuffer = settings.prefetchBuffer;
+      }
+      if (settings.readers != null || settings.prefetchBuffer != null) {
+        autotune = null;
+      }
+      if (settings.autotune != null) {
+        autotune = settings.autotune;
+        readers = null;
+        prefetchBuffer = null;
       }
       return this;
     }

@@ -52,7 +52,7 @@ final class ShardReading implements AutoCloseable {
       }
       this.files = new ShardFiles(open, indexes);
       int window = b.shuffleWindow;
-      int readers = sampling.workers().readers();
+      int readers = sampling.workers().mostReaders();
       long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
       int capacity;
       int atOnce;

@@ -39,6 +39,7 @@ final class KotlinDslWriter {
   private static final ClassName LAST_BATCH = new ClassName("dev.minibatch", "LastBatch");
   private static final ClassName PROVIDER_BUILDER = new ClassName(RuntimeNames.RT, "ProviderBuilder");
   private static final ClassName SETTINGS = new ClassName("dev.minibatch.runtime", "Settings");
+  private static final ClassName AUTOTUNE = new ClassName("dev.minibatch.runtime", "Settings", "Autotune");
   private static final ClassName BAD_SAMPLES = new ClassName(RuntimeNames.RT, "ProviderBuilder", "BadSamples");
   private static final ClassName BUCKETS = new ClassName(RuntimeNames.RT, "Buckets");
   private static final ClassName SHARD_SOURCE = new ClassName("dev.minibatch.shards", "ShardSource");
@@ -244,6 +245,9 @@ final class KotlinDslWriter {
     settings.add(new Setting("prefetchBuffer", TypeNames.INT, CodeBlock.of(
         "Batches the [readers] may write ahead of the one the consumer waits for. Unset: one more than the\n"
             + "reader threads.\n")));
+    settings.add(new Setting("autotune", AUTOTUNE, CodeBlock.of(
+        "Choose [readers] and [prefetchBuffer] while the provider runs, within a budget of reader threads and\n"
+            + "batch-buffer memory ([%T]); instead of setting them. Unset: they are set by hand.\n", AUTOTUNE)));
     if (d.variable()) {
       settings.add(new Setting("fixedLength", TypeNames.BOOLEAN, CodeBlock.of(
           "Pad every batch to the bound of each variable axis instead of to the batch's longest sample, so\n"

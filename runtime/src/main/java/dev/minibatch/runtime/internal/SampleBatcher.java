@@ -108,6 +108,11 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
    * only as it is read, so its reader setting is refused rather than dropped.
    */
   private static void refuseReaders(String providerName, Sampling sampling) {
+    if (sampling.workers().autotune() != null) {
+      throw new IllegalArgumentException(providerName + ": autotune chooses the reader threads that collate a List"
+          + " source's batches ahead of the consumer; a streaming source is read on the consumer's thread: leave"
+          + " autotune unset, wrap the provider in PrefetchingProvider, or pass a List to samples(list)");
+    }
     int readers = sampling.workers().readers();
     if (readers != 0) {
       throw new IllegalArgumentException(providerName + ": readers(" + readers + ") collates a List source's batches"

@@ -16,6 +16,7 @@ public final class PipelineStats {
   private final List<StageStats> stages;
   private final PaddingStats padding;
   private final List<BadSample> badSamples;
+  private final List<Tuning> tuning;
 
   /** Stats of the given stages, source first. */
   public PipelineStats(List<StageStats> stages) {
@@ -24,13 +25,28 @@ public final class PipelineStats {
 
   /** Stats of the given stages, source first, and the padding of the batches delivered. */
   public PipelineStats(List<StageStats> stages, PaddingStats padding) {
-    this(stages, padding, List.of());
+    this(stages, padding, List.of(), List.of());
   }
 
-  private PipelineStats(List<StageStats> stages, PaddingStats padding, List<BadSample> badSamples) {
+  private PipelineStats(List<StageStats> stages, PaddingStats padding, List<BadSample> badSamples,
+      List<Tuning> tuning) {
     this.stages = Collections.unmodifiableList(new ArrayList<>(stages));
     this.padding = padding;
     this.badSamples = List.copyOf(badSamples);
+    this.tuning = List.copyOf(tuning);
+  }
+
+  /**
+   * What autotuning chose for the stages it tunes ({@link dev.minibatch.runtime.Settings.Autotune}),
+   * source first; empty when nothing is autotuned.
+   */
+  public List<Tuning> tuning() {
+    return tuning;
+  }
+
+  /** These stats with {@code tuning}. */
+  public PipelineStats withTuning(List<Tuning> tuning) {
+    return new PipelineStats(stages, padding, badSamples, tuning);
   }
 
   /**
@@ -44,7 +60,7 @@ public final class PipelineStats {
 
   /** These stats with {@code badSamples}. */
   public PipelineStats withBadSamples(List<BadSample> badSamples) {
-    return new PipelineStats(stages, padding, badSamples);
+    return new PipelineStats(stages, padding, badSamples, tuning);
   }
 
   /**
@@ -57,7 +73,7 @@ public final class PipelineStats {
 
   /** These stats with {@code padding}. */
   public PipelineStats withPadding(PaddingStats padding) {
-    return new PipelineStats(stages, padding, badSamples);
+    return new PipelineStats(stages, padding, badSamples, tuning);
   }
 
   /**
@@ -89,15 +105,17 @@ public final class PipelineStats {
     }
     List<StageStats> all = new ArrayList<>(stages);
     all.addAll(later.stages);
+    List<Tuning> tuned = new ArrayList<>(tuning);
+    tuned.addAll(later.tuning);
     return new PipelineStats(all, later.padding.realSteps() > 0 ? later.padding : padding,
-        later.badSamples.isEmpty() ? badSamples : later.badSamples);
+        later.badSamples.isEmpty() ? badSamples : later.badSamples, tuned);
   }
 
   /** This pipeline's stages followed by {@code last}. */
   public PipelineStats plus(StageStats last) {
     List<StageStats> all = new ArrayList<>(stages);
     all.add(last);
-    return new PipelineStats(all, padding, badSamples);
+    return new PipelineStats(all, padding, badSamples, tuning);
   }
 
   /**
@@ -143,12 +161,43 @@ public final class PipelineStats {
       sb.append(String.format(Locale.ROOT, " | padding %.3f (%d padded / %d real steps)", padding.ratio(),
           padding.paddedSteps(), padding.realSteps()));
     }
+    for (Tuning t : tuning) {
+      sb.append(" | ").append(t);
+    }
     return sb.append(" | bottleneck: ").append(bottleneck()).toString();
   }
 
   @Override
   public String toString() {
     return summary();
+  }
+
+  /**
+   * What autotuning chose for one stage's reader threads ({@link
+   * dev.minibatch.runtime.Settings.Autotune}).
+   *
+   * @param stage the stage's name, as in {@link #stages()}
+   * @param readers the reader threads that write now
+   * @param prefetchBuffer how many batches they may write ahead of the one the consumer waits for
+   * @param settled whether the tuner has stopped trying changes
+   * @param trials the changes it tried so far
+   * @param bufferBytes the bytes of the ring of batch buffers it allocated
+   * @param cpus the budget's most reader threads
+   * @param memoryBytes the budget's most bytes of batch buffers
+   */
+  public record Tuning(String stage, int readers, int prefetchBuffer, boolean settled, int trials, long bufferBytes,
+      int cpus, long memoryBytes) {
+    /** For example {@code image autotuned: readers 2, prefetchBuffer 3 (settled after 3 trials; 12.0 MiB of 256.0 MiB)}. */
+    @Override
+    public String toString() {
+      return stage + " autotuned: readers " + readers + ", prefetchBuffer " + prefetchBuffer + " (" + (settled ? "settled"
+          : "tuning") + " after " + trials + " trials; " + size(bufferBytes) + " of " + size(memoryBytes) + ")";
+    }
+
+    private static String size(long bytes) {
+      return bytes < 1 << 20 ? String.format(Locale.ROOT, "%.1f KiB", bytes / 1024.0)
+          : String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
   }
 
   /**

@@ -21,8 +21,8 @@ import java.util.Optional;
 /**
  * An HTML report of a run's stats: one self-contained file (its script, styles and the stats inline,
  * nothing fetched when it is viewed) that plots the throughput of each epoch over the run's time,
- * each stage's busy and waiting shares, the queue depths, the bad samples and the padding, and
- * gives the verdict of the live verdict's table ({@link LiveVerdict}) on every epoch and on the
+ * each stage's busy and waiting shares, the queue depths, the bad samples and the padding, what
+ * autotuning chose ({@link PipelineStats#tuning()}), and gives the verdict of the live verdict's table ({@link LiveVerdict}) on every epoch and on the
  * whole run.
  *
  * <pre>{@code
@@ -207,6 +207,16 @@ public final class PipelineReport {
           .append(",\"replacement\":").append(b.replacement()).append(",\"cause\":")
           .append(string(String.valueOf(b.cause().getMessage()))).append('}');
     }
+    sb.append("],\"tuning\":[");
+    List<PipelineStats.Tuning> tuning = s.tuning();
+    for (int k = 0; k < tuning.size(); k++) {
+      PipelineStats.Tuning t = tuning.get(k);
+      sb.append(k == 0 ? "" : ",").append("{\"stage\":").append(string(t.stage())).append(",\"readers\":")
+          .append(t.readers()).append(",\"prefetchBuffer\":").append(t.prefetchBuffer()).append(",\"settled\":")
+          .append(t.settled()).append(",\"trials\":").append(t.trials()).append(",\"bufferBytes\":")
+          .append(t.bufferBytes()).append(",\"cpus\":").append(t.cpus()).append(",\"memoryBytes\":")
+          .append(t.memoryBytes()).append('}');
+    }
     sb.append("],\"bottleneck\":").append(string(s.bottleneck())).append(",\"verdict\":");
     // The live verdict's own table, on the whole window; the stats hold no CPU time (-1).
     String provider = s.stages().isEmpty() ? label : s.stages().get(s.stages().size() - 1).name() + ", " + label;
@@ -228,7 +238,7 @@ public final class PipelineReport {
       return Optional.empty();
     }
     List<StageStats> first = windows.get(0).stats().stages();
-    long[][] sums = new long[first.size()][6];
+    long[][] sums = new long[first.size()][7];
     List<BadSample> bad = new ArrayList<>();
     long real = 0;
     long padded = 0;
@@ -240,9 +250,11 @@ public final class PipelineReport {
       }
       for (int k = 0; k < stages.size(); k++) {
         StageStats s = stages.get(k);
-        if (!s.name().equals(first.get(k).name()) || s.workers() != first.get(k).workers()) {
+        if (!s.name().equals(first.get(k).name())) {
           return Optional.empty();
         }
+        // An autotuned stage's workers change between windows: their worker time adds up.
+        sums[k][6] += s.wallNanos() * s.workers();
         long[] sum = sums[k];
         sum[0] += s.items();
         sum[1] += s.busyNanos();
@@ -259,10 +271,14 @@ public final class PipelineReport {
     for (int k = 0; k < first.size(); k++) {
       StageStats s = last.stages().get(k);
       long[] sum = sums[k];
-      out.add(new StageStats(s.name(), s.workers(), sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], s.queueDepth(),
+      // The workers over the run: its worker time over its wall time (the same as every window's when
+      // they did not change).
+      int workers = (int) Math.round(sum[5] == 0 ? s.workers() : sum[6] / (double) sum[5]);
+      out.add(new StageStats(s.name(), workers, sum[0], sum[1], sum[2], sum[3], sum[4], sum[5], s.queueDepth(),
           s.queueCapacity()));
     }
-    return Optional.of(new PipelineStats(out, new PipelineStats.PaddingStats(real, padded)).withBadSamples(bad));
+    return Optional.of(new PipelineStats(out, new PipelineStats.PaddingStats(real, padded)).withBadSamples(bad)
+        .withTuning(last.tuning()));
   }
 
   private static String template() {

@@ -63,7 +63,8 @@ class PipelineReportTest {
         new StageStats("read", 2, 400, 5 * S, 5 * S / 4, 5 * S / 2, S / 2, 5 * S, 16, 16),
         new StageStats("P", 1, 40, S, 0, 0, 3 * S / 2, 5 * S, 0, 1)), new PaddingStats(800, 100))
         .withBadSamples(List.of(new BadSample(1, 5, -1, cause("r.rec: record 5: <b>bad</b> & worse")),
-            new BadSample(1, 9, 10, cause("r.rec: record 9")), new BadSample(1, 13, -1, cause("r.rec: record 13"))));
+            new BadSample(1, 9, 10, cause("r.rec: record 9")), new BadSample(1, 13, -1, cause("r.rec: record 13"))))
+        .withTuning(List.of(new PipelineStats.Tuning("read", 3, 6, true, 4, 3L << 20, 8, 256L << 20)));
     return PipelineReport.builder().title("hand-made </script> run").cores(8).epoch("epoch 0", first, 400)
         .epoch("epoch 1", second, 320).build();
   }
@@ -211,6 +212,23 @@ class PipelineReportTest {
         .matcher(dom);
     assertTrue(m.find(), "no stats block");
     return m.group(1);
+  }
+
+  @Test
+  void whatAutotuningChoseIsShownForTheEpochsThatHaveIt() throws Exception {
+    String dom = render(handMade());
+    Map<String, String> f = HeadlessChromium.figures(dom);
+    assertEquals("3", f.get("tuned-readers|1|read"));
+    assertEquals("6", f.get("tuned-prefetch|1|read"));
+    assertEquals("4", f.get("tuned-trials|1|read"));
+    assertEquals(String.valueOf(3L << 20), f.get("tuned-buffer-bytes|1|read"));
+    assertFalse(f.containsKey("tuned-readers|0|read"), "epoch 0 was not tuned");
+    assertTrue(dom.contains("<td>8 cpus, 256.0 MiB</td>"), dom);
+    JsonNode tuning = new ObjectMapper().readTree(stats(dom)).get("epochs").get(1).get("tuning").get(0);
+    assertEquals("read", tuning.get("stage").asText());
+    assertEquals(3, tuning.get("readers").asInt());
+    assertEquals(256L << 20, tuning.get("memoryBytes").asLong());
+    assertEquals(0, new ObjectMapper().readTree(stats(dom)).get("epochs").get(0).get("tuning").size());
   }
 
   @Test

@@ -52,6 +52,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   private final int[] indexBuffer;
   private final int[] stepBuffer;
   private final @Nullable ReaderThreads readers;
+  /** Chooses the readers' count and depth while epochs run, when they are autotuned. */
+  private final @Nullable ReaderTuner tuner;
   private final @Nullable Consumer<? super B> delivery;
   private final @Nullable StageCounters feeding;
 
@@ -101,6 +103,9 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
         b.sampling.badSamples(), b.numSamples);
     this.indexBuffer = new int[order.batchSize()];
     this.readers = b.readers;
+    ReaderThreads r = b.readers;
+    Settings.Autotune tune = r == null ? null : r.autotune();
+    this.tuner = r == null || tune == null ? null : new ReaderTuner(r.stage(), tune, r.threads(), r.consumerWrites());
     this.delivery = b.delivery;
     this.feeding = b.feeding;
   }
@@ -166,7 +171,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
   public BatchIterator<B> iterator() {
     long ticket = guard.begin();
     if (readers != null) {
-      return parallel(ticket, true, readers);
+      return parallel(ticket, true, readers, true);
     }
     return new PlannedIterator(ticket, plan(ticket));
   }
@@ -184,7 +189,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
           + "wrap its provider in PrefetchingProvider to read it ahead on a thread of its own");
     }
     long ticket = guard.begin();
-    return parallel(ticket, true, readers != null ? readers : prefetch);
+    return parallel(ticket, true, readers != null ? readers : prefetch, true);
   }
 
   /** {@link #prefetchingIterator(ReaderThreads)} with one in-memory reader of {@code stage}. */
@@ -205,8 +210,10 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     if (r == null) {
       return new SharedEpoch<>(new PlannedIterator(ticket, plan(ticket)), 1, null);
     }
-    ParallelEpoch<B> epoch = parallel(ticket, false, r);
-    return new SharedEpoch<>(epoch, r.slots() - 1, b -> epoch.releaseOldest());
+    // Not tuned: the consumers may hold all but one of the ring's batches at once, so the readers
+    // must be free to fill the whole ring.
+    ParallelEpoch<B> epoch = parallel(ticket, false, r, false);
+    return new SharedEpoch<>(epoch, epoch.slots() - 1, b -> epoch.releaseOldest());
   }
 
   /**
@@ -299,21 +306,44 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     return plan;
   }
 
-  private ParallelEpoch<B> parallel(long ticket, boolean autoRelease, ReaderThreads r) {
+  private ParallelEpoch<B> parallel(long ticket, boolean autoRelease, ReaderThreads r, boolean tuned) {
     EpochPlan plan = plan(ticket);
     Workers workers = new Workers(r.stage());
     BatchRing<B> ring;
+    ReaderTuner t = tuned ? tuner : null;
     guard.lockWriting(ticket);
     try {
-      ring = output.readerRing(r.slots(), workers);
+      ring = output.readerRing(tuner == null ? r.slots() : tunedSlots(r), workers);
     } finally {
       guard.unlockWriting();
     }
+    if (t != null) {
+      t.begin(ring.size(), output.slotBytes());
+    }
     ParallelEpoch<B> e = new ParallelEpoch<>(new ParallelEpoch.Job<>(plan, ring, writer,
         writer.ledger(plan, order.shardSize(), ring.size()), r.threads(), r.consumerWrites(), workers,
-        output.sequences), guard, ticket, autoRelease, delivery, feeding);
+        output.sequences, t), guard, ticket, autoRelease, delivery, feeding);
     guard.onStop(ticket, e.stopper());
     return e;
+  }
+
+  /**
+   * The ring an autotuned epoch may fill: the readers' most, cut to the buffers the memory budget
+   * holds.
+   *
+   * @throws IllegalArgumentException if the budget holds fewer than 3 buffers, the least readers
+   *     need (two the consumer may hold, one written ahead)
+   */
+  private int tunedSlots(ReaderThreads r) {
+    Settings.Autotune tune = Objects.requireNonNull(r.autotune());
+    long slotBytes = Math.max(1, output.slotBytes());
+    long fits = tune.memoryBytes() / slotBytes;
+    if (fits < 3) {
+      throw new IllegalArgumentException(name + ": autotune's memory budget of " + tune.memoryBytes()
+          + " bytes holds " + fits + " batch buffers of " + slotBytes + " bytes, and reader threads need at least 3:"
+          + " raise it to " + 3 * slotBytes + " bytes or more, or lower the batch size");
+    }
+    return (int) Math.min(r.slots(), fits);
   }
 
   /**

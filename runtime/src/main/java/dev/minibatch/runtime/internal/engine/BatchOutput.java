@@ -71,6 +71,22 @@ final class BatchOutput<B extends AbstractBatch<B>> {
   }
 
   /**
+   * The bytes of one slot's buffers: every member's full batch, a variable axis counted at its
+   * bound (the buffers the ring allocates first; a member without a bound grows beyond them).
+   */
+  long slotBytes() {
+    long bytes = 0;
+    for (dev.minibatch.DataDesc d : layout.all()) {
+      long elements = 1;
+      for (long dim : d.shape().toLongArray()) {
+        elements *= dim == dev.minibatch.shape.Shape.VARIABLE ? Math.max(1, d.maxLength()) : dim;
+      }
+      bytes += elements * d.dtype().byteSize();
+    }
+    return bytes;
+  }
+
+  /**
    * The reader threads' ring of {@code slots} buffers, allocated on first use; {@code workers} are
    * the threads that write it now. Under the engine's write lock.
    */

@@ -30,7 +30,8 @@ import org.jspecify.annotations.Nullable;
 final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B> {
   /** What the readers need; holds no reference to the iterator, so a dropped iterator can be cleaned. */
   record Job<B extends AbstractBatch<B>>(EpochPlan plan, BatchRing<B> ring, BatchWriter writer, BadSampleLedger ledger,
-      int readers, boolean consumerWrites, Workers workers, @Nullable Sequences sequences) {}
+      int readers, boolean consumerWrites, Workers workers, @Nullable Sequences sequences,
+      @Nullable ReaderTuner tuner) {}
 
   private final Shared<B> shared;
   private final Cleaner.Cleanable cleanable;
@@ -38,6 +39,12 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
   private final boolean autoRelease;
   private final @Nullable Consumer<? super B> delivery;
   private int next;
+  /**
+   * The time the consumer spent getting its batches, waiting or writing them itself (in-memory
+   * readers): what the tuner reads as the loading's share, since a consumer that writes is not
+   * waiting and yet is held up.
+   */
+  private long stalled;
 
   /** @param feeding the stage the rows are made from, outliving the epoch, or null */
   ParallelEpoch(Job<B> job, IterationGuard guard, long ticket, boolean autoRelease,
@@ -76,7 +83,14 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
   @Override
   protected PipelineStats upstream() {
-    return new PipelineStats(List.of(shared.counters.snapshot()));
+    PipelineStats stats = new PipelineStats(List.of(shared.counters.snapshot()));
+    ReaderTuner tuner = shared.job.tuner();
+    return tuner == null ? stats : stats.withTuning(List.of(tuner.tuning()));
+  }
+
+  /** The ring's buffers. */
+  int slots() {
+    return shared.slots;
   }
 
   @Override
@@ -85,7 +99,12 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       throw new NoSuchElementException("epoch " + plan.epoch() + " is over");
     }
     int j = next;
+    ReaderTuner tuner = shared.job.tuner();
+    long asked = tuner == null ? 0 : System.nanoTime();
     shared.awaitBatch(j, autoRelease);
+    if (tuner != null) {
+      stalled += System.nanoTime() - asked;
+    }
     int s = j % shared.job.ring().size();
     BadSampleLedger ledger = shared.job.ledger();
     try {
@@ -97,6 +116,9 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     B batch = shared.job.ring().slot(s).publish(ledger.rows(s), ledger.pad(s));
     plan.delivered();
     next++;
+    if (tuner != null && tuner.delivered(System.nanoTime(), stalled)) {
+      shared.retune(tuner.readers(), tuner.ahead());
+    }
     if (delivery != null) {
       delivery.accept(batch);
     }
@@ -136,7 +158,13 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     long released;
     /** The batch the consumer waits for (its step is reused, so a batch allocates nothing). */
     int wanted;
-    private final int slots;
+    /** The readers that may claim batches: those numbered below it (all, unless tuned). */
+    int active;
+    /** Batches that may be claimed past the oldest unreleased one: the ring, or less when tuned. */
+    int window;
+    /** Reader threads started so far (only the consumer's thread starts them). */
+    private int started;
+    final int slots;
     private final HandOff.Step<Boolean> ready = this::ready;
     /** The consumer's buffers for the batches it writes itself. */
     private final int[] helperIndices;
@@ -153,7 +181,10 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       this.taken = job.plan().position();
       this.helperIndices = new int[job.plan().batchSize()];
       this.helperSteps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
-      this.counters = new StageCounters(workers.stage(), job.readers(), slots, this::depth);
+      ReaderTuner tuner = job.tuner();
+      this.active = tuner == null ? job.readers() : tuner.readers();
+      this.window = tuner == null ? slots : Math.min(slots, tuner.ahead() + 2);
+      this.counters = new StageCounters(workers.stage(), active, window, this::depth);
       this.handOff = new HandOff(counters, job.readers());
     }
 
@@ -169,8 +200,30 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
     }
 
     void start() {
-      for (int w = 0; w < job.readers(); w++) {
-        workers.start(this::run);
+      startUpTo(active);
+    }
+
+    private void startUpTo(int readers) {
+      while (started < readers) {
+        int id = started++;
+        workers.start(() -> run(id));
+      }
+    }
+
+    /**
+     * From now on {@code readers} readers write, up to {@code ahead} batches ahead of the one the
+     * consumer waits for (the tuner's choice; on the consumer's thread). Readers numbered above
+     * {@code readers} finish the batch they write and then wait; more readers are started when
+     * needed.
+     */
+    void retune(int readers, int ahead) {
+      handOff.free(() -> {
+        active = readers;
+        window = Math.min(slots, ahead + 2);
+      });
+      counters.resized(readers, Math.min(slots, ahead + 2));
+      if (!handOff.stopped()) {
+        startUpTo(readers);
       }
     }
 
@@ -217,7 +270,7 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
 
     /** The next batch whose slot is free, now claimed; -1 if there is none (yet). */
     private int claim() {
-      if (claimed < job.plan().batchCount() && claimed < released + slots) {
+      if (claimed < job.plan().batchCount() && claimed < released + window) {
         return claimed++;
       }
       return -1;
@@ -234,20 +287,23 @@ final class ParallelEpoch<B extends AbstractBatch<B>> extends GuardedIterator<B>
       workers.stop();
     }
 
-    private void run() {
+    private void run(int id) {
       try {
-        fill();
+        fill(id);
       } finally {
         handOff.finish();
       }
     }
 
-    private void fill() {
+    private void fill(int id) {
       int[] idx = new int[job.plan().batchSize()];
       int[] groupSteps = new int[job.sequences() == null ? 0 : job.sequences().groups()];
       HandOff.Step<Integer> claimStep = () -> {
         if (claimed >= job.plan().batchCount()) {
           return -1;
+        }
+        if (id >= active) {
+          return null;
         }
         int j = claim();
         return j < 0 ? null : j;

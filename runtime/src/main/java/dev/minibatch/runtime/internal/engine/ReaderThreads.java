@@ -16,8 +16,13 @@ import org.jspecify.annotations.Nullable;
  *     batch itself meanwhile: for in-memory copies, where a batch takes microseconds; never where
  *     a batch runs user code or decodes files, which the docs promise run on the reader threads
  *     and which would delay the consumer by a whole batch
+ * @param autotune the budget within which a tuner chooses, while the epochs run, how many of the
+ *     {@code threads} write and how far ahead ({@link ReaderTuner}); then {@code threads} and
+ *     {@code slots} are the most it may use (the ring is cut to the budget's memory when it is
+ *     allocated). Null: all {@code threads} write up to {@code slots - 2} batches ahead.
  */
-public record ReaderThreads(String stage, int threads, int slots, boolean consumerWrites) {
+public record ReaderThreads(String stage, int threads, int slots, boolean consumerWrites,
+    Settings.@Nullable Autotune autotune) {
   /** Checks the counts. */
   public ReaderThreads {
     if (threads < 1) {
@@ -28,9 +33,19 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
     }
   }
 
-  /** Readers whose consumer only waits. */
+  /** Readers set by hand. */
+  public ReaderThreads(String stage, int threads, int slots, boolean consumerWrites) {
+    this(stage, threads, slots, consumerWrites, null);
+  }
+
+  /** Readers set by hand whose consumer only waits. */
   public ReaderThreads(String stage, int threads, int slots) {
-    this(stage, threads, slots, false);
+    this(stage, threads, slots, false, null);
+  }
+
+  /** The most batches a tuner lets {@code threads} readers write ahead: enough to ride out a slow batch per reader. */
+  static int mostAhead(int threads) {
+    return 2 * threads + 2;
   }
 
   /**
@@ -38,8 +53,12 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
    * whose consumer only waits, over the ring {@link Settings.Workers} describes.
    */
   public static @Nullable ReaderThreads of(String stage, Settings.Workers workers) {
+    Settings.Autotune tune = workers.autotune();
+    if (tune != null) {
+      return new ReaderThreads(stage, tune.cpus(), mostAhead(tune.cpus()) + 2, false, tune);
+    }
     int threads = workers.readers();
-    return threads == 0 ? null : new ReaderThreads(stage, threads, workers.batchesAhead(threads) + 2, false);
+    return threads == 0 ? null : new ReaderThreads(stage, threads, workers.batchesAhead(threads) + 2, false, null);
   }
 
   /**
@@ -49,13 +68,20 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
    * the consumer. A third writer on two cores only takes turns with the others, and a reader
    * descheduled mid-batch holds up the batch the consumer waits for (measured: one reader and the
    * consumer 1.82x one thread, two readers and the consumer 1.75x; docs/performance.md). The ring
-   * follows {@link Settings.Workers} for the readers started.
+   * follows {@link Settings.Workers} for the readers started. Autotuned, the tuner may use as many
+   * as the budget's cpus allow within that cap.
    */
   public static @Nullable ReaderThreads inMemory(String stage, Settings.Workers workers) {
+    Settings.Autotune tune = workers.autotune();
+    int most = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
+    if (tune != null) {
+      int threads = Math.min(tune.cpus(), most);
+      return new ReaderThreads(stage, threads, mostAhead(threads) + 2, true, tune);
+    }
     if (workers.readers() == 0) {
       return null;
     }
-    int started = Math.min(workers.readers(), Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
-    return new ReaderThreads(stage, started, workers.batchesAhead(started) + 2, true);
+    int started = Math.min(workers.readers(), most);
+    return new ReaderThreads(stage, started, workers.batchesAhead(started) + 2, true, null);
   }
 }

@@ -168,12 +168,20 @@ public final class FileEngine implements FileProvider.LoadedFiles {
           .batches(NamedBatch::new)
           .rows(r == null ? RowSource.writer(sources) : readerRows(r))
           .draws(draws)
-          .readers(r == null ? null : r.threads())
+          .readers(r == null ? ReaderThreads.inMemory(copyStage(), sampling.workers()) : r.threads())
           .delivery(delivery)
           .build();
       engine = e;
     }
     return e;
+  }
+
+  /**
+   * The reader stage of a provider whose readers only copy loaded rows ({@code CsvProvider}: {@code
+   * csv-reader}): set by {@code readers(n)} or autotuned like an {@code ArrayDataProvider}'s.
+   */
+  private String copyStage() {
+    return name.replace("Provider", "").toLowerCase(java.util.Locale.ROOT) + "-reader";
   }
 
   /** The rows as reader threads write them: copies, or the process function, failures naming the sample's origin. */

@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  */
 public final class StageCounters {
   final String name;
-  final int workers;
-  final int capacity;
+  /** Volatile: a tuned stage changes them while it runs, and a snapshot reports the current ones. */
+  private volatile int workers;
+  private volatile int capacity;
   private final long start = System.nanoTime();
   private volatile long end;
   final LongAdder items = new LongAdder();
@@ -43,6 +44,15 @@ public final class StageCounters {
     this.workers = workers;
     this.capacity = capacity;
     this.depth = depth;
+  }
+
+  /**
+   * The stage now runs {@code workers} threads into an output of {@code capacity} items (a tuner
+   * changed them); snapshots from now on report these.
+   */
+  public void resized(int workers, int capacity) {
+    this.workers = workers;
+    this.capacity = capacity;
   }
 
   /** Adds {@code n} bytes read from storage (a shard file fetched from its file system). */
