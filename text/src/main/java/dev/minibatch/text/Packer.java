@@ -154,6 +154,18 @@ public final class Packer {
   }
 
   /**
+   * Starts a new stream on this packer, keeping its row buffers: what {@link PackedBatches} does at
+   * every unit. The stream before must be finished and all its rows taken.
+   */
+  void restart() {
+    if (!finished || !ready.isEmpty()) {
+      throw new IllegalStateException("restart() needs a finished packer whose rows were all taken: " + this);
+    }
+    finished = false;
+    added = 0;
+  }
+
+  /**
    * Copies the next complete row into {@code row}, if there is one.
    *
    * @return false if no row is complete yet (add more documents, or {@link #finish})

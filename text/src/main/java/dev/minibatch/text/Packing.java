@@ -152,6 +152,34 @@ public final class Packing {
     };
   }
 
+  /**
+   * The packed rows of each epoch of a token shard set in global batches of {@code rows} rows, dealt
+   * to trainer {@code rank} of {@code trainers}, resumable mid-epoch under any trainer count: see
+   * {@link PackedBatches} for the rule. Each unit, a batch of the provider, is packed on its own, so
+   * its last row may have padding. Every trainer reads the whole provider, which must therefore not
+   * be sharded; the rows are the same for any number of its reader threads.
+   *
+   * @throws IllegalArgumentException if {@code rows} or {@code trainers} is not positive, {@code
+   *     rank} is not in {@code [0, trainers)}, the provider is not a token shard set, or it reads a
+   *     part of its samples (built with {@code shard(k, p)})
+   */
+  public PackedBatches batches(ShardProvider tokens, int rows, int trainers, int rank) {
+    if (rows <= 0) {
+      throw new IllegalArgumentException("rows must be > 0 rows per batch, got " + rows);
+    }
+    if (trainers <= 0 || rank < 0 || rank >= trainers) {
+      throw new IllegalArgumentException("trainer " + rank + " of " + trainers + ": expected trainers > 0 and a rank"
+          + " in [0, trainers)");
+    }
+    TokenShards.requireColumns(tokens);
+    if (tokens.shardSize() < tokens.numSamples()) {
+      throw new IllegalArgumentException("the documents' provider reads " + tokens.shardSize() + " of its "
+          + tokens.numSamples() + " samples an epoch: packed batches are dealt to trainers after packing, so every"
+          + " trainer reads all documents; build the provider without shard(k, p)");
+    }
+    return new PackedBatches(this, tokens, rows, trainers, rank);
+  }
+
   @Override
   public String toString() {
     return "Packing[L " + contextLength + (bestFit ? ", best fit, window " + window + ", " + overlong : ", concatenate")

@@ -6,7 +6,8 @@
  * ({@code tokens}, INT32, variable length) and its index in the source ({@code doc}, INT64).
  * {@link dev.minibatch.text.Packing} packs documents of ids into rows of a context length
  * (concatenated or best fit) with segment ids, position ids, a loss mask, boundaries and shifted
- * labels; {@link dev.minibatch.text.TokenBudget} groups documents into batches of at most {@code B}
+ * labels, and deals them to trainers in {@link dev.minibatch.text.PackedBatches}, resumable mid-epoch
+ * under another trainer count; {@link dev.minibatch.text.TokenBudget} groups documents into batches of at most {@code B}
  * tokens, padding included. See {@code docs/text.md}.
  */
 @NullMarked
