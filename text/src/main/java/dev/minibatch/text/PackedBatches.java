@@ -68,8 +68,9 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
 
   /**
    * The next epoch's batches for this trainer, or the rest of the epoch a restored state names. An
-   * iteration in progress ends. The iterator is {@link AutoCloseable}: closing it mid-epoch releases
-   * the documents' iteration.
+   * iteration in progress ends (the next one is the documents' next epoch, as a provider's next
+   * iteration is). The iterator is {@link AutoCloseable}: closing it mid-epoch releases the
+   * documents' iteration.
    */
   @Override
   public PipelineIterator<PackedBatch> iterator() {
@@ -78,11 +79,6 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
     }
     IterationState from = pending;
     pending = null;
-    if (from == null) {
-      // A fresh epoch starts at the documents' next epoch, unit 0, row 0.
-      IterationState docs = documents.saveState();
-      from = new IterationState(docs.seed(), docs.epoch(), 0, new int[] {0}, fingerprint, List.of(docs));
-    }
     current = new Epoch(from);
     return current;
   }
@@ -136,10 +132,10 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
 
   /** One epoch, or the rest of one, for this trainer. */
   private final class Epoch implements PipelineIterator<PackedBatch> {
+    private final BatchIterator<NamedBatch> docs;
     private final int epoch;
     private final long start;
     private final long seed;
-    private final BatchIterator<NamedBatch> docs;
     private final Packer packer = packing.packer();
     private final PackedRow scratch = new PackedRow(packing.contextLength());
     /** Rows of the first unit that a restored state says were taken before it: dropped. */
@@ -159,13 +155,23 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
     private @Nullable PackedBatch next;
     private boolean closed;
 
-    Epoch(IterationState from) {
-      this.epoch = from.epoch();
-      this.start = from.position();
-      this.seed = from.seed();
-      this.skip = from.carried()[0];
-      this.row = start * rows;
+    /** The rest of the epoch {@code from} names, or with null the documents' next epoch from its start. */
+    Epoch(@Nullable IterationState from) {
       this.docs = documents.iterator();
+      if (from == null) {
+        // The documents' new iteration names its epoch: unit 0, row 0 of it.
+        IterationState d = documents.saveState();
+        this.epoch = d.epoch();
+        this.seed = d.seed();
+        this.start = 0;
+        this.skip = 0;
+      } else {
+        this.epoch = from.epoch();
+        this.seed = from.seed();
+        this.start = from.position();
+        this.skip = from.carried()[0];
+      }
+      this.row = start * rows;
     }
 
     /** The position the state names now: {@code s + q·k}. */

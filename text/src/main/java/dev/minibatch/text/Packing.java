@@ -11,7 +11,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
 /**
  * How documents of token ids are packed into rows of exactly the context length {@code L}, as an
  * immutable value; {@link #packer()} does the packing, {@link #rows(Reader)} and {@link
- * #rows(ShardProvider)} pack whole passes. Two modes:
+ * #rows(ShardProvider)} pack whole passes, and {@link #batches(ShardProvider, int, int, int)} deals
+ * packed batches to trainers, resumable mid-epoch under another trainer count. Two modes:
  *
  * <ul>
  *   <li>{@link Builder#concatenate() concatenate} (the default): the documents one after the other,

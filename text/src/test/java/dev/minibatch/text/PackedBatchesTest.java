@@ -250,6 +250,13 @@ class PackedBatchesTest {
       PackingTest.checkExactlyOnce("epoch 0", L, SEPARATOR, false, docs, globalRows(first, "epoch 0"));
       PackingTest.checkExactlyOnce("epoch 1", L, SEPARATOR, false, docs, globalRows(second, "epoch 1"));
       assertNotEquals(docsOf(first), docsOf(second), "epoch 1 is shuffled anew");
+      // Broken off mid-epoch, the next iteration is the next epoch, whole.
+      PipelineIterator<PackedBatch> broken = batches.iterator();
+      broken.next();
+      List<PackedBatch> third = new ArrayList<>();
+      batches.forEach(third::add);
+      PackingTest.checkExactlyOnce("epoch 3", L, SEPARATOR, false, docs, globalRows(third, "epoch 3"));
+      assertEquals(4, batches.saveState().epoch());
       // The state saved after epoch 0 restored elsewhere gives epoch 1.
       try (ShardProvider q = provider(set, 1)) {
         PackedBatches again = packing.batches(q, ROWS, 1, 0);
