@@ -253,8 +253,12 @@ class PackedBatchesTest {
       // Broken off mid-epoch, the next iteration is the next epoch, whole.
       PipelineIterator<PackedBatch> broken = batches.iterator();
       broken.next();
+      PipelineIterator<PackedBatch> next = batches.iterator();
       List<PackedBatch> third = new ArrayList<>();
-      batches.forEach(third::add);
+      third.add(next.next());
+      assertEquals(3, batches.saveState().epoch(), "the state names the epoch in progress");
+      assertEquals(1, batches.saveState().position());
+      next.forEachRemaining(third::add);
       PackingTest.checkExactlyOnce("epoch 3", L, SEPARATOR, false, docs, globalRows(third, "epoch 3"));
       assertEquals(4, batches.saveState().epoch());
       // The state saved after epoch 0 restored elsewhere gives epoch 1.
