@@ -12,8 +12,8 @@ import dev.minibatch.runtime.pipeline.PipelineStats.Tuning;
  * the consumer writes batches itself (copies from memory), then one more reader (up to the
  * budget's cpus), then twice as many batches ahead (up to the ring the memory budget allows), and
  * keeps a trial only when the batches delivered per second rose by {@link
- * Settings.Autotune#MIN_GAIN_PERCENT} % over the window before it; the first trial that does not pay
- * ends that phase. It never changes which batch holds which samples, only who writes it and when.
+ * Settings.Autotune#MIN_GAIN_PERCENT} % over both the window before it and the window after it
+ * (the kept setting measured again); the first trial that does not pay ends that phase. It never changes which batch holds which samples, only who writes it and when.
  */
 final class ReaderTuner {
   /** The shortest measuring window: long enough that a batch of a slow image pipeline is not all of it. */
@@ -25,6 +25,9 @@ final class ReaderTuner {
 
   private enum Phase { NONE, READERS, AHEAD, DONE }
 
+  /** Which setting the current window measures: the kept one first, then a trial, then the kept one again. */
+  private enum Step { BASE, TRIAL, RECHECK }
+
   private final String stage;
   private final Settings.Autotune budget;
   private final int mostReaders;
@@ -35,10 +38,14 @@ final class ReaderTuner {
   private int readers = 1;
   private int ahead = 2;
   private Phase phase;
-  private boolean trying;
+  private Step step = Step.BASE;
   private int keptReaders;
   private int keptAhead;
   private double keptRate;
+  private int trialReaders;
+  private int trialAhead;
+  private double trialRate;
+  private double trialWait;
   private int trials;
 
   private long windowStart;
@@ -112,52 +119,85 @@ final class ReaderTuner {
     return decide(rate, waitShare);
   }
 
+  /**
+   * The end of a window. Each trial is measured between two windows of the setting it would
+   * replace (kept, trial, kept again) and kept only if it beat both by the least gain: a rate that
+   * drifts on its own (the JVM warming up, another process starting) then favours neither.
+   */
   private boolean decide(double rate, double waitShare) {
     int wasReaders = readers;
     int wasAhead = ahead;
-    if (trying) {
-      trying = false;
-      if (rate < keptRate * (1 + Settings.Autotune.MIN_GAIN_PERCENT / 100.0)) {
+    switch (step) {
+      case BASE -> {
+        keptRate = rate;
+        return next(waitShare) || readers != wasReaders || ahead != wasAhead;
+      }
+      case TRIAL -> {
+        trialRate = rate;
+        trialWait = waitShare;
         readers = keptReaders;
         ahead = keptAhead;
-        phase = phase == Phase.NONE ? Phase.READERS : phase == Phase.READERS ? Phase.AHEAD : Phase.DONE;
+        step = Step.RECHECK;
         restartWindow();
-        return readers != wasReaders || ahead != wasAhead;
+        return true;
       }
-      if (readers == 0) {
-        // The consumer alone writes faster than with a reader beside it: nothing else to tune.
-        phase = Phase.DONE;
-        return false;
+      default -> {
+        double gain = 1 + Settings.Autotune.MIN_GAIN_PERCENT / 100.0;
+        if (trialRate >= gain * Math.max(keptRate, rate)) {
+          readers = trialReaders;
+          ahead = trialAhead;
+          keptRate = trialRate;
+          if (readers == 0) {
+            // The consumer alone writes faster than with a reader beside it: nothing else to tune.
+            phase = Phase.DONE;
+            return true;
+          }
+          next(trialWait);
+          return true;
+        }
+        keptRate = rate;
+        phase = phase == Phase.NONE ? Phase.READERS : phase == Phase.READERS ? Phase.AHEAD : Phase.DONE;
+        return next(waitShare);
       }
     }
-    if (waitShare < IDLE_WAIT_SHARE) {
+  }
+
+  /**
+   * Starts the next trial from the kept setting, whose last window the consumer spent {@code
+   * waitShare} of getting batches; true if it changed the setting.
+   */
+  private boolean next(double waitShare) {
+    keptReaders = readers;
+    keptAhead = ahead;
+    if (phase == Phase.DONE || waitShare < IDLE_WAIT_SHARE) {
       phase = Phase.DONE;
       return false;
     }
-    keptReaders = readers;
-    keptAhead = ahead;
-    keptRate = rate;
     if (phase == Phase.READERS && readers >= mostReaders) {
       phase = Phase.AHEAD;
     }
     if (phase == Phase.NONE) {
       // Copies from memory: the consumer alone may beat a reader beside it (a loaded machine, a
       // copy bound by memory bandwidth), so that is tried first.
-      readers = 0;
+      trialReaders = 0;
+      trialAhead = ahead;
     } else if (phase == Phase.READERS) {
-      readers++;
+      trialReaders = readers + 1;
       // The ring rule's default follows the readers: one batch ahead more than they are.
-      ahead = Math.min(Math.max(ahead, readers + 1), mostAhead);
+      trialAhead = Math.min(Math.max(ahead, trialReaders + 1), mostAhead);
     } else if (ahead < mostAhead) {
-      ahead = Math.min(2 * ahead, mostAhead);
+      trialReaders = readers;
+      trialAhead = Math.min(2 * ahead, mostAhead);
     } else {
       phase = Phase.DONE;
       return false;
     }
-    trying = true;
+    readers = trialReaders;
+    ahead = trialAhead;
+    step = Step.TRIAL;
     trials++;
     restartWindow();
-    return readers != wasReaders || ahead != wasAhead;
+    return true;
   }
 
   private void restartWindow() {
