@@ -376,9 +376,9 @@ class GeneratedProviderTest {
     // Reader threads write a List source's batches ahead; a stream's are refused, not dropped.
     IllegalArgumentException readers = assertThrows(IllegalArgumentException.class,
         () -> PointProvider.create(b -> b.streaming(points(N)::iterator).batchSize(3).readers(2)));
-    assertEquals("PointProvider: readers(2) collates a List source's batches ahead of the consumer; a streaming source"
-        + " is read on the consumer's thread: leave readers at 0, wrap the provider in PrefetchingProvider, or pass a"
-        + " List to samples(list)", readers.getMessage());
+    assertEquals("PointProvider: readers(2) writes a random-access source's batches ahead of the consumer on reader"
+        + " threads; a streaming source is read on the consumer's thread: leave it unset, wrap the provider in"
+        + " PrefetchingProvider, or pass a List", readers.getMessage());
   }
 
   @Test

@@ -85,7 +85,6 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, Collator<S> collator, SequenceFields<S> fields,
       SequenceOptions options) {
-    refuseReaders(providerName, sampling);
     if (options.buckets() != null) {
       throw new IllegalArgumentException(providerName + ": buckets need a List source (every sample's length is read "
           + "before the epoch is cut); pass a List to samples(list)");
@@ -98,27 +97,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> streaming(String providerName,
       Iterable<? extends S> samples, Sampling sampling, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, Collator<S> collator) {
-    refuseReaders(providerName, sampling);
     return new SampleBatcher<>(providerName, BatchEngine.<S, B>streaming(providerName, passes(samples), sampling,
         writer(collator)).layout(layouts).batches(batches).build());
-  }
-
-  /**
-   * Reader threads write a List source's batches ahead by position; a stream's batches are known
-   * only as it is read, so its reader setting is refused rather than dropped.
-   */
-  private static void refuseReaders(String providerName, Sampling sampling) {
-    if (sampling.workers().autotune() != null) {
-      throw new IllegalArgumentException(providerName + ": autotune chooses the reader threads that collate a List"
-          + " source's batches ahead of the consumer; a streaming source is read on the consumer's thread: leave"
-          + " autotune unset, wrap the provider in PrefetchingProvider, or pass a List to samples(list)");
-    }
-    int readers = sampling.workers().readers();
-    if (readers != 0) {
-      throw new IllegalArgumentException(providerName + ": readers(" + readers + ") collates a List source's batches"
-          + " ahead of the consumer; a streaming source is read on the consumer's thread: leave readers at 0, wrap the"
-          + " provider in PrefetchingProvider, or pass a List to samples(list)");
-    }
   }
 
   /**

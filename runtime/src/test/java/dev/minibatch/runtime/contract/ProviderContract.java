@@ -21,6 +21,8 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.Settings;
+import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.contract.Batches.Epoch;
 import dev.minibatch.runtime.contract.ProviderFixture.Capability;
 import dev.minibatch.runtime.pipeline.StageFailedException;
@@ -74,7 +76,8 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  *   <li>resuming from a saved state, and the rejection of invalid states;
  *   <li>nested use on one thread, and concurrent use from two threads (never a wrong row);
  *   <li>closing: no engine thread (named {@code minibatch-...}) outlives its epoch or provider;
- *   <li>a failing sample reaches the consumer naming the stage and the sample.
+ *   <li>a failing sample reaches the consumer naming the stage and the sample;
+ *   <li>reader settings ({@code readers(n)}, {@code autotune}) are honoured or refused, never dropped.
  * </ol>
  *
  * <p>Each {@link Capability} is one test container, named for what the fixture declares (e.g. {@code
@@ -673,6 +676,66 @@ public abstract class ProviderContract {
   }
 
   // ---- 6: nested use on one thread ----
+
+  // ---- reader settings: honoured or refused on every path, never dropped ----
+
+  @Test
+  void readerThreadsAreHonouredOrRefused() {
+    honouredOrRefused("readers(3)", b -> b.readers(3), stats -> true);
+  }
+
+  @Test
+  void autotuningIsHonouredOrRefused() {
+    honouredOrRefused("autotune", b -> b.autotune(new Settings.Autotune(3, 64L << 20)),
+        stats -> !stats.tuning().isEmpty());
+  }
+
+  /**
+   * {@code setting} is refused at build with a message, or it changes how the batches are made (the
+   * epoch's stages differ from those with {@code readers(0)}, unless the provider refuses that:
+   * then it always runs readers, and {@code shows} holds of its stats) while the batches hold the
+   * same samples: a setting that changes nothing was dropped.
+   */
+  private void honouredOrRefused(String what, Consumer<ProviderBuilder<?>> setting,
+      java.util.function.Predicate<PipelineStats> shows) {
+    PipelineStats without = null;
+    try (BatchProvider<? extends Batch> p = build(N, b -> policy(LastBatch.PARTIAL).andThen(c -> c.readers(0)).accept(b))) {
+      without = stats(p);
+    } catch (IllegalArgumentException alwaysReaders) {
+      // An image provider, an HDF5 process function: the batches are always made on readers.
+    }
+    BatchProvider<? extends Batch> p;
+    try {
+      p = build(N, b -> {
+        policy(LastBatch.PARTIAL).accept(b);
+        setting.accept(b);
+      });
+    } catch (IllegalArgumentException refused) {
+      assertFalse(String.valueOf(refused.getMessage()).isBlank(), what + " refused without a message");
+      return;
+    }
+    try (p) {
+      assertEquals(PARTIAL_EPOCH, epoch(p).indices(), what);
+      PipelineStats with = stats(p);
+      if (without != null) {
+        assertNotEquals(stages(without), stages(with), what + " was accepted and changed nothing: " + with);
+      }
+      assertTrue(shows.test(with), what + ": " + with);
+    }
+  }
+
+  private static PipelineStats stats(BatchProvider<? extends Batch> p) {
+    try (BatchIterator<? extends Batch> it = p.iterator()) {
+      while (it.hasNext()) {
+        it.next();
+      }
+      return PipelineStats.of(it);
+    }
+  }
+
+  private static List<String> stages(PipelineStats stats) {
+    return stats.stages().stream().map(s -> s.name() + "[" + s.workers() + "]").toList();
+  }
 
   @Test
   void aNestedLoopRunsAWholeEpochAndTheOuterIteratorThenRefuses() {

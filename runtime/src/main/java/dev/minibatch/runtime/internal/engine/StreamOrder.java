@@ -1,6 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
 import dev.minibatch.LastBatch;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples.Action;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -80,6 +81,15 @@ final class StreamOrder<S> implements OrderPlan {
     if (sampling.lastBatch() == LastBatch.PAD_CONTINUE) {
       throw new IllegalArgumentException(name + ": lastBatch PAD_CONTINUE needs a random-access source (it pads with "
           + "the next epoch's first samples); pass a List, or use PAD_WRAP");
+    }
+    Settings.Workers workers = sampling.workers();
+    if (workers.readers() != 0 || workers.autotune() != null) {
+      // Reader threads write batches ahead by position; a stream's batches are known only as it is
+      // read, so the setting is refused rather than dropped.
+      String set = workers.autotune() != null ? "autotune" : "readers(" + workers.readers() + ")";
+      throw new IllegalArgumentException(name + ": " + set + " writes a random-access source's batches ahead of the"
+          + " consumer on reader threads; a streaming source is read on the consumer's thread: leave it unset, wrap"
+          + " the provider in PrefetchingProvider, or pass a List");
     }
     if (sampling.badSamples().action() != Action.FAIL) {
       // A skipped or replaced sample needs another sample by index, and a budget of a known size.
