@@ -155,6 +155,8 @@ public final class TracePairs {
   /** Runs {@code args[0]} rounds (default 10) after two warm-up rounds and prints the ratios. */
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    // The workloads are input-bound on purpose: the live verdict's lines would only interleave.
+    dev.minibatch.runtime.pipeline.LiveVerdict.off();
     System.out.printf(Locale.ROOT, "# %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.vm.version"));
     float[] fx = new float[N * F];
