@@ -1,6 +1,6 @@
 package dev.minibatch.shards;
 
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.function.IntToLongFunction;
 
 /**

@@ -1,8 +1,8 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.runtime.check.Check;
-import dev.minibatch.runtime.internal.engine.EpochDraws;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.EpochDraws;
+import dev.minibatch.runtime.spi.Seeds;
 import java.math.BigDecimal;
 import java.util.List;
 

@@ -1,9 +1,9 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.ArrayList;
 import java.util.List;
 

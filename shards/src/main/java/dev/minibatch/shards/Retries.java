@@ -1,7 +1,7 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.runtime.check.IoFailure;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.EOFException;
 import java.io.FileNotFoundException;

@@ -7,7 +7,7 @@ import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.BatchSlot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
-import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowWriter;

@@ -2,7 +2,7 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.check.IoFailure;
 import dev.minibatch.runtime.io.FileFormatException;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.io.EOFException;
 import java.io.FileNotFoundException;
 import java.io.IOException;

@@ -4,7 +4,7 @@ import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.check.IoFailure;
-import dev.minibatch.runtime.internal.nd4j.DTypes;
+import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.shards.ShardColumns.Column;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.io.ByteArrayInputStream;

@@ -1,6 +1,6 @@
 package dev.minibatch.shards;
 
-import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.spi.EpochDraws;
 import java.util.Arrays;
 import org.jspecify.annotations.Nullable;
 

@@ -2,7 +2,7 @@ package dev.minibatch.shards;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.spi.EpochDraws;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

@@ -10,7 +10,7 @@ import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.nd4j.DTypes;
+import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.runtime.internal.nd4j.JavaArrays;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;

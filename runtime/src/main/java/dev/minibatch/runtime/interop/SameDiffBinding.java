@@ -3,7 +3,7 @@ package dev.minibatch.runtime.interop;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.internal.ProviderManifest;
-import dev.minibatch.runtime.internal.nd4j.DTypes;
+import dev.minibatch.runtime.spi.DTypes;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

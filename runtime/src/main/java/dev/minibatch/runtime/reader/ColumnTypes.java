@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.nd4j.DTypes;
+import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.shape.Shape;
 import java.lang.reflect.Array;
 import java.util.ArrayList;

@@ -2,7 +2,7 @@ package dev.minibatch.runtime.reader;
 
 import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.pipeline.Progress;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.pipeline.ParallelOptions;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.pipeline.SampleContext;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.reader;
 
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import java.util.ArrayList;
 import java.util.SplittableRandom;

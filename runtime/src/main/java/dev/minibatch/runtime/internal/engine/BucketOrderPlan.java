@@ -4,7 +4,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.Buckets;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.settings.Sampling;

@@ -3,7 +3,7 @@ package dev.minibatch.runtime.internal.engine;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.SplittableRandom;
 
 /**

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
 import dev.minibatch.runtime.internal.settings.Sampling;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.SplittableRandom;
 
 /**

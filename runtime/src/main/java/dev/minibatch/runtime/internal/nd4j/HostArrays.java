@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.nd4j;
 
+import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.DType;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

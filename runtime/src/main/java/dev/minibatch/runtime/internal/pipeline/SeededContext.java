@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.internal.pipeline;
 
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.pipeline.SampleContext;
 import java.util.SplittableRandom;
 import org.jspecify.annotations.Nullable;

@@ -1,6 +1,6 @@
 package dev.minibatch.runtime.internal.pipeline;
 
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 
 /**
  * A random stream that a worker moves from sample to sample without allocating: {@link #reset}

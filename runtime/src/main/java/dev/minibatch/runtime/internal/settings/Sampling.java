@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.settings;
 
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.ProviderBuilder;

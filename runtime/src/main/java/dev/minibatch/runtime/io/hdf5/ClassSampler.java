@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.check.Check;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import java.util.Arrays;
 import java.util.SplittableRandom;
 

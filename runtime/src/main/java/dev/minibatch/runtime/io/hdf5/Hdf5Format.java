@@ -73,7 +73,7 @@ public final class Hdf5Format implements LocalFormat {
       }
       long samples = a.size(0);
       long perSample = a.length() / Math.max(1, samples);
-      r.field(name, Report.shape(a.shape()) + " " + dev.minibatch.runtime.internal.nd4j.DTypes.fromNd4j(a.dataType()) + ", " + samples + " samples, "
+      r.field(name, Report.shape(a.shape()) + " " + dev.minibatch.runtime.spi.DTypes.fromNd4j(a.dataType()) + ", " + samples + " samples, "
           + Report.summary(i -> a.getDouble(i), (int) Math.min(Integer.MAX_VALUE, a.length())));
       if (a.rank() == 1 && !a.dataType().isFPType()) {
         Map<String, Long> counts = Report.counts(a::getDouble, a.length());

@@ -4,7 +4,7 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.check.Check;
-import dev.minibatch.runtime.internal.engine.EpochDraws;
+import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;

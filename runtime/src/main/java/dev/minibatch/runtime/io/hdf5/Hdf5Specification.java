@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.io.hdf5;
 
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.nd4j.DTypes;
+import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import java.nio.file.Path;

@@ -10,7 +10,7 @@ import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
 
 import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.check.IoFailure;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;

@@ -29,7 +29,7 @@ class CsvProviderTest {
           .format(f -> f.labelColumn(-1).dtype(dtype).threads(5).minBlockBytes(2000)).batchSize(1797).build()) {
         NamedBatch b = p.iterator().next();
         org.nd4j.linalg.api.ndarray.INDArray x = b.get("data");
-        assertEquals(dev.minibatch.runtime.internal.nd4j.DTypes.toNd4j(dtype), x.dataType());
+        assertEquals(dev.minibatch.runtime.spi.DTypes.toNd4j(dtype), x.dataType());
         assertArrayEquals(new long[] {1797, 8, 8}, x.shape());
         for (int r = 0; r < 1797; r += 7) {
           for (int k = 0; k < 64; k += 3) {

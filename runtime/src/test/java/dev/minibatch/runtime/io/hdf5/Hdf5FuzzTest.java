@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.hdf5;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.runtime.internal.io.GzipContent;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
 import java.io.IOException;
 import java.nio.file.Files;

@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.idx;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.runtime.internal.io.GzipContent;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.io.FuzzChecks;
 import dev.minibatch.runtime.io.idx.IdxFile.IdxArray;
 import dev.minibatch.runtime.io.mnist.MnistProvider;

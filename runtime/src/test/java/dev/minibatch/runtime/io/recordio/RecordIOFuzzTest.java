@@ -2,7 +2,7 @@ package dev.minibatch.runtime.io.recordio;
 
 import com.code_intelligence.jazzer.junit.FuzzTest;
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.internal.settings.Seeds;
+import dev.minibatch.runtime.spi.Seeds;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.FuzzChecks;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.nd4j;
+package dev.minibatch.runtime.spi;
 
 import dev.minibatch.DType;
 import org.nd4j.linalg.api.buffer.DataType;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.settings;
+package dev.minibatch.runtime.spi;
 
 import java.util.SplittableRandom;
 

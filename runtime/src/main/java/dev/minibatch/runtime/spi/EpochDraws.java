@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.engine;
+package dev.minibatch.runtime.spi;
 
 /**
  * An epoch order that a provider draws itself instead of the engine's shuffle (class-probability
