@@ -5,7 +5,6 @@ import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
-import dev.minibatch.runtime.internal.nd4j.NativeRows;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
@@ -85,7 +84,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   }
 
   /** Row access to the array at layout position {@code i}, for bulk copies. */
-  public NativeRows rows(int i) {
+  NativeRows rows(int i) {
     return rows[i];
   }
 

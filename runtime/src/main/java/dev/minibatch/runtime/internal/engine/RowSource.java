@@ -3,7 +3,6 @@ package dev.minibatch.runtime.internal.engine;
 import dev.minibatch.DType;
 import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
-import dev.minibatch.runtime.internal.nd4j.NativeRows;
 import dev.minibatch.runtime.spi.Rows;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.nd4j;
+package dev.minibatch.runtime.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.nd4j;
+package dev.minibatch.runtime.internal.engine;
 
 import java.lang.invoke.MethodHandle;
 import java.lang.invoke.MethodHandles;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.nd4j;
+package dev.minibatch.runtime.internal.engine;
 
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -16,7 +16,7 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <p>Make one per array and keep it: creating it costs a few allocations.
  */
-public final class NativeRows {
+final class NativeRows {
   private final INDArray array;
   private final long rows;
   private final int rowBytes;
