@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.report;
 
 import dev.minibatch.runtime.check.IoFailure;
-import dev.minibatch.runtime.internal.engine.Verdict;
+import dev.minibatch.runtime.pipeline.Verdict;
 import dev.minibatch.runtime.pipeline.LiveVerdict;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSample;

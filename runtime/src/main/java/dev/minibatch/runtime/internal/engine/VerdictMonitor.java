@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.pipeline.Verdict;
 import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.pipeline.LiveVerdict;
 import dev.minibatch.runtime.pipeline.PipelineStats;

@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.engine;
+package dev.minibatch.runtime.pipeline;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;

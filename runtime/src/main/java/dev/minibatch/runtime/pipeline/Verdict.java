@@ -1,6 +1,5 @@
-package dev.minibatch.runtime.internal.engine;
+package dev.minibatch.runtime.pipeline;
 
-import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import java.util.List;
 import java.util.Locale;
@@ -9,8 +8,9 @@ import java.util.Optional;
 /**
  * Which stage held the consumer back over one window of an epoch's stats, and which setting would
  * help: the table of docs/pipeline.md ("The live verdict"). A pure function of the window, so that
- * it is tested on hand-made counters. Public for {@code report.PipelineReport}, which judges a
- * whole run with the same table.
+ * it is tested on hand-made counters. {@link LiveVerdict} logs it while a model trains, {@code
+ * report.PipelineReport} judges each epoch and a whole run with it, and any stats can be judged
+ * with {@link #of}.
  *
  * @param stage the limiting stage as the stats name it, with its threads ({@code computed[1]})
  * @param knob the setting that would help ({@code readers}, {@code readAhead}, {@code
