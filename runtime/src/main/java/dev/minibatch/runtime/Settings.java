@@ -266,6 +266,11 @@ public final class Settings {
       this(readers, prefetchBuffer, null);
     }
 
+    /** Whether reader threads write the batches: {@code readers} above 0, or autotuning. */
+    public boolean hasReaders() {
+      return readers > 0 || autotune != null;
+    }
+
     /** The most reader threads that may run: {@code readers}, or the autotuning budget's cpus. */
     public int mostReaders() {
       return autotune != null ? autotune.cpus() : readers;

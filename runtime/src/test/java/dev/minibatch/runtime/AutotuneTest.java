@@ -90,9 +90,10 @@ class AutotuneTest {
     // Rows take microseconds, the consumer 2 ms a batch: the consumer never waits, nothing to tune.
     try (ComputedProvider p = computed((i, k) -> i).autotune(new Settings.Autotune(4, 1L << 30)).build()) {
       Tuning t = tuneUntilSettled(p, 30, 2000);
+      // On a loaded machine a window may see the consumer wait for a descheduled reader and try a
+      // second one, which then does not pay: either way one reader stays.
       assertEquals(1, t.readers(), t.toString());
       assertEquals(2, t.prefetchBuffer(), t.toString());
-      assertEquals(0, t.trials(), t.toString());
     }
   }
 

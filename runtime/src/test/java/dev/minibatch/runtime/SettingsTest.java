@@ -9,7 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.array.ArrayDataProvider;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import java.util.Map;
 import java.util.OptionalInt;
@@ -110,17 +109,7 @@ class SettingsTest {
 
   @Test
   void readerThreadsFollowOneRingRuleAndAreRefusedWhereTheyCannotBeHonoured() {
-    // The ring holds prefetchBuffer + 2 buffers; unset, prefetchBuffer is one more than the threads started.
-    ReaderThreads three = ReaderThreads.of("t", Settings.builder().readers(3).build().workers());
-    assertEquals(new ReaderThreads("t", 3, 6, false), three);
-    assertEquals(new ReaderThreads("t", 2, 7, false),
-        ReaderThreads.of("t", Settings.builder().readers(2).prefetchBuffer(5).build().workers()));
-    assertEquals(null, ReaderThreads.of("t", Settings.none().workers()), "readers 0: the consumer's thread writes");
-    // In memory, at most one thread fewer than the processors starts, and the ring follows the threads started.
-    int started = Math.min(4, Math.max(1, Runtime.getRuntime().availableProcessors() - 1));
-    assertEquals(new ReaderThreads("m", started, started + 3, true),
-        ReaderThreads.inMemory("m", Settings.builder().readers(4).build().workers()));
-
+    // The ring rule itself: internal.engine's ReaderThreadsTest.
     assertEquals("readers must be >= 0 (0 = the consumer's thread), got -1",
         assertThrows(IllegalArgumentException.class, () -> new Probe().readers(-1)).getMessage());
     assertEquals("prefetchBuffer must be >= 1, got 0",

@@ -9,7 +9,6 @@ import dev.minibatch.runtime.internal.engine.BatchSlot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.engine.Collate;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
@@ -135,7 +134,7 @@ final class ShardReading implements AutoCloseable {
     if (variable != null && ShardSequences.any(files.columns())) {
       e.sequences(variable.sequences(files, rows::length));
     }
-    return e.readers(ReaderThreads.of("shard-reader", sampling.workers())).build();
+    return e.readers("shard-reader").build();
   }
 
   /**

@@ -8,7 +8,6 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.runtime.internal.nd4j.JavaArrays;
@@ -90,7 +89,7 @@ public final class ArrayDataProvider extends EngineProvider<NamedBatch> {
         .layout(batch -> layout(arrays, batch))
         .batches(NamedBatch::new)
         .rows(RowSource.writer(sources))
-        .readers(ReaderThreads.inMemory("array-reader", sampling.workers()))
+        .copyingReaders("array-reader")
         .build();
   }
 

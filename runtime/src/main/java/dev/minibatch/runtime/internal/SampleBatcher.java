@@ -7,7 +7,6 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.internal.engine.Passes;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.SampleWriter;
 import dev.minibatch.runtime.internal.engine.SequenceFields;
 import dev.minibatch.runtime.internal.engine.Sequences;
@@ -55,12 +54,8 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
   public static <S, B extends AbstractBatch<B>> SampleBatcher<S, B> of(String providerName, List<? extends S> samples,
       Sampling sampling, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, Collator<S> collator) {
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(sampling)).build();
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).copyingReaders("sample-reader").build();
     return new SampleBatcher<>(providerName, engine);
-  }
-
-  private static @Nullable ReaderThreads readerThreads(Sampling sampling) {
-    return ReaderThreads.inMemory("sample-reader", sampling.workers());
   }
 
   /**
@@ -72,7 +67,7 @@ public final class SampleBatcher<S, B extends AbstractBatch<B>> implements AutoC
       SequenceFields<S> fields, SequenceOptions options) {
     Sequences sequences = Sequences.measure(samples, fields, options.fixedLength());
     BatchEngine<B> engine = BatchEngine.<B>builder(providerName, samples.size(), sampling)
-        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).readers(readerThreads(sampling))
+        .layout(layouts).batches(batches).rows(writer(collator).over(samples)).copyingReaders("sample-reader")
         .sequences(sequences).buckets(options.buckets()).build();
     return new SampleBatcher<>(providerName, engine);
   }

@@ -9,7 +9,6 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.spi.EngineProvider;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.shape.Shape;
 import java.nio.FloatBuffer;
@@ -56,7 +55,7 @@ public final class ComputedProvider extends EngineProvider<NamedBatch> {
           }
         })
         // Reader threads as the settings give them (readers(n), prefetchBuffer(n)), or none.
-        .readers(ReaderThreads.of("computed", sampling.workers()));
+        .readers("computed");
     engine = e.build();
   }
 

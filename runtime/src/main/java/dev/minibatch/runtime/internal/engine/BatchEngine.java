@@ -34,7 +34,7 @@ import org.jspecify.annotations.Nullable;
  * as its pass is read, on the consumer's thread (so it takes no reader threads), and it resumes by
  * replaying the saved epoch's pass.
  *
- * <p>Batches are written on the consumer's thread, or with {@link Builder#readers(ReaderThreads)}
+ * <p>Batches are written on the consumer's thread, or with {@link Builder#readers(String)}
  * on reader threads running ahead. A batch is valid until the iterator has moved two batches on
  * (the consumer's ring has two slots; reader threads leave the batch taken before the one the
  * consumer waits for untouched), or another iteration starts;
@@ -183,7 +183,7 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
    *
    * @throws UnsupportedOperationException for a streaming source, which is read on the consumer's thread
    */
-  public BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
+  private BatchIterator<B> prefetchingIterator(ReaderThreads prefetch) {
     if (order instanceof StreamOrder) {
       // Reader threads claim batches of a planned epoch; a stream's are cut one at a time as it is read.
       throw new UnsupportedOperationException(name + ": a streaming source is read on the consumer's thread; "
@@ -496,9 +496,21 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
       return this;
     }
 
-    /** Batches are written by reader threads running ahead of the consumer. */
-    public Builder<B> readers(@Nullable ReaderThreads readers) {
-      this.readers = readers;
+    /**
+     * Batches are written by reader threads running ahead of the consumer, as the settings' {@link
+     * Settings.Workers} say (threads named {@code minibatch-<stage>-<n>}; none for readers 0).
+     */
+    public Builder<B> readers(String stage) {
+      this.readers = ReaderThreads.of(stage, sampling.workers());
+      return this;
+    }
+
+    /**
+     * As {@link #readers(String)}, for rows copied from memory: a consumer that would wait writes a
+     * batch itself, and at most one reader fewer than the processors is started.
+     */
+    public Builder<B> copyingReaders(String stage) {
+      this.readers = ReaderThreads.inMemory(stage, sampling.workers());
       return this;
     }
 

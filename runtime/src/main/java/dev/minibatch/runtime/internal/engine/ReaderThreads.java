@@ -21,10 +21,10 @@ import org.jspecify.annotations.Nullable;
  *     {@code slots} are the most it may use (the ring is cut to the budget's memory when it is
  *     allocated). Null: all {@code threads} write up to {@code slots - 2} batches ahead.
  */
-public record ReaderThreads(String stage, int threads, int slots, boolean consumerWrites,
+record ReaderThreads(String stage, int threads, int slots, boolean consumerWrites,
     Settings.@Nullable Autotune autotune) {
   /** Checks the counts. */
-  public ReaderThreads {
+  ReaderThreads {
     if (threads < 1) {
       throw new IllegalArgumentException("readers must be >= 1, got " + threads);
     }
@@ -34,12 +34,12 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
   }
 
   /** Readers set by hand. */
-  public ReaderThreads(String stage, int threads, int slots, boolean consumerWrites) {
+  ReaderThreads(String stage, int threads, int slots, boolean consumerWrites) {
     this(stage, threads, slots, consumerWrites, null);
   }
 
   /** Readers set by hand whose consumer only waits. */
-  public ReaderThreads(String stage, int threads, int slots) {
+  ReaderThreads(String stage, int threads, int slots) {
     this(stage, threads, slots, false, null);
   }
 
@@ -52,7 +52,7 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
    * The readers {@code workers} sets, or null where it sets none: {@code workers.readers()} threads
    * whose consumer only waits, over the ring {@link Settings.Workers} describes.
    */
-  public static @Nullable ReaderThreads of(String stage, Settings.Workers workers) {
+  static @Nullable ReaderThreads of(String stage, Settings.Workers workers) {
     Settings.Autotune tune = workers.autotune();
     if (tune != null) {
       return new ReaderThreads(stage, tune.cpus(), mostAhead(tune.cpus()) + 2, false, tune);
@@ -71,7 +71,7 @@ public record ReaderThreads(String stage, int threads, int slots, boolean consum
    * follows {@link Settings.Workers} for the readers started. Autotuned, the tuner may use as many
    * as the budget's cpus allow within that cap.
    */
-  public static @Nullable ReaderThreads inMemory(String stage, Settings.Workers workers) {
+  static @Nullable ReaderThreads inMemory(String stage, Settings.Workers workers) {
     Settings.Autotune tune = workers.autotune();
     int most = Math.max(1, Runtime.getRuntime().availableProcessors() - 1);
     if (tune != null) {

@@ -21,7 +21,7 @@ final class ReaderTuner {
   /** The fewest batches in a measuring window. */
   static final int WINDOW_BATCHES = 8;
   /** Below this share of waiting the consumer, not the loading, sets the pace: nothing to tune. */
-  static final double IDLE_WAIT_SHARE = 0.02;
+  static final double IDLE_WAIT_SHARE = 0.05;
 
   private enum Phase { NONE, READERS, AHEAD, DONE }
 

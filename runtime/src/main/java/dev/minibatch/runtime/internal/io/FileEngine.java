@@ -7,7 +7,6 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EpochDraws;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.engine.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -46,16 +45,12 @@ public final class FileEngine implements FileProvider.LoadedFiles {
   /**
    * Reader threads that fill the batches (Data Provider Core's Readers).
    *
-   * @param threads the reader threads and their ring
+   * @param stage the readers' stage: its name in failures and thread names; their number and ring
+   *     are the settings'
    * @param process the process function run on the readers for every sample, or null to copy rows
    * @param origin describes where sample {@code i} comes from, for error messages
    */
-  public record Readers(ReaderThreads threads, @Nullable SampleProcessor process, IntFunction<String> origin) {
-    /** The stage's name in failures and thread names. */
-    public String stage() {
-      return threads.stage();
-    }
-  }
+  public record Readers(String stage, @Nullable SampleProcessor process, IntFunction<String> origin) {}
 
   /**
    * The engine of provider {@code name} over {@code data} and {@code labels} (name → array, in
@@ -163,14 +158,13 @@ public final class FileEngine implements FileProvider.LoadedFiles {
     BatchEngine<NamedBatch> e = engine;
     if (e == null) {
       Readers r = readers;
-      e = BatchEngine.<NamedBatch>builder(name, sources[0].rows(), sampling)
+      BatchEngine.Builder<NamedBatch> b = BatchEngine.<NamedBatch>builder(name, sources[0].rows(), sampling)
           .layout(this::layout)
           .batches(NamedBatch::new)
           .rows(r == null ? RowSource.writer(sources) : readerRows(r))
           .draws(draws)
-          .readers(r == null ? ReaderThreads.inMemory(copyStage(), sampling.workers()) : r.threads())
-          .delivery(delivery)
-          .build();
+          .delivery(delivery);
+      e = (r == null ? b.copyingReaders(copyStage()) : b.readers(r.stage())).build();
       engine = e;
     }
     return e;

@@ -5,7 +5,6 @@ import dev.minibatch.runtime.ProviderBuilder;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.check.Check;
 import dev.minibatch.runtime.spi.EpochDraws;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.internal.engine.RowSource;
 import dev.minibatch.runtime.internal.io.FileEngine;
 import dev.minibatch.runtime.internal.settings.Sampling;
@@ -84,12 +83,12 @@ public final class Hdf5Provider extends FileProvider {
       partStarts[p] = partStarts[p - 1] + this.parts[p - 1].rows().length;
     }
     SampleProcessor process = processFor(b.process, b.processes, classNames);
-    ReaderThreads readers = ReaderThreads.of("hdf5-reader", sampling.workers());
-    if (process != null && readers == null) {
+    boolean readers = sampling.workers().hasReaders();
+    if (process != null && !readers) {
       throw new IllegalArgumentException("a process function runs on reader threads: readers(0) leaves none");
     }
-    if (readers != null) {
-      files.useReaders(new FileEngine.Readers(readers, process, this::origin));
+    if (readers) {
+      files.useReaders(new FileEngine.Readers("hdf5-reader", process, this::origin));
     }
     if (b.delivery != null) {
       files.useDelivery(b.delivery);

@@ -9,7 +9,6 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
-import dev.minibatch.runtime.internal.engine.ReaderThreads;
 import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.io.EngineMulticast;
 import dev.minibatch.runtime.io.FileBuilder;
@@ -212,13 +211,12 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
   }
 
   /** The reader threads that decode and augment: images are never decoded on the consumer's thread. */
-  private static ReaderThreads imageReaders(Sampling sampling) {
-    ReaderThreads readers = ReaderThreads.of("image", sampling.workers());
-    if (readers == null) {
+  private static String imageReaders(Sampling sampling) {
+    if (!sampling.workers().hasReaders()) {
       throw new IllegalArgumentException("readers must be >= 1: images are decoded and augmented on reader threads"
           + " (MXNet preprocess_threads), got 0");
     }
-    return readers;
+    return "image";
   }
 
   /** The image settings of {@code b}, checked. */
