@@ -5,11 +5,11 @@ import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.BatchLayout;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
-import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.spi.Slot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.engine.Collate;
-import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.shards.ShardColumns.Column;
@@ -213,7 +213,7 @@ final class ShardReading implements AutoCloseable {
     }
 
     @Override
-    public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
+    public void write(int[] indices, int from, int to, Slot slot) {
       CollateTarget out = CollateTarget.of(slot);
       int arrays = rowBytes.length;
       ByteBuffer[] dst = new ByteBuffer[arrays];

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.reader;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.spi.Slot;
 import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
 import dev.minibatch.runtime.internal.engine.SampleWriter;
@@ -34,7 +34,7 @@ final class TupleCollator implements SampleWriter<Tuple> {
   }
 
   @Override
-  public void write(List<? extends Tuple> samples, int[] positions, int from, int to, BatchSlot<?> slot) {
+  public void write(List<? extends Tuple> samples, int[] positions, int from, int to, Slot slot) {
     long[] sampleIndices = slot.sampleIndices();
     CollateTarget target = CollateTarget.of(slot);
     for (int r = from; r < to; r++) {

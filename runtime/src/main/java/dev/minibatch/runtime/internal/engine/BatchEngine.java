@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.AbstractBatch;

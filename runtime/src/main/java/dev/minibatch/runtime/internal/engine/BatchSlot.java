@@ -1,5 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.Slot;
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.DType;
 import dev.minibatch.DataDesc;
 import dev.minibatch.runtime.AbstractBatch;
@@ -17,7 +19,7 @@ import org.nd4j.linalg.indexing.NDArrayIndex;
  *
  * @param <B> the batch type
  */
-public final class BatchSlot<B extends AbstractBatch<B>> {
+final class BatchSlot<B extends AbstractBatch<B>> implements Slot {
   private final INDArray[] full;
   private final NativeRows[] rows;
   private final @Nullable Sequences sequences;
@@ -73,12 +75,25 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
     this.batch = batch;
   }
 
-  /** The number of arrays (layout names). */
+  /**
+   * {@code slot} as the engine's own slot: every slot a row writer is handed is one.
+   *
+   * @throws IllegalArgumentException for a slot the engine did not make
+   */
+  static BatchSlot<?> of(Slot slot) {
+    if (slot instanceof BatchSlot<?> b) {
+      return b;
+    }
+    throw new IllegalArgumentException("not a batch slot of the runtime's engine: " + slot.getClass().getName());
+  }
+
+  @Override
   public int arrays() {
     return full.length;
   }
 
   /** The full-size array at layout position {@code i}. */
+  @Override
   public INDArray array(int i) {
     return full[i];
   }
@@ -94,11 +109,13 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
   }
 
   /** The sample index of each row ({@code -1} for a row padded with a constant). */
+  @Override
   public long[] sampleIndices() {
     return indices;
   }
 
   /** The rows of a full batch. */
+  @Override
   public int capacity() {
     return capacity;
   }
@@ -108,11 +125,13 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
    * what a writer's per-sample random draws derive from. It comes down with the batch, so a writer
    * never asks its provider (whose seed a restored state may change).
    */
+  @Override
   public long seed() {
     return seed;
   }
 
   /** The epoch whose batch is being written. */
+  @Override
   public int epoch() {
     return epoch;
   }
@@ -121,6 +140,7 @@ public final class BatchSlot<B extends AbstractBatch<B>> {
    * The position in the epoch of row 0 of the batch being written: row {@code r} is the epoch's
    * sample number {@code firstPosition() + r}, whatever thread writes it (for per-sample seeds).
    */
+  @Override
   public long firstPosition() {
     return firstPosition;
   }

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples;
 import dev.minibatch.runtime.ProviderBuilder.BadSamples.Action;
 import dev.minibatch.runtime.pipeline.PipelineStats.BadSampleBudgetException;

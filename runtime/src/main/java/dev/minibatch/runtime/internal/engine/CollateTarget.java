@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.Slot;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.CharBuffer;
@@ -29,8 +30,8 @@ public final class CollateTarget {
   private final BatchSlot<?> slot;
 
   /** The views of {@code slot}'s arrays, made on first use and kept with the slot. */
-  public static CollateTarget of(BatchSlot<?> slot) {
-    return slot.views();
+  public static CollateTarget of(Slot slot) {
+    return BatchSlot.of(slot).views();
   }
 
   CollateTarget(INDArray[] arrays, INDArray[] masks, INDArray[] lengths, BatchSlot<?> slot) {

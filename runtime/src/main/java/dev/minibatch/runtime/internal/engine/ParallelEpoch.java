@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.AbstractBatch;
 import dev.minibatch.runtime.internal.pipeline.HandOff;
 import dev.minibatch.runtime.internal.pipeline.StageCounters;

@@ -1,5 +1,6 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.DType;
 import dev.minibatch.runtime.spi.DTypes;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
@@ -127,11 +128,12 @@ public abstract class RowSource implements Rows {
       for (int i = 0; i < s.length; i++) {
         src[i] = ((ArrayRows) s[i]).nativeRows;
       }
-      return (indices, from, to, slot) -> NativeRows.gather(src, indices, from, to, slot.allRows());
+      return (indices, from, to, slot) -> NativeRows.gather(src, indices, from, to, BatchSlot.of(slot).allRows());
     }
     return (indices, from, to, slot) -> {
+      BatchSlot<?> b = BatchSlot.of(slot);
       for (int i = 0; i < s.length; i++) {
-        s[i].copy(indices, from, to, slot, i);
+        s[i].copy(indices, from, to, b, i);
       }
     };
   }

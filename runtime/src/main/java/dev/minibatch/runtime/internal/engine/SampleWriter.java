@@ -1,5 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.Slot;
+import dev.minibatch.runtime.spi.RowWriter;
 import java.util.List;
 
 /**
@@ -16,7 +18,7 @@ public interface SampleWriter<S> {
    * row {@code r} of {@code slot}; {@code slot.sampleIndices()[r]} is that sample's index in its
    * source, for error messages.
    */
-  void write(List<? extends S> samples, int[] positions, int from, int to, BatchSlot<?> slot);
+  void write(List<? extends S> samples, int[] positions, int from, int to, Slot slot);
 
   /** The row writer of the samples of {@code samples}, addressed by their position in it. */
   default RowWriter over(List<? extends S> samples) {

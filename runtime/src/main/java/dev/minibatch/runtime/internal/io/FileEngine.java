@@ -8,7 +8,7 @@ import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EpochDraws;
 import dev.minibatch.runtime.internal.engine.RowSource;
-import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileProvider;
 import dev.minibatch.runtime.io.SampleProcessor;

@@ -1,7 +1,7 @@
 package dev.minibatch.runtime.internal.io;
 
-import dev.minibatch.runtime.internal.engine.BatchSlot;
-import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.spi.Slot;
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.nd4j.HostArrays;
 import dev.minibatch.runtime.internal.pipeline.SeededContext;
 import dev.minibatch.runtime.io.SampleProcessor;
@@ -31,7 +31,7 @@ final class ProcessedRowWriter implements RowWriter {
   }
 
   @Override
-  public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
+  public void write(int[] indices, int from, int to, Slot slot) {
     SeededContext context = contexts.get();
     if (context == null || context.epoch() != slot.epoch() || context.seed() != slot.seed()) {
       context = new SeededContext(slot.seed(), slot.epoch());
@@ -51,7 +51,7 @@ final class ProcessedRowWriter implements RowWriter {
   }
 
   /** Copies a processed sample into row {@code row} of the slot, checking names and shapes. */
-  private static void copy(Sample out, int sample, BatchSlot<?> slot, int row) {
+  private static void copy(Sample out, int sample, Slot slot, int row) {
     List<INDArray> arrays = out.arrays();
     if (arrays.size() != slot.arrays()) {
       throw new SampleFailure("process", sample, "the processed sample does not fit the batch",

@@ -14,9 +14,9 @@ import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_BGR2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_GRAY2BGRA;
 import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
 
-import dev.minibatch.runtime.internal.engine.BatchSlot;
+import dev.minibatch.runtime.spi.Slot;
 import dev.minibatch.runtime.internal.engine.CollateTarget;
-import dev.minibatch.runtime.internal.engine.RowWriter;
+import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.FileFormatException;
 import java.nio.ByteBuffer;
@@ -71,7 +71,7 @@ final class ImageRowWriter implements RowWriter {
   }
 
   @Override
-  public void write(int[] indices, int from, int to, BatchSlot<?> slot) {
+  public void write(int[] indices, int from, int to, Slot slot) {
     Worker w = workers.get();
     CollateTarget target = CollateTarget.of(slot);
     FloatBuffer labels = target.floats(1);

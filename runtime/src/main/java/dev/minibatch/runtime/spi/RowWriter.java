@@ -1,9 +1,9 @@
-package dev.minibatch.runtime.internal.engine;
+package dev.minibatch.runtime.spi;
 
 /**
  * Writes samples into rows of a batch: the one contract between the engine and where samples come
- * from. Two kinds implement it: {@link RowSource rows of arrays and files} (bulk row copies), and
- * objects written by the collate code the annotation processor generates.
+ * from. The runtime's own kinds: rows of arrays and files (bulk row copies), objects written by the
+ * collate code the annotation processor generates, decoded images, shard-set pages.
  *
  * <p>The engine calls it for the rows {@code [from, to)} of one batch; several reader threads may
  * call it at once for disjoint row ranges of the same slot, so an implementation must not keep
@@ -18,5 +18,5 @@ public interface RowWriter {
    * its source (for error messages; for a streaming source it differs from {@code indices[r]},
    * which then addresses the engine's window of samples).
    */
-  void write(int[] indices, int from, int to, BatchSlot<?> slot);
+  void write(int[] indices, int from, int to, Slot slot);
 }
