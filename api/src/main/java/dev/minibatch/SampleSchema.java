@@ -22,7 +22,13 @@ import org.jspecify.annotations.Nullable;
  * image DATA FLOAT32 [28,28] NHW
  * tokens DATA INT32 [VARIABLE] NT maxLength=50
  * label LABEL INT32 [] N
+ * photo DATA FLOAT32 [3,224,224] NCHW encoding=IMAGE_RGB
  * </pre>
+ *
+ * <p>A field's {@link Encoding} says how a sample's value is stored: as the array's elements ({@link
+ * Encoding#RAW}, the default, not written in the text), or as the encoded bytes of an image (a JPEG or
+ * PNG) that a reader decodes into the array the field describes, in the channel order the encoding
+ * names.
  */
 public final class SampleSchema {
   private final List<Field> fields;
@@ -111,6 +117,50 @@ public final class SampleSchema {
   }
 
   /**
+   * How a field's value is stored. {@link #RAW}: the array's elements. The {@code IMAGE_*}
+   * encodings: the encoded bytes of one image (JPEG, PNG, or another format OpenCV reads), decoded
+   * (and augmented) by the reader into the field's array: a sample shape of rank 3 with the channel
+   * axis first ({@code NCHW}) or last ({@code NHWC}), holding as many channels as the encoding names
+   * in that order, of dtype FLOAT32 or UINT8.
+   */
+  public enum Encoding {
+    /** The array's elements, as they are (the default). */
+    RAW(0),
+    /** An encoded image decoded to one gray channel. */
+    IMAGE_GRAY(1),
+    /** An encoded image decoded to red, green and blue channels, in that order. */
+    IMAGE_RGB(3),
+    /** An encoded image decoded to red, green, blue and alpha channels, in that order (alpha 255 when it has none). */
+    IMAGE_RGBA(4);
+
+    private final int channels;
+
+    Encoding(int channels) {
+      this.channels = channels;
+    }
+
+    /** The channels an image encoding decodes to; 0 for {@link #RAW}. */
+    public int channels() {
+      return channels;
+    }
+
+    /** Whether the values are encoded images. */
+    public boolean image() {
+      return channels > 0;
+    }
+
+    /** The image encoding of {@code channels} channels (1, 3 or 4). */
+    public static Encoding image(int channels) {
+      for (Encoding e : values()) {
+        if (e.channels == channels && e.image()) {
+          return e;
+        }
+      }
+      throw new IllegalArgumentException("an image has 1, 3 or 4 channels, got " + channels);
+    }
+  }
+
+  /**
    * One provided array of a sample.
    *
    * @param name the name a model binds it by: not empty, no whitespace, no control character
@@ -122,11 +172,15 @@ public final class SampleSchema {
    *     one letter per axis of the batch shape)
    * @param maxLength the bound of the variable axis ({@code @Provides(maxLength)}), 0 for none; only
    *     a shape with a variable axis has one
+   * @param encoding how a value is stored: {@link Encoding#RAW}, or an image encoding, whose field is
+   *     the decoded image ({@link Encoding})
    */
-  public record Field(String name, Role role, Shape sampleShape, DType dtype, String layout, long maxLength) {
+  public record Field(String name, Role role, Shape sampleShape, DType dtype, String layout, long maxLength,
+      Encoding encoding) {
     /** The word that stands for {@link Shape#VARIABLE} in a shape's text. */
     private static final String VARIABLE = "VARIABLE";
     private static final String MAX_LENGTH = "maxLength=";
+    private static final String ENCODING = "encoding=";
 
     /**
      * Checks the field.
@@ -149,6 +203,36 @@ public final class SampleSchema {
         throw new IllegalArgumentException("field '" + name + "': maxLength " + maxLength + (maxLength < 0
             ? " is negative" : " needs a VARIABLE axis in the sample shape " + sampleShape));
       }
+      java.util.Objects.requireNonNull(encoding, "encoding");
+      problem = imageProblem(sampleShape, dtype, layout, encoding);
+      if (problem != null) {
+        throw new IllegalArgumentException("field '" + name + "' of sample shape " + sampleShape + ": " + problem);
+      }
+    }
+
+    /** A field whose values are stored as they are ({@link Encoding#RAW}). */
+    public Field(String name, Role role, Shape sampleShape, DType dtype, String layout, long maxLength) {
+      this(name, role, sampleShape, dtype, layout, maxLength, Encoding.RAW);
+    }
+
+    /** Why an image encoding cannot describe this array, or null (always null for RAW). */
+    private static @Nullable String imageProblem(Shape shape, DType dtype, String layout, Encoding encoding) {
+      if (!encoding.image()) {
+        return null;
+      }
+      if (shape.rank() != 3 || !shape.isFixed() || !(layout.equals("NCHW") || layout.equals("NHWC"))) {
+        return encoding + " decodes to a fixed (channels, height, width) array of layout NCHW, or (height, width,"
+            + " channels) of layout NHWC; got layout " + layout;
+      }
+      long channels = shape.dim(layout.equals("NCHW") ? 0 : 2);
+      if (channels != encoding.channels()) {
+        return encoding + " decodes to " + encoding.channels() + " channel" + (encoding.channels() == 1 ? "" : "s")
+            + ", the layout " + layout + " gives " + channels;
+      }
+      if (dtype != DType.FLOAT32 && dtype != DType.UINT8) {
+        return encoding + " decodes to FLOAT32 or UINT8 pixels, not " + dtype;
+      }
+      return null;
     }
 
     /** The field {@code d} describes: its sample shape, and the rest as it is. */
@@ -165,8 +249,10 @@ public final class SampleSchema {
     /**
      * The text form, its parts separated by one space: name, role, dtype, the sample shape in
      * brackets (dims separated by commas, {@code VARIABLE} for the variable axis, {@code []} for a
-     * scalar), the layout, and for a bound {@code maxLength=} and the bound. For example {@code
-     * image DATA FLOAT32 [28,28] NHW} or {@code tokens DATA INT32 [VARIABLE,8] NTC maxLength=50}.
+     * scalar), the layout, for a bound {@code maxLength=} and the bound, and for an encoding other
+     * than RAW {@code encoding=} and its name. For example {@code image DATA FLOAT32 [28,28] NHW},
+     * {@code tokens DATA INT32 [VARIABLE,8] NTC maxLength=50} or {@code photo DATA UINT8 [224,224,3]
+     * NHWC encoding=IMAGE_RGB}.
      */
     @Override
     public String toString() {
@@ -178,6 +264,9 @@ public final class SampleSchema {
       sb.append("] ").append(layout);
       if (maxLength > 0) {
         sb.append(' ').append(MAX_LENGTH).append(maxLength);
+      }
+      if (encoding != Encoding.RAW) {
+        sb.append(' ').append(ENCODING).append(encoding);
       }
       return sb.toString();
     }
@@ -221,24 +310,43 @@ public final class SampleSchema {
             + parts[3] + ": " + problem);
       }
       long maxLength = 0;
-      if (parts.length > 5) {
-        String bound = parts[5];
+      int next = 5;
+      if (parts.length > next && !parts[next].startsWith(ENCODING)) {
+        String bound = parts[next];
         if (!bound.startsWith(MAX_LENGTH)) {
-          throw new IllegalArgumentException("column " + (at[5] + 1) + ": expected '" + MAX_LENGTH
+          throw new IllegalArgumentException("column " + (at[next] + 1) + ": expected '" + MAX_LENGTH
               + "' and the bound of the variable axis, found '" + bound + "'");
         }
-        int column = at[5] + MAX_LENGTH.length() + 1;
+        int column = at[next] + MAX_LENGTH.length() + 1;
         maxLength = number(bound.substring(MAX_LENGTH.length()), column, "a bound");
         if (shape.isFixed()) {
-          throw new IllegalArgumentException("column " + (at[5] + 1) + ": expected the end of the line, found '" + bound
-              + "': the sample shape " + parts[3] + " has no VARIABLE axis to bound");
+          throw new IllegalArgumentException("column " + (at[next] + 1) + ": expected the end of the line, found '"
+              + bound + "': the sample shape " + parts[3] + " has no VARIABLE axis to bound");
         }
+        next++;
       }
-      if (parts.length > 6) {
-        throw new IllegalArgumentException("column " + (at[6]) + ": expected the end of the line, found ' "
-            + parts[6] + "'");
+      Encoding encoding = Encoding.RAW;
+      if (parts.length > next) {
+        String given = parts[next];
+        if (!given.startsWith(ENCODING)) {
+          throw new IllegalArgumentException("column " + (at[next] + 1) + ": expected '" + ENCODING
+              + "' and an encoding, or the end of the line, found '" + given + "'");
+        }
+        encoding = constant(Encoding.class, given.substring(ENCODING.length()), at[next] + ENCODING.length(),
+            "an encoding");
+        String problem2 = imageProblem(shape, dtype, layout, encoding);
+        if (encoding == Encoding.RAW || problem2 != null) {
+          throw new IllegalArgumentException("column " + (at[next] + 1) + ": expected an encoding for " + parts[2] + " "
+              + parts[3] + " " + layout + ", found '" + given + "': " + (problem2 != null ? problem2
+              : "RAW is the default and is not written"));
+        }
+        next++;
       }
-      return new Field(name, role, shape, dtype, layout, maxLength);
+      if (parts.length > next) {
+        throw new IllegalArgumentException("column " + (at[next]) + ": expected the end of the line, found ' "
+            + parts[next] + "'");
+      }
+      return new Field(name, role, shape, dtype, layout, maxLength, encoding);
     }
 
     /** Why {@code name} cannot name a field, or null: the rule {@code @Provides(name)} has. */

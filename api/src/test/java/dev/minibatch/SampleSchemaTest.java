@@ -137,4 +137,45 @@ class SampleSchemaTest {
     assertEquals("line 1, column 1: expected a name (not empty, no whitespace or control character), found 'image\r',"
         + " which has whitespace at index 5", schemaError("image\r DATA FLOAT32 [28,28] NHW\n"));
   }
+
+  @Test
+  void anEncodedImageFieldIsWrittenAfterItsLayoutAndReadBack() {
+    Field photo = new Field("photo", Role.DATA, Shape.of(3, 224, 224), DType.FLOAT32, "NCHW", 0,
+        SampleSchema.Encoding.IMAGE_RGB);
+    assertEquals("photo DATA FLOAT32 [3,224,224] NCHW encoding=IMAGE_RGB", photo.toString());
+    assertEquals(photo, Field.parse("photo DATA FLOAT32 [3,224,224] NCHW encoding=IMAGE_RGB"));
+    Field gray = Field.parse("digit DATA UINT8 [28,28,1] NHWC encoding=IMAGE_GRAY");
+    assertEquals(new Field("digit", Role.DATA, Shape.of(28, 28, 1), DType.UINT8, "NHWC", 0,
+        SampleSchema.Encoding.IMAGE_GRAY), gray);
+    // The encoding is part of the field: the same array stored raw is another field.
+    assertNotEquals(photo, new Field("photo", Role.DATA, Shape.of(3, 224, 224), DType.FLOAT32, "NCHW", 0));
+    assertEquals(SampleSchema.Encoding.RAW, IMAGE.encoding());
+    assertEquals(SampleSchema.Encoding.IMAGE_RGBA, SampleSchema.Encoding.image(4));
+    // A DataDesc has no encoding: the batch holds the decoded image.
+    assertEquals(DataDesc.of("photo", 2, Shape.of(3, 224, 224), DType.FLOAT32, Role.DATA, "NCHW", 0),
+        photo.toDataDesc(2));
+  }
+
+  @Test
+  void anImageEncodingMustFitTheArrayItDecodesTo() {
+    assertEquals("field 'p' of sample shape (3, 8, 8): IMAGE_RGB decodes to a fixed (channels, height, width) array of"
+        + " layout NCHW, or (height, width, channels) of layout NHWC; got layout NXYZ", assertThrows(
+        IllegalArgumentException.class, () -> new Field("p", Role.DATA, Shape.of(3, 8, 8), DType.FLOAT32, "NXYZ", 0,
+            SampleSchema.Encoding.IMAGE_RGB)).getMessage());
+    assertEquals("field 'p' of sample shape (8, 8, 3): IMAGE_GRAY decodes to 1 channel, the layout NHWC gives 3",
+        assertThrows(IllegalArgumentException.class, () -> new Field("p", Role.DATA, Shape.of(8, 8, 3), DType.UINT8,
+            "NHWC", 0, SampleSchema.Encoding.IMAGE_GRAY)).getMessage());
+    assertEquals("field 'p' of sample shape (3, 8, 8): IMAGE_RGB decodes to FLOAT32 or UINT8 pixels, not INT32",
+        assertThrows(IllegalArgumentException.class, () -> new Field("p", Role.DATA, Shape.of(3, 8, 8), DType.INT32,
+            "NCHW", 0, SampleSchema.Encoding.IMAGE_RGB)).getMessage());
+    assertEquals("column 38: expected an encoding (one of [RAW, IMAGE_GRAY, IMAGE_RGB, IMAGE_RGBA]), found 'JPEG'",
+        fieldError("p DATA FLOAT32 [3,8,8] NCHW encoding=JPEG"));
+    assertEquals("column 26: expected an encoding for FLOAT32 [8,8] NHW, found 'encoding=IMAGE_RGB': IMAGE_RGB decodes"
+        + " to a fixed (channels, height, width) array of layout NCHW, or (height, width, channels) of layout NHWC; got"
+        + " layout NHW", fieldError("p DATA FLOAT32 [8,8] NHW encoding=IMAGE_RGB"));
+    assertEquals("column 26: expected an encoding for FLOAT32 [8,8] NHW, found 'encoding=RAW': RAW is the default and"
+        + " is not written", fieldError("p DATA FLOAT32 [8,8] NHW encoding=RAW"));
+    assertEquals("column 47: expected the end of the line, found ' x'",
+        fieldError("p DATA FLOAT32 [3,8,8] NCHW encoding=IMAGE_RGB x"));
+  }
 }
