@@ -225,11 +225,23 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
           + "dataShape(3, 224, 224)");
     }
-    require(b.channels == 1 || b.channels == 3 || b.channels == 4, "dataShape's channels must be 1, 3 or 4, got "
-        + b.channels);
-    require(b.height > 0 && b.width > 0, "dataShape's height and width must be positive, got " + b.height + "x" + b.width);
+    requireShape(b.channels, b.height, b.width);
     require(b.labelWidth >= 1, "labelWidth must be >= 1, got " + b.labelWidth);
     return new Augmentation(b.channels, b.height, b.width, b.augment.settings(b.channels), b.normalize.settings());
+  }
+
+  /** The image settings of an output of {@code channels x height x width}, checked: what {@link ImageDecoder} decodes by. */
+  static Augmentation augmentation(int channels, int height, int width, Augment augment, Normalize normalize) {
+    if (channels == 0) {
+      throw new IllegalStateException("ImageDecoder: set dataShape(channels, height, width), e.g. dataShape(3, 224, 224)");
+    }
+    requireShape(channels, height, width);
+    return new Augmentation(channels, height, width, augment.settings(channels), normalize.settings());
+  }
+
+  private static void requireShape(int channels, int height, int width) {
+    require(channels == 1 || channels == 3 || channels == 4, "dataShape's channels must be 1, 3 or 4, got " + channels);
+    require(height > 0 && width > 0, "dataShape's height and width must be positive, got " + height + "x" + width);
   }
 
   /**

@@ -44,16 +44,17 @@ final class MeanImage {
     ByteBuffer out = ByteBuffer.allocateDirect(4 * n).order(ByteOrder.nativeOrder());
     java.nio.FloatBuffer values = out.asFloatBuffer();
     for (int i = 0; i < source.size(); i++) {
-      w.random.reset(0, 0, i);
+      ImageDecoder.Worker d = w.image;
+      d.random.reset(0, 0, i);
       try (Mat image = w.decode(i)) {
         try {
-          w.augmenter.apply(image, w.random);
+          d.augmenter.apply(image, d.random);
         } catch (FileFormatException e) {
           throw e;
         } catch (RuntimeException e) {
           throw rows.error(i, "computing the mean image: " + e.getMessage(), e);
         }
-        w.pixels.write(w.augmenter.result(), w.augmenter.x(), w.augmenter.y(), w.random, out, 0);
+        d.pixels.write(d.augmenter.result(), d.augmenter.x(), d.augmenter.y(), d.random, out, 0);
       }
       values.get(0, one);
       for (int k = 0; k < n; k++) {
