@@ -1,7 +1,7 @@
 package dev.minibatch.shards;
 
 import dev.minibatch.shards.ShardColumns.Column;
-import dev.minibatch.shards.ShardWriter.RowCursor;
+import dev.minibatch.shards.ShardWriter.Row;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.conf.ParquetConfiguration;
@@ -17,7 +17,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * Hands Parquet one row of a batch, in column order: a scalar as the number it is (its column's
  * {@link Column#physical()} type), an array as its bytes.
  */
-final class RowWriteSupport extends WriteSupport<RowCursor> {
+final class RowWriteSupport extends WriteSupport<Row> {
   private final List<Column> columns;
   private final MessageType schema;
   private final PrimitiveTypeName[] kinds;
@@ -47,7 +47,7 @@ final class RowWriteSupport extends WriteSupport<RowCursor> {
   }
 
   @Override
-  public void write(RowCursor row) {
+  public void write(Row row) {
     RecordConsumer c = consumer;
     c.startMessage();
     for (int i = 0; i < columns.size(); i++) {
@@ -68,7 +68,7 @@ final class RowWriteSupport extends WriteSupport<RowCursor> {
   }
 
   /** The Parquet writer builder of these rows. */
-  static final class Builder extends ParquetWriter.Builder<RowCursor, Builder> {
+  static final class Builder extends ParquetWriter.Builder<Row, Builder> {
     private final List<Column> columns;
 
     Builder(OutputFile file, List<Column> columns) {
@@ -84,12 +84,12 @@ final class RowWriteSupport extends WriteSupport<RowCursor> {
     // Abstract in ParquetWriter.Builder though deprecated.
     @Override
     @Deprecated
-    protected WriteSupport<RowCursor> getWriteSupport(Configuration conf) {
+    protected WriteSupport<Row> getWriteSupport(Configuration conf) {
       return new RowWriteSupport(columns);
     }
 
     @Override
-    protected WriteSupport<RowCursor> getWriteSupport(ParquetConfiguration conf) {
+    protected WriteSupport<Row> getWriteSupport(ParquetConfiguration conf) {
       return new RowWriteSupport(columns);
     }
   }

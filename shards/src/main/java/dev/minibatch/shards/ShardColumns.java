@@ -28,10 +28,15 @@ import org.jspecify.annotations.Nullable;
  * SampleSchema} is in each Parquet file's key-value metadata ({@code minibatch.columns}) and in the
  * index, in that type's one text form.
  *
+ * <p>A column whose field has an image {@link SampleSchema.Encoding} ({@link Column#encoded()})
+ * holds each sample's encoded image (JPEG, PNG) as a {@code binary} value; its field describes the
+ * array the reader decodes it to.
+ *
  * <p>Format versions ({@code minibatch.version}): 1 stored scalars as {@code fixed_len_byte_array}
  * too; 2 stores them typed; 3 writes {@code minibatch.columns} as {@link SampleSchema} text (before:
- * one {@code name<TAB>role<TAB>dtype<TAB>dims} line per column). Readers take all three: they read
- * the columns from the index, not from a file's metadata.
+ * one {@code name<TAB>role<TAB>dtype<TAB>dims} line per column); 4 is 3 with an encoded-image
+ * column, written only by a set that has one (so a set without stays readable by a reader of 3).
+ * Readers take all four: they read the columns from the index, not from a file's metadata.
  */
 final class ShardColumns {
   /** The key of the column descriptions in a shard file's key-value metadata. */
@@ -39,8 +44,10 @@ final class ShardColumns {
   /** The format version, in the metadata under {@code minibatch.version}. */
   static final String VERSION_KEY = "minibatch.version";
   static final String VERSION = "3";
+  /** The format version of a set with an encoded-image column: version 3 with that column kind. */
+  static final String VERSION_IMAGES = "4";
   /** The format versions this reader takes. */
-  static final java.util.Set<String> READABLE = java.util.Set.of("1", "2", "3");
+  static final java.util.Set<String> READABLE = java.util.Set.of("1", "2", "3", "4");
 
   /** One column: a provided array of one sample, as its field of the sample's schema. */
   record Column(SampleSchema.Field field) {
@@ -105,7 +112,7 @@ final class ShardColumns {
             break;
         }
       }
-      if (variable()) {
+      if (binary()) {
         return Types.required(PrimitiveTypeName.BINARY).named(name());
       }
       return Types.required(PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(rowBytes()).named(name());
@@ -114,6 +121,24 @@ final class ShardColumns {
     /** Whether the array has a variable axis (a {@code binary} column of the sample's real steps). */
     boolean variable() {
       return !shape().isFixed();
+    }
+
+    /**
+     * Whether the values are encoded images (a {@code binary} column of JPEG or PNG bytes), decoded
+     * into the array the field describes ({@link #rowBytes()} bytes per sample in a batch).
+     */
+    boolean encoded() {
+      return field.encoding().image();
+    }
+
+    /** Whether the values are of variable length, stored {@code binary} and decoded value by value. */
+    boolean binary() {
+      return variable() || encoded();
+    }
+
+    /** The bytes a binary value's length is a multiple of: a step's, or 1 for an encoded image. */
+    int valueStep() {
+      return encoded() ? 1 : stepBytes();
     }
 
     /** The bytes of one sample's array; for a variable array, of one step of it ({@link #stepBytes()}). */
@@ -183,9 +208,14 @@ final class ShardColumns {
   /** The key-value metadata every shard file carries. */
   static Map<String, String> metadata(List<Column> columns) {
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(VERSION_KEY, VERSION);
+    m.put(VERSION_KEY, anyEncoded(columns) ? VERSION_IMAGES : VERSION);
     m.put(METADATA_KEY, text(columns));
     return m;
+  }
+
+  /** Whether a column holds encoded images. */
+  static boolean anyEncoded(List<Column> columns) {
+    return columns.stream().anyMatch(Column::encoded);
   }
 
   /** The columns as a schema. */

@@ -46,7 +46,7 @@ final class ShardFile {
    * A decoded file.
    *
    * @param columns per column, the rows' bytes back to back
-   * @param ends per column with a variable axis, where each row's bytes end in {@code columns}
+   * @param ends per column with a variable axis or of encoded images, where each row's bytes end in {@code columns}
    *     ({@code ends[c][r]}; row {@code r} starts where row {@code r - 1} ends, row 0 at 0); null for a
    *     fixed column, whose rows are {@link Column#rowBytes()} each
    */
@@ -129,7 +129,7 @@ final class ShardFile {
       for (int i = 0; i < descriptors.length; i++) {
         Column c = columns.get(i);
         descriptors[i] = descriptor(schema, c, where);
-        if (c.variable()) {
+        if (c.binary()) {
           ends[i] = new int[entry.samples()];
           out[i] = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, chunkBytes(reader, descriptors[i])))];
         } else {
@@ -150,7 +150,7 @@ final class ShardFile {
         for (int i = 0; i < descriptors.length; i++) {
           ColumnDescriptor d = descriptors[i];
           int rowBytes = columns.get(i).rowBytes();
-          if (columns.get(i).variable()) {
+          if (columns.get(i).binary()) {
             if (values == null) {
               values = new ColumnReadStoreImpl(group, new GroupRecordConverter(schema).getRootConverter(), schema,
                   reader.getFooter().getFileMetaData().getCreatedBy());
@@ -212,10 +212,11 @@ final class ShardFile {
         && p.getPrimitiveTypeName() == typed) {
       return schema.getColumnDescription(new String[] {c.name()}); // a scalar in its own type (format 2)
     }
-    if (c.variable()) {
+    if (c.binary()) {
       if (p.getPrimitiveTypeName() != PrimitiveTypeName.BINARY) {
-        throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected binary (" + c.shape() + " "
-            + c.dtype() + " per sample: " + c.stepBytes() + " bytes per step, the steps of the sample)");
+        throw new FileFormatException(where, "column '" + c.name() + "' is " + p + "; expected binary (" + (c.encoded()
+            ? "an encoded image per sample, " + c.field().encoding() + ")" : c.shape() + " " + c.dtype()
+            + " per sample: " + c.stepBytes() + " bytes per step, the steps of the sample)"));
       }
       return schema.getColumnDescription(new String[] {c.name()});
     }
@@ -326,7 +327,7 @@ final class ShardFile {
   private static byte[] copySteps(ColumnReader values, ColumnDescriptor d, byte[] out, int[] ends, int row, int rows,
       Column c, String where, long firstRow) {
     int max = d.getMaxDefinitionLevel();
-    int step = c.stepBytes();
+    int step = c.valueStep();
     int at = row == 0 ? 0 : ends[row - 1];
     for (int r = 0; r < rows; r++) {
       if (values.getCurrentDefinitionLevel() < max) {

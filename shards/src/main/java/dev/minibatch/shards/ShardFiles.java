@@ -18,6 +18,7 @@ final class ShardFiles {
   private final int[] longest;
   // The samples of every file but the last when they are all equal, else 0.
   private final int perFile;
+  private final int samples;
 
   /**
    * @throws IllegalArgumentException if a set's columns differ from the first set's
@@ -33,7 +34,8 @@ final class ShardFiles {
     for (int s = 0; s < indexes.size(); s++) {
       ShardIndex index = indexes.get(s);
       // The first set's layouts and bounds stand for the mix: the sets agree on what the bytes are.
-      if (!ShardColumns.storage(index.columns()).equals(ShardColumns.storage(columns))) {
+      if (!ShardColumns.storage(index.columns()).equals(ShardColumns.storage(columns))
+          || !encodings(index.columns()).equals(encodings(columns))) {
         throw new IllegalArgumentException("the shard sets of a mix hold one kind of sample, but "
             + sets.get(s).directory() + " has the columns " + describe(index.columns()) + " and "
             + sets.get(0).directory() + " has " + describe(columns));
@@ -53,6 +55,7 @@ final class ShardFiles {
       throw new IllegalArgumentException("shard sets of " + offset + " samples in all; a provider reads at most "
           + (Integer.MAX_VALUE - 8));
     }
+    this.samples = (int) offset;
     this.stores = storeOf.toArray(ShardStore[]::new);
     this.entries = all.toArray(ShardIndex.Entry[]::new);
     this.firsts = new long[entries.length];
@@ -78,6 +81,15 @@ final class ShardFiles {
     }
     int i = java.util.Arrays.binarySearch(firsts, sample);
     return i >= 0 ? i : -i - 2;
+  }
+
+  private static List<dev.minibatch.SampleSchema.Encoding> encodings(List<Column> columns) {
+    return columns.stream().map(c -> c.field().encoding()).toList();
+  }
+
+  /** The samples of all sets. */
+  int samples() {
+    return samples;
   }
 
   private static String describe(List<Column> columns) {

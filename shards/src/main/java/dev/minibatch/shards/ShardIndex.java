@@ -26,6 +26,10 @@ import java.util.Set;
  * file	part-00000.parquet	0	10000	31462001	7a3b12c4
  * </pre>
  *
+ * <p>An index whose columns include an encoded-image one ({@code encoding=IMAGE_RGB}, say) starts
+ * {@code minibatch-shards/3}, so that a reader that predates the column kind refuses it by its
+ * first line; an index without one is still written as version 2.
+ *
  * <p>Version 1 ({@code minibatch-shards/1}) wrote a column as {@code name<TAB>role<TAB>dtype<TAB>dims}
  * ({@code -1} for the variable axis, nothing for a scalar), without layout or bound; it still reads,
  * each column under its shape's default layout and without a bound.
@@ -36,6 +40,8 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
   /** The index's file name in the shard set's directory. */
   static final String NAME = "shards.index";
   private static final String MAGIC = "minibatch-shards/2";
+  /** The first line of an index with an encoded-image column: version 2 with that column kind. */
+  private static final String MAGIC_V3 = "minibatch-shards/3";
   /** The first line of an index of version 1, whose columns are tab-separated fields. */
   private static final String MAGIC_V1 = "minibatch-shards/1";
   private static final String COLUMN = "column\t";
@@ -138,7 +144,7 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
 
   /** The index as text. */
   String text() {
-    StringBuilder sb = new StringBuilder(MAGIC).append('\n');
+    StringBuilder sb = new StringBuilder(ShardColumns.anyEncoded(columns) ? MAGIC_V3 : MAGIC).append('\n');
     for (Column c : columns) {
       sb.append(COLUMN).append(c.field()).append('\n');
     }
@@ -167,9 +173,9 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
    */
   static ShardIndex parse(String text, String source) {
     String[] lines = text.split("\n", -1);
-    if (!lines[0].equals(MAGIC) && !lines[0].equals(MAGIC_V1)) {
-      throw new FileFormatException(source, "line 1: expected '" + MAGIC + "' (or '" + MAGIC_V1 + "'), found '"
-          + shorten(lines[0]) + "': not a minibatch shard index");
+    if (!lines[0].equals(MAGIC) && !lines[0].equals(MAGIC_V1) && !lines[0].equals(MAGIC_V3)) {
+      throw new FileFormatException(source, "line 1: expected '" + MAGIC + "' (or '" + MAGIC_V1 + "', '" + MAGIC_V3
+          + "'), found '" + shorten(lines[0]) + "': not a minibatch shard index");
     }
     boolean v1 = lines[0].equals(MAGIC_V1);
     List<Column> columns = new ArrayList<>();

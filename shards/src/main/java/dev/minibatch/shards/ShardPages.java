@@ -191,7 +191,7 @@ final class ShardPages {
       return null; // a column the index does not list, or another writer's encoding: the reader's decode checks it
     }
     PrimitiveTypeName type = column.physical().getPrimitiveTypeName();
-    if (column.variable()) {
+    if (column.binary()) {
       return binaries(plain, values, column);
     }
     long expected = switch (type) {
@@ -212,9 +212,9 @@ final class ShardPages {
         return "value " + v + " of " + values + " is cut short";
       }
       int n = b.getInt();
-      if (n < 0 || n > b.remaining() || n % column.stepBytes() != 0) {
+      if (n < 0 || n > b.remaining() || n % column.valueStep() != 0) {
         return "value " + v + " says it holds " + n + " bytes (" + b.remaining() + " left), expected a whole number of"
-            + " steps of " + column.stepBytes() + " bytes";
+            + " steps of " + column.valueStep() + " bytes";
       }
       b.position(b.position() + n);
     }

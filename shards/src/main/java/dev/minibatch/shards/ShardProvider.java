@@ -9,11 +9,13 @@ import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.shards.ShardColumns.Column;
 import dev.minibatch.shards.internal.GeneratedShards;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.function.IntFunction;
 import org.apache.hadoop.conf.Configuration;
@@ -34,13 +36,16 @@ import org.jspecify.annotations.Nullable;
  * padded to their longest sample, with its mask and lengths ({@link
  * dev.minibatch.runtime.Batch#mask(String)}), as a generated provider's; {@link
  * Builder#maxLength(String, int)} and {@link Builder#stepPadding(String, double)} set its bound and
- * padding.
+ * padding. A column of encoded images ({@link ImageShardWriter}) is decoded, augmented and normalised
+ * on the reader threads by {@link ImageRecordProvider}'s own decode step, with the draws of (seed,
+ * epoch, sample) ({@link Builder#augment(String, Consumer)}, {@link Builder#normalize(String,
+ * Consumer)}).
  */
 public final class ShardProvider extends EngineProvider<NamedBatch> {
   private final ShardReading reading;
   private final BatchEngine<NamedBatch> engine;
 
-  private ShardProvider(ShardSource b, Sampling sampling) {
+  private ShardProvider(ShardSource b, Sampling sampling, ShardImages images) {
     this.reading = new ShardReading(b, sampling);
     try {
       List<Column> columns = reading.columns();
@@ -51,7 +56,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
             + "has none (its columns: " + columns.stream().map(Column::name).toList() + ")");
       }
       this.engine = reading.engine("ShardProvider", rows -> layout(columns, b.maxLengths, rows), NamedBatch::new,
-          variable);
+          variable, images);
     } catch (RuntimeException | Error t) {
       reading.close();
       throw t;
@@ -125,6 +130,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
    */
   public static final class Builder extends ProviderBuilder<Builder> {
     private final ShardSource.Builder source;
+    private final ShardImages images = new ShardImages();
 
     private Builder(ShardSource.Builder source) {
       // Elastic by default: a default, not a setting, so a generated provider's own
@@ -204,6 +210,32 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       return this;
     }
 
+    /**
+     * Sets the {@link ImageRecordProvider.Augment} options of encoded-image column {@code column}
+     * (docs/shards.md, "Encoded images"), e.g. {@code augment("data", a -> a.randCrop(true).randMirror(true))};
+     * calls add up, the last value wins. Without it, a column's images are brought to its shape as
+     * {@link ImageRecordProvider} does without augmentation (the centre crop).
+     */
+    public Builder augment(String column, Consumer<ImageRecordProvider.Augment> options) {
+      images.augment(column, options);
+      return this;
+    }
+
+    /**
+     * Sets the {@link ImageRecordProvider.Normalize} options of encoded-image column {@code column}
+     * (a FLOAT32 one); calls add up, the last value wins. A {@code meanImg} must exist.
+     */
+    public Builder normalize(String column, Consumer<ImageRecordProvider.Normalize> options) {
+      images.normalize(column, options);
+      return this;
+    }
+
+    /** {@link ImageRecordProvider.Builder#reducedDecode(boolean)} for every encoded-image column; default true. */
+    public Builder reducedDecode(boolean reduced) {
+      images.reducedDecode(reduced);
+      return this;
+    }
+
     /** {@link ShardSource.Builder#stepPadding(String, double)}. */
     public Builder stepPadding(String column, double value) {
       source.stepPadding(column, value);
@@ -240,6 +272,11 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
             + " sample), or build from a List with samples(list)");
       }
       ShardSource source = source();
+      if (images.any()) {
+        throw new IllegalArgumentException(providerName + ": augment, normalize and reducedDecode decode a shard set's"
+            + " encoded images, which " + providerName + " does not read; leave them off the ShardProvider.Builder given"
+            + " to shards(...), or read the set with ShardProvider");
+      }
       if (variable != null && (!source.maxLengths.isEmpty() || !source.stepPaddings.isEmpty())) {
         throw new IllegalArgumentException(providerName + ": maxLength and stepPadding are declared on the sample's"
             + " members (@Provides); leave them off the shard source given to shards(...)");
@@ -255,7 +292,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       try {
         ShardSequences sequences = variable == null ? null
             : new ShardSequences(variable.fields(), variable.options().fixedLength(), variable.stepPadding());
-        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences), reading);
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences, null), reading);
       } catch (RuntimeException | Error t) {
         reading.close();
         throw t;
@@ -269,7 +306,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
      * @throws dev.minibatch.runtime.io.FileFormatException if the index is missing or malformed
      */
     public ShardProvider build() {
-      return new ShardProvider(source(), Sampling.resolve(settings()));
+      return new ShardProvider(source(), Sampling.resolve(settings()), images);
     }
   }
 }

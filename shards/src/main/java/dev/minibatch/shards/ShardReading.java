@@ -12,6 +12,7 @@ import dev.minibatch.runtime.internal.engine.Collate;
 import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.io.image.ImageDecoder;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -118,13 +119,20 @@ final class ShardReading implements AutoCloseable {
    * @throws IllegalArgumentException if the layout's arrays are not the sets' columns, in order
    */
   <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches, @Nullable ShardSequences variable) {
+      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ShardImages images) {
     check(providerName, layouts.apply(1));
     if (variable == null && ShardSequences.any(files.columns())) {
       throw new IllegalArgumentException(providerName + " reads fixed-size arrays, but the shard set "
           + stores.get(0).directory() + " has columns with a variable axis");
     }
-    Rows rows = new Rows(files, cache, needs, readAhead, variable);
+    if (images == null && ShardColumns.anyEncoded(files.columns())) {
+      throw new IllegalArgumentException(providerName + " reads arrays as they are stored, but the shard set "
+          + stores.get(0).directory() + " holds encoded images in " + files.columns().stream().filter(Column::encoded)
+          .map(Column::name).toList() + ": read it with ShardProvider, which decodes and augments them");
+    }
+    ImageDecoder[] decoders = images == null ? new ImageDecoder[files.columns().size()]
+        : images.decoders(files.columns(), files.samples(), stores.get(0).directory().toString());
+    Rows rows = new Rows(files, cache, needs, readAhead, variable, decoders);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)
         .batches(batches)
@@ -174,6 +182,8 @@ final class ShardReading implements AutoCloseable {
   private static final class Rows implements RowWriter {
     private final ShardFiles files;
     private final @Nullable ShardSequences variable;
+    /** Per column, the decoder of its encoded images; null for a column copied as it is stored. */
+    private final @Nullable ImageDecoder[] images;
     private final ShardSequences.@Nullable Padder[] padders;
     // Per length group, its first column: the one whose length the group's mask and lengths give.
     private final int[] roots;
@@ -185,9 +195,11 @@ final class ShardReading implements AutoCloseable {
     @SuppressWarnings("unused")
     private int sink;
 
-    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, @Nullable ShardSequences variable) {
+    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, @Nullable ShardSequences variable,
+        @Nullable ImageDecoder[] images) {
       this.files = files;
       this.variable = variable;
+      this.images = images;
       List<Column> columns = files.columns();
       this.padders = new ShardSequences.Padder[columns.size()];
       int groups = 0;
@@ -226,7 +238,7 @@ final class ShardReading implements AutoCloseable {
       int start = Math.max(0, use.positionOf()[indices[from]]);
       int writer = needs.enter(slot.epoch(), start);
       try {
-        write(indices, from, to, out, dst, new Progress(use, slot.epoch(), writer, start - from));
+        write(indices, from, to, out, dst, new Progress(use, slot.epoch(), writer, start - from, slot.seed()));
       } finally {
         needs.exit(writer);
       }
@@ -236,7 +248,7 @@ final class ShardReading implements AutoCloseable {
      * Where a write is: its epoch's use, its writer slot, and the position of row {@code r} as
      * {@code offset + r} (a batch's rows are consecutive positions of the epoch).
      */
-    private record Progress(FileNeeds.EpochUse use, int epoch, int writer, int offset) {}
+    private record Progress(FileNeeds.EpochUse use, int epoch, int writer, int offset, long seed) {}
 
     /** File {@code file}'s columns for row {@code r}: a file this write still waits for is loaded from where it is. */
     private ShardFile.Decoded columns(int file, int r, Progress at) {
@@ -269,10 +281,15 @@ final class ShardReading implements AutoCloseable {
           // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
           // drawn at random are each a miss the hardware prefetcher cannot foresee.
           int nextRow = (int) (indices[r + 1] - firsts[next]);
-          touched += columns.columns()[0][padders[0] == null ? nextRow * rowBytes[0] : columns.start(0, nextRow)];
+          byte[] first = columns.columns()[0];
+          touched += first[Math.min(first.length - 1, columns.ends()[0] == null ? nextRow * rowBytes[0]
+              : columns.start(0, nextRow))];
         }
         for (int a = 0; a < arrays; a++) {
-          if (padders[a] == null) {
+          ImageDecoder image = images[a];
+          if (image != null) {
+            decode(image, current, currentFile, row, a, indices[r], at, dst[a], r);
+          } else if (padders[a] == null) {
             int n = rowBytes[a];
             dst[a].put(r * n, current.columns()[a], row * n, n);
           }
@@ -289,6 +306,28 @@ final class ShardReading implements AutoCloseable {
       }
       if (touched == 0x5EED_0001) {
         sink = touched; // almost never: keeps the reads alive without a shared write per call
+      }
+    }
+
+    /**
+     * Decodes row {@code row} of encoded-image column {@code a} of a decoded file into batch row
+     * {@code r}, its draws those of (seed, epoch, provider-wide sample), as an image provider draws
+     * them for its record of that index.
+     */
+    private void decode(ImageDecoder image, ShardFile.Decoded d, int file, int row, int a, int sample, Progress at,
+        ByteBuffer dst, int r) {
+      int start = d.start(a, row);
+      int length = java.util.Objects.requireNonNull(d.ends()[a])[row] - start;
+      String column = files.columns().get(a).name();
+      if (length == 0) {
+        throw new FileFormatException(where(file), "row " + row + " (of the file), column '" + column + "': an empty"
+            + " value; expected an encoded image (JPEG, PNG)");
+      }
+      try {
+        image.write(d.columns()[a], start, length, at.seed, at.epoch, sample, dst, r);
+      } catch (ImageDecoder.BadImageException e) {
+        throw new FileFormatException(where(file), "row " + row + " (of the file), column '" + column + "': "
+            + e.getMessage(), e.getCause());
       }
     }
 

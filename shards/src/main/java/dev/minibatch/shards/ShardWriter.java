@@ -103,11 +103,24 @@ public final class ShardWriter implements Serializable {
    * @throws UncheckedIOException if the file system fails
    */
   public ShardSet write(BatchProvider<? extends Batch> provider, String directory) {
+    return write(directory, segment -> segment.write(provider));
+  }
+
+  /**
+   * Writes {@code rows}, each one sample's values of {@code columns}, as a shard set in {@code
+   * directory}, as {@link #write(BatchProvider, String)} writes a provider's: for samples that are
+   * not batches (encoded images).
+   */
+  ShardSet write(List<Column> columns, Iterable<? extends Row> rows, String directory) {
+    return write(directory, segment -> segment.write(columns, rows));
+  }
+
+  private ShardSet write(String directory, java.util.function.Consumer<Segment> samples) {
     try (ShardStore store = ShardStore.open(directory, conf)) {
       clearUncommitted(store);
       WrittenSegment written;
       try (Segment segment = new Segment(this, store, false, 0, "part-")) {
-        segment.write(provider);
+        samples.accept(segment);
         written = segment.finish();
       }
       if (written.files().isEmpty()) {
@@ -309,35 +322,15 @@ public final class ShardWriter implements Serializable {
         throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
       }
       List<Column> given = ShardColumns.of(provider.provideData(), provider.provideLabel());
-      List<Column> cs = columns;
-      if (cs == null) {
-        cs = given;
-        columns = given;
-        cursor = new RowCursor(given);
-      } else if (!cs.equals(given)) {
-        throw new IllegalArgumentException("segment " + number + " holds the arrays\n" + ShardColumns.text(cs)
-            + "the provider gives\n" + ShardColumns.text(given) + "a segment's providers must give the same arrays");
-      }
-      RowCursor row = Objects.requireNonNull(cursor);
+      RowCursor row = begin(given);
       boolean ok = false;
       try {
         for (Batch batch : provider) {
           row.load(batch);
           int rows = batch.countSamples();
           for (int r = 0; r < rows; r++) {
-            FileWriter f = out;
-            if (f == null) {
-              f = new FileWriter(writer, store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs,
-                  replace);
-              created.add(f.name);
-              out = f;
-            }
             row.row = r;
-            f.write(row);
-            if (f.samples == writer.samplesPerFile) {
-              files.add(f.finish());
-              out = null;
-            }
+            append(row);
           }
         }
         ok = true;
@@ -345,6 +338,53 @@ public final class ShardWriter implements Serializable {
         failed |= !ok;
       }
       return this;
+    }
+
+    /** Appends {@code rows}, each one sample's values of {@code given}, as {@link #write(BatchProvider)} appends a provider's. */
+    Segment write(List<Column> given, Iterable<? extends Row> rows) {
+      if (done) {
+        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
+      }
+      begin(given);
+      boolean ok = false;
+      try {
+        for (Row row : rows) {
+          append(row);
+        }
+        ok = true;
+      } finally {
+        failed |= !ok;
+      }
+      return this;
+    }
+
+    /** The cursor of a provider giving {@code given}: the columns of the first, which every later one must give. */
+    private RowCursor begin(List<Column> given) {
+      List<Column> cs = columns;
+      if (cs == null) {
+        columns = given;
+        cursor = new RowCursor(given);
+      } else if (!cs.equals(given)) {
+        throw new IllegalArgumentException("segment " + number + " holds the arrays\n" + ShardColumns.text(cs)
+            + "the provider gives\n" + ShardColumns.text(given) + "a segment's providers must give the same arrays");
+      }
+      return Objects.requireNonNull(cursor);
+    }
+
+    /** Writes one sample, into a new file when the last one is full. */
+    private void append(Row row) {
+      List<Column> cs = Objects.requireNonNull(columns);
+      FileWriter f = out;
+      if (f == null) {
+        f = new FileWriter(writer, store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, replace);
+        created.add(f.name);
+        out = f;
+      }
+      f.write(row);
+      if (f.samples == writer.samplesPerFile) {
+        files.add(f.finish());
+        out = null;
+      }
     }
 
     /**
@@ -473,7 +513,7 @@ public final class ShardWriter implements Serializable {
   private static final class FileWriter {
     final String name;
     final CrcOutputFile file;
-    final ParquetWriter<RowCursor> writer;
+    final ParquetWriter<Row> writer;
     int samples;
 
     FileWriter(ShardWriter settings, ShardStore store, String name, List<Column> columns, boolean replace) {
@@ -497,7 +537,7 @@ public final class ShardWriter implements Serializable {
       }
     }
 
-    void write(RowCursor row) {
+    void write(Row row) {
       try {
         writer.write(row);
       } catch (IOException e) {
@@ -525,10 +565,22 @@ public final class ShardWriter implements Serializable {
   }
 
   /**
+   * One sample as the Parquet writer takes it: per column, its value's bytes (a scalar's
+   * little-endian bytes, an array's, an encoded image's).
+   */
+  interface Row {
+    /** Column {@code i}'s value: the first {@link #length(int)} bytes of the array returned, valid until the next row. */
+    byte[] bytes(int i);
+
+    /** The bytes of the value {@link #bytes(int)} returned last for column {@code i}. */
+    int length(int i);
+  }
+
+  /**
    * Where the writer reads the row being written: the current batch's arrays and a row. A variable
    * array's row is its sample's real steps, cut from the batch's padded row by the batch's lengths.
    */
-  static final class RowCursor {
+  static final class RowCursor implements Row {
     final List<Column> columns;
     /**
      * The arrays {@link #arrays} read: a copy made here is referenced by nothing else, and ND4J frees
@@ -600,7 +652,8 @@ public final class ShardWriter implements Serializable {
      * {@link #length(int)} bytes. A variable array's row is its real steps, each block of steps
      * (one per index of the axes before the variable one) without the padding after it.
      */
-    byte[] bytes(int i) {
+    @Override
+    public byte[] bytes(int i) {
       byte[] out = rowBytes[i];
       Column c = columns.get(i);
       if (!c.variable()) {
@@ -629,7 +682,8 @@ public final class ShardWriter implements Serializable {
     }
 
     /** The bytes of the row {@link #bytes(int)} returned last for column {@code i}. */
-    int length(int i) {
+    @Override
+    public int length(int i) {
       return rowLength[i];
     }
   }
