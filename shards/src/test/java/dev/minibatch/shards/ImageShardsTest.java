@@ -316,4 +316,38 @@ class ImageShardsTest {
             dir.resolve("two").toString()));
     assertEquals("image 0 of the iterable has 2 labels, labelWidth is 1", labels.getMessage());
   }
+
+  @Test
+  void anotherToolReadsTheImageColumnAsTheImageFilesBytes() throws Exception {
+    List<EncodedImages.Image> list = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      list.add(new EncodedImages.Image(jpeg(i), new float[] {i}));
+    }
+    String set = dir.resolve("duck").toString();
+    ImageShardWriter.builder().dataShape(3, 8, 8).build().write(list, set);
+    String files = Path.of(set).resolve("*.parquet").toString().replace("'", "''");
+    try (java.sql.Connection db = java.sql.DriverManager.getConnection("jdbc:duckdb:");
+        java.sql.Statement st = db.createStatement();
+        java.sql.ResultSet rs = st.executeQuery("SELECT typeof(data), data, softmax_label FROM read_parquet('" + files
+            + "')")) {
+      for (int i = 0; i < 3; i++) {
+        assertTrue(rs.next());
+        assertEquals("BLOB", rs.getString(1));
+        byte[] bytes = rs.getBytes(2);
+        assertArrayEquals(jpeg(i), bytes, "image " + i + " as it was written");
+        BufferedImage decoded = ImageIO.read(new java.io.ByteArrayInputStream(bytes));
+        assertEquals(30 + 3 * i, decoded.getWidth());
+        assertEquals(i, rs.getFloat(3));
+      }
+      assertTrue(!rs.next());
+    }
+    try (org.apache.parquet.hadoop.ParquetFileReader r = org.apache.parquet.hadoop.ParquetFileReader.open(
+        new BytesInputFile(Files.readAllBytes(Path.of(set, "part-00000.parquet"))))) {
+      var meta = r.getFooter().getFileMetaData();
+      assertEquals("4", meta.getKeyValueMetaData().get("minibatch.version"));
+      assertEquals("data DATA FLOAT32 [3,8,8] NCHW encoding=IMAGE_RGB\nsoftmax_label LABEL FLOAT32 [] N\n",
+          meta.getKeyValueMetaData().get("minibatch.columns"));
+      assertEquals("required binary data", meta.getSchema().getType("data").toString());
+    }
+  }
 }
