@@ -68,7 +68,7 @@ public final class ShardSetFormat implements Format {
         .field("samples", Long.toString(set.samples())).field("files", Integer.toString(set.files()));
     for (Column c : index.columns()) {
       r.field("column " + c.name(), c.role().name().toLowerCase(Locale.ROOT) + ", " + c.shape() + " " + c.dtype()
-          + " per sample");
+          + " per sample" + (c.encoded() ? ", stored as encoded images (" + c.field().encoding() + ")" : ""));
     }
     List<String> files = new ArrayList<>();
     for (ShardIndex.Entry e : index.files()) {

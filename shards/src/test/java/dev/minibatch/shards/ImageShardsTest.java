@@ -349,5 +349,9 @@ class ImageShardsTest {
           meta.getKeyValueMetaData().get("minibatch.columns"));
       assertEquals("required binary data", meta.getSchema().getType("data").toString());
     }
+    // What `minibatch inspect` shows of the set.
+    dev.minibatch.runtime.io.Format.Report report = new ShardSetFormat().describe(dev.minibatch.runtime.io.Location.parse(
+        set), dev.minibatch.runtime.io.Format.Options.defaults());
+    assertEquals("data, (3, 8, 8) FLOAT32 per sample, stored as encoded images (IMAGE_RGB)", report.field("column data"));
   }
 }
