@@ -113,14 +113,22 @@ class ImageShardsTest {
   }
 
   private ImageRecordProvider.Builder records(Path rec, int threads) {
+    return records(rec, threads, AUGMENT).dataShape(3, 24, 24);
+  }
+
+  private ImageRecordProvider.Builder records(Path rec, int threads, Consumer<ImageRecordProvider.Augment> augment) {
     return ImageRecordProvider.builder().pathImgrec(rec).pathImgidx(Path.of(rec.toString().replace(".rec", ".idx")))
-        .dataShape(3, 24, 24).batchSize(BATCH).seed(SEED).shuffle(false).lastBatch(LastBatch.PARTIAL)
-        .augment(AUGMENT).normalize(NORMALIZE).preprocessThreads(threads);
+        .batchSize(BATCH).seed(SEED).shuffle(false).lastBatch(LastBatch.PARTIAL)
+        .augment(augment).normalize(NORMALIZE).preprocessThreads(threads);
   }
 
   private static ShardProvider.Builder shards(String set, int readers) {
+    return shards(set, readers, AUGMENT);
+  }
+
+  private static ShardProvider.Builder shards(String set, int readers, Consumer<ImageRecordProvider.Augment> augment) {
     return ShardProvider.builder(set).batchSize(BATCH).seed(SEED).shuffle(false).lastBatch(LastBatch.PARTIAL)
-        .augment("data", AUGMENT).normalize("data", NORMALIZE).readers(readers);
+        .augment("data", augment).normalize("data", NORMALIZE).readers(readers);
   }
 
   @Test
@@ -147,6 +155,33 @@ class ImageShardsTest {
         for (int i = 0; i < got.size(); i++) {
           assertArrayEquals(expected.get(i), got.get(i), "readers " + readers + ", array " + i);
         }
+      }
+    }
+  }
+
+  @Test
+  void reducedDecodingPlansTheSameCropsFromTheShardSet() {
+    // A random resized crop to 8x8 from 30-42 pixel photos: most boxes are 2x the output or more,
+    // so the JPEG is decoded at 1/2 or 1/4 with the crop drawn from its header's size first.
+    Consumer<ImageRecordProvider.Augment> rrc = a -> a.randomResizedCrop(true).randMirror(true);
+    Path rec = recordFile("photos", false);
+    String set = dir.resolve("photos-shards").toString();
+    ImageShardWriter.builder().dataShape(3, 8, 8).build().writeRecordIO(rec, null, set);
+    List<float[]> expected;
+    try (ImageRecordProvider p = records(rec, 2, rrc).dataShape(3, 8, 8).build()) {
+      expected = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+    }
+    List<float[]> full;
+    try (ImageRecordProvider p = records(rec, 2, rrc).dataShape(3, 8, 8).reducedDecode(false).build()) {
+      full = batches(p, 1, ImageRecordProvider.LABEL_NAME);
+    }
+    // Premise: the reduced decode does happen (its pixels differ from the full decode's).
+    assertNotEquals(Arrays.toString(expected.get(0)), Arrays.toString(full.get(0)));
+    try (ShardProvider p = shards(set, 3, rrc).build()) {
+      List<float[]> got = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+      assertEquals(expected.size(), got.size());
+      for (int i = 0; i < got.size(); i++) {
+        assertArrayEquals(expected.get(i), got.get(i), "array " + i);
       }
     }
   }
