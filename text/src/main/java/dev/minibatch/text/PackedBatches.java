@@ -2,7 +2,7 @@ package dev.minibatch.text;
 
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.IterationState;
-import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.shards.ShardProvider;
@@ -10,12 +10,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.NoSuchElementException;
 import org.jspecify.annotations.Nullable;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * The packed rows of a token shard set's epochs in global batches of {@code R} rows, dealt to
- * trainers, resumable mid-epoch, also under another trainer count; made by {@link
- * Packing#batches(ShardProvider, int, int, int)}. Each {@link #iterator()} is the next epoch (or the
+ * The packed rows of a provider's epochs of documents (a token shard set's, or any provider with
+ * a variable-length INT32 member) in global batches of {@code R} rows, dealt to trainers, resumable
+ * mid-epoch, also under another trainer count; made by {@link Packing#batches(ShardProvider, int,
+ * int, int)} or {@link Packing#batches(dev.minibatch.runtime.BatchProvider, String, int, int, int)}. Each {@link #iterator()} is the next epoch (or the
  * rest of a restored one).
  *
  * <p>The rule, per epoch. Unit {@code u} is global batch {@code u} of the documents' provider (its
@@ -42,7 +42,7 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  */
 public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
   private final Packing packing;
-  private final ShardProvider documents;
+  private final TokenDocuments documents;
   private final int rows;
   private final int trainers;
   private final int rank;
@@ -52,7 +52,7 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
   /** The epoch in progress, or the last one until another starts. */
   private @Nullable Epoch current;
 
-  PackedBatches(Packing packing, ShardProvider documents, int rows, int trainers, int rank) {
+  PackedBatches(Packing packing, TokenDocuments documents, int rows, int trainers, int rank) {
     this.packing = packing;
     this.documents = documents;
     this.rows = rows;
@@ -132,7 +132,7 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
 
   /** One epoch, or the rest of one, for this trainer. */
   private final class Epoch implements PipelineIterator<PackedBatch> {
-    private final BatchIterator<NamedBatch> docs;
+    private final BatchIterator<? extends Batch> docs;
     private final int epoch;
     private final long start;
     private final long seed;
@@ -288,16 +288,10 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
     }
 
     /** Packs one unit: a batch of documents, with the packer started again and finished after it. */
-    private void pack(NamedBatch b) {
+    private void pack(Batch b) {
       packer.finish();
       packer.restart();
-      int[][] ids = b.get(TokenShards.TOKENS).toIntMatrix();
-      INDArray lengths = b.lengths(TokenShards.TOKENS);
-      long[] index = b.get(TokenShards.DOC).toLongVector();
-      // Rows past countSamples() pad the last batch (wrapped or constant samples): not documents.
-      for (int r = 0; r < b.countSamples(); r++) {
-        packer.add(ids[r], 0, lengths.getInt(r), index[r]);
-      }
+      documents.addTo(b, packer);
       packer.finish();
     }
 

@@ -1,12 +1,13 @@
 package dev.minibatch.text;
 
 import dev.minibatch.runtime.BatchIterator;
-import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.Batch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
 import java.util.NoSuchElementException;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * How documents of token ids are packed into rows of exactly the context length {@code L}, as an
@@ -134,20 +135,32 @@ public final class Packing {
    */
   public Reader<PackedRow> rows(ShardProvider tokens) {
     TokenShards.requireColumns(tokens);
+    return rows(new TokenDocuments(tokens, TokenShards.TOKENS, TokenShards.DOC));
+  }
+
+  /**
+   * The rows of each epoch of any provider whose member {@code tokens} holds a variable-length INT32
+   * sequence per sample (a generated provider over a List or a stream with a {@code VARIABLE} int
+   * member, a shard set's variable column, …): a reader whose every pass reads the provider's next
+   * epoch in its order and packs each sample's tokens, its own length of them, as one document whose
+   * index is the sample's index in its source. The rows depend on the provider's order only, so they
+   * are the same for any number of its reader threads. Every row is a new {@link PackedRow}.
+   *
+   * @throws IllegalArgumentException if the provider has no member {@code tokens}; when read, if
+   *     the member has no lengths (no variable axis)
+   */
+  public Reader<PackedRow> rows(BatchProvider<? extends Batch> documents, String tokens) {
+    return rows(new TokenDocuments(documents, tokens, null));
+  }
+
+  private Reader<PackedRow> rows(TokenDocuments documents) {
     return () -> {
-      BatchIterator<NamedBatch> batches = tokens.iterator();
+      BatchIterator<? extends Batch> batches = documents.iterator();
       return new Rows(packer(), batches::close, p -> {
         if (!batches.hasNext()) {
           return false;
         }
-        NamedBatch b = batches.next();
-        int[][] ids = b.get(TokenShards.TOKENS).toIntMatrix();
-        INDArray lengths = b.lengths(TokenShards.TOKENS);
-        long[] docs = b.get(TokenShards.DOC).toLongVector();
-        // Rows past countSamples() pad the last batch (wrapped or constant samples): not documents.
-        for (int r = 0; r < b.countSamples(); r++) {
-          p.add(ids[r], 0, lengths.getInt(r), docs[r]);
-        }
+        documents.addTo(batches.next(), p);
         return true;
       });
     };
@@ -165,6 +178,35 @@ public final class Packing {
    *     part of its samples (built with {@code shard(k, p)})
    */
   public PackedBatches batches(ShardProvider tokens, int rows, int trainers, int rank) {
+    TokenShards.requireColumns(tokens);
+    if (tokens.shardSize() < tokens.numSamples()) {
+      throw new IllegalArgumentException("the documents' provider reads " + tokens.shardSize() + " of its "
+          + tokens.numSamples() + " samples an epoch: packed batches are dealt to trainers after packing, so every"
+          + " trainer reads all documents; build the provider without shard(k, p)");
+    }
+    return batches(new TokenDocuments(tokens, TokenShards.TOKENS, TokenShards.DOC), rows, trainers, rank);
+  }
+
+  /**
+   * As {@link #batches(ShardProvider, int, int, int)}, for any {@link Resumable} provider whose member
+   * {@code tokens} holds a variable-length INT32 sequence per sample, each sample a document (its
+   * index the sample's index in its source). The provider must read all its samples each epoch
+   * (not built with {@code shard(k, p)}): every trainer reads every document, and the packed rows
+   * are dealt.
+   *
+   * @throws IllegalArgumentException as the other, and if the provider is not {@link Resumable} or
+   *     has no member {@code tokens}
+   */
+  public PackedBatches batches(BatchProvider<? extends Batch> documents, String tokens, int rows, int trainers,
+      int rank) {
+    if (!(documents instanceof Resumable)) {
+      throw new IllegalArgumentException("the documents' provider " + documents.getClass().getSimpleName()
+          + " is not Resumable: packed batches save their place as the documents' state");
+    }
+    return batches(new TokenDocuments(documents, tokens, null), rows, trainers, rank);
+  }
+
+  private PackedBatches batches(TokenDocuments documents, int rows, int trainers, int rank) {
     if (rows <= 0) {
       throw new IllegalArgumentException("rows must be > 0 rows per batch, got " + rows);
     }
@@ -172,13 +214,7 @@ public final class Packing {
       throw new IllegalArgumentException("trainer " + rank + " of " + trainers + ": expected trainers > 0 and a rank"
           + " in [0, trainers)");
     }
-    TokenShards.requireColumns(tokens);
-    if (tokens.shardSize() < tokens.numSamples()) {
-      throw new IllegalArgumentException("the documents' provider reads " + tokens.shardSize() + " of its "
-          + tokens.numSamples() + " samples an epoch: packed batches are dealt to trainers after packing, so every"
-          + " trainer reads all documents; build the provider without shard(k, p)");
-    }
-    return new PackedBatches(this, tokens, rows, trainers, rank);
+    return new PackedBatches(this, documents, rows, trainers, rank);
   }
 
   @Override
