@@ -22,7 +22,6 @@ import java.util.SplittableRandom;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import org.nd4j.linalg.api.ndarray.INDArray;
-import org.nd4j.linalg.factory.Nd4j;
 
 /**
  * Issue 46's autotuning figure: a provider built with {@code autotune()} against the best setting
@@ -47,9 +46,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * dev.minibatch.benchmarks.io.AutotunePairs 8}.
  */
 public final class AutotunePairs {
-  static final int N = 60_000;
-  static final int F = 784;
-  static final int C = 10;
+  static final int N = TracePairs.N;
+  static final int F = TracePairs.F;
+  static final int C = TracePairs.C;
   static final int B = 128;
   static final int CSV_ROWS = 20_000;
   static volatile double sink;
@@ -145,16 +144,9 @@ public final class AutotunePairs {
     LiveVerdict.off();
     System.out.printf(Locale.ROOT, "# %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
         System.getProperty("java.vm.version"));
-    float[] fx = new float[N * F];
-    float[] fy = new float[N * C];
-    for (int i = 0; i < N; i++) {
-      for (int j = 0; j < F; j++) {
-        fx[i * F + j] = ((i * 31 + j * 17) % 256) / 255f;
-      }
-      fy[i * C + (i * 7 + 3) % 10] = 1f;
-    }
-    INDArray x = Nd4j.create(fx, new long[] {N, F}, 'c');
-    INDArray y = Nd4j.create(fy, new long[] {N, C}, 'c');
+    INDArray[] xy = TracePairs.arrays();
+    INDArray x = xy[0];
+    INDArray y = xy[1];
     Path csv = csvFile();
     ImageBenchmark.Images images = new ImageBenchmark.Images();
     images.setUp();

@@ -152,13 +152,11 @@ public final class TracePairs {
     ImagePairs.print("tracing - no trace (one event)", ImagePairs.column(ns, r -> r[2] - r[1]));
   }
 
-  /** Runs {@code args[0]} rounds (default 10) after two warm-up rounds and prints the ratios. */
-  public static void main(String[] args) throws Exception {
-    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
-    // The workloads are input-bound on purpose: the live verdict's lines would only interleave.
-    dev.minibatch.runtime.pipeline.LiveVerdict.off();
-    System.out.printf(Locale.ROOT, "# %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
-        System.getProperty("java.vm.version"));
+  /**
+   * The array workload's data: {@value #N} samples of {@value #F} float32 features (a fixed pattern
+   * in [0, 1]) and a {@value #C}-wide one-hot float32 label; also {@link AutotunePairs}'.
+   */
+  static INDArray[] arrays() {
     float[] fx = new float[N * F];
     float[] fy = new float[N * C];
     for (int i = 0; i < N; i++) {
@@ -169,6 +167,19 @@ public final class TracePairs {
     }
     INDArray x = Nd4j.create(fx, new long[] {N, F}, 'c');
     INDArray y = Nd4j.create(fy, new long[] {N, C}, 'c');
+    return new INDArray[] {x, y};
+  }
+
+  /** Runs {@code args[0]} rounds (default 10) after two warm-up rounds and prints the ratios. */
+  public static void main(String[] args) throws Exception {
+    int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 10;
+    // The workloads are input-bound on purpose: the live verdict's lines would only interleave.
+    dev.minibatch.runtime.pipeline.LiveVerdict.off();
+    System.out.printf(Locale.ROOT, "# %d cores, %s%n", Runtime.getRuntime().availableProcessors(),
+        System.getProperty("java.vm.version"));
+    INDArray[] xy = arrays();
+    INDArray x = xy[0];
+    INDArray y = xy[1];
     ImageBenchmark.Images images = new ImageBenchmark.Images();
     images.setUp();
     List<AutoCloseable> closers = new ArrayList<>();
