@@ -23,7 +23,7 @@ import picocli.CommandLine.Spec;
         "  minibatch validate t10k-images-idx3-ubyte.gz && echo fine",
         "      the images, and the count of the labels file beside them",
         "  minibatch validate s3a://bucket/sets/digits",
-        "      a shard set: every file's CRC-32C, every page's checksum, every page decoded"})
+        "      a shard set: every file's CRC-32C, every page's checksum, every page and every encoded image decoded"})
 final class ValidateCommand implements Callable<Integer> {
   @Spec picocli.CommandLine.Model.CommandSpec spec;
 

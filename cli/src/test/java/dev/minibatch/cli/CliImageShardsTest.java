@@ -9,10 +9,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.minibatch.LastBatch;
 import dev.minibatch.cli.CliTest.Run;
 import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.io.image.EncodedImages;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
+import dev.minibatch.shards.ImageShardWriter;
 import dev.minibatch.shards.ShardProvider;
+import dev.minibatch.shards.ShardWriter;
 import java.awt.image.BufferedImage;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -31,8 +34,8 @@ import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * {@code im2rec --shards}: a class folder and an MXNet record file written as a shard set of encoded
- * images. The reference for the written sets is
+ * {@code im2rec --shards} (a class folder and an MXNet record file written as a shard set of encoded
+ * images) and {@code validate} on a shard set's image column. The reference for the written sets is
  * {@link ImageRecordProvider} reading the source itself with the same seed and augmentation; the
  * JPEGs are written here by javax.imageio.
  */
@@ -235,5 +238,58 @@ class CliImageShardsTest {
     assertTrue(packing.err().startsWith("--resize: " + rec + " is a record file, its images converted as they are "
         + "packed in it"), packing.err());
     assertFalse(Files.exists(set));
+  }
+
+  /** Where the entropy-coded data of a baseline JPEG's (only) scan starts: after its SOS segment. */
+  private static int scanStart(byte[] jpeg) {
+    for (int i = 2; i + 3 < jpeg.length; i++) {
+      if ((jpeg[i] & 0xff) == 0xFF && (jpeg[i + 1] & 0xff) == 0xDA) {
+        return i + 2 + ((jpeg[i + 2] & 0xff) << 8 | (jpeg[i + 3] & 0xff));
+      }
+    }
+    throw new AssertionError("no SOS marker");
+  }
+
+  @Test
+  void validateDecodesEveryImageOfAShardSetAndNamesEachBadOne() throws IOException {
+    byte[] truncated = jpeg(2, 64, 48);
+    // 30 bytes off the end: the EOI and the last 28 bytes of entropy-coded data.
+    truncated = Arrays.copyOf(truncated, truncated.length - 30);
+    byte[] flipped = jpeg(4, 64, 48);
+    // One byte in the middle of the entropy-coded data becomes 0xFF before a byte that makes it a
+    // marker (not 0x00, a stuffed 0xFF, nor a restart marker): the scan's data ends there, before its
+    // last MCU, libjpeg's "premature end of data segment" that the JPEG check documents.
+    int k = (scanStart(flipped) + flipped.length - 2) / 2;
+    while ((flipped[k - 1] & 0xff) == 0xFF || (flipped[k] & 0xff) == 0xFF || flipped[k + 1] == 0
+        || (flipped[k + 1] & 0xF8) == 0xD0 || (flipped[k + 1] & 0xff) == 0xFF) {
+      k++;
+    }
+    flipped[k] = (byte) 0xFF;
+    List<EncodedImages.Image> images = List.of(new EncodedImages.Image(jpeg(1, 64, 48), new float[] {0}),
+        new EncodedImages.Image(truncated, new float[] {1}), new EncodedImages.Image(jpeg(3, 64, 48), new float[] {0}),
+        new EncodedImages.Image(flipped, new float[] {1}));
+    Path set = dir.resolve("damaged");
+    ImageShardWriter.builder().dataShape(3, 16, 16).writer(ShardWriter.builder().samplesPerFile(2).build()).build()
+        .write(images, set.toString());
+
+    Run r = CliTest.run("validate", set.toString());
+    assertEquals(1, r.code(), r.out() + r.err());
+    List<String> lines = r.out().lines().toList();
+    assertEquals(3, lines.size(), r.out());
+    String first = set.toUri() + "part-00000.parquet: row 1 of the shard set (1 of the file), column 'data': corrupt "
+        + "JPEG: the entropy-coded data ends at the end of the " + truncated.length + " bytes in MCU ";
+    assertTrue(lines.get(0).startsWith(first), lines.get(0));
+    assertTrue(lines.get(0).endsWith("(libjpeg: premature end of data segment)"), lines.get(0));
+    // The marker this test made, where it made it (offsets count from the image's first byte).
+    String marker = String.format("corrupt JPEG: the entropy-coded data ends at marker 0xFF%02X at byte %d in MCU ",
+        flipped[k + 1] & 0xff, k);
+    assertTrue(lines.get(1).startsWith(set.toUri() + "part-00001.parquet: row 3 of the shard set (1 of the file), "
+        + "column 'data': " + marker), lines.get(1));
+    assertTrue(lines.get(1).endsWith("(libjpeg: premature end of data segment)"), lines.get(1));
+    assertEquals(set + ": 2 problems", lines.get(2));
+
+    Run one = CliTest.run("validate", "--max-problems", "1", set.toString());
+    assertEquals(1, one.code(), one.out());
+    assertEquals(2, one.out().lines().count(), one.out());
   }
 }

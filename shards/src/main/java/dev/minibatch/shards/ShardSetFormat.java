@@ -5,8 +5,11 @@ import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
+import dev.minibatch.runtime.io.image.ImageDecoder;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,6 +19,7 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.jspecify.annotations.Nullable;
 
 /**
  * The shard set as a {@link Format} ({@code minibatch inspect}, {@code validate}, {@code bench}): a
@@ -24,9 +28,11 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * {@linkplain Location#properties() properties}. {@code describe} reads the index only; {@code
  * validate} reads every file whole, checks its length and CRC-32C against the index and every
  * page's CRC-32 against its header, decodes every page and then the whole file as training reads it,
- * naming the file and the rows of each problem; {@code provider} is a {@link ShardProvider} in the
- * options' batch size, shuffle and seed. A {@link java.util.ServiceLoader} service, probed after
- * idx, HDF5 and RecordIO ({@link Format#SHARDS_ORDER}).
+ * and decodes every encoded image as {@link ShardProvider} does by default (the runtime's {@link
+ * ImageDecoder}: its JPEG check, then OpenCV), naming the file and the rows (and column) of each
+ * problem; {@code provider} is a {@link ShardProvider} in the options' batch size, shuffle and seed.
+ * A {@link java.util.ServiceLoader} service, probed after idx, HDF5 and RecordIO ({@link
+ * Format#SHARDS_ORDER}).
  */
 public final class ShardSetFormat implements Format {
   /** The format; found as a service on the class path. */
@@ -90,18 +96,22 @@ public final class ShardSetFormat implements Format {
         problems.report(e, store.where(ShardIndex.NAME));
         return;
       }
+      // One decoder per image column for the whole set: the default settings, so every image is
+      // checked as a ShardProvider without augment or normalize settings reads it.
+      @Nullable ImageDecoder[] images = new ShardImages().decoders(index.columns(), Math.toIntExact(index.samples()),
+          store.directory().toString());
       for (ShardIndex.Entry e : index.files()) {
         if (problems.isFull()) {
           return;
         }
-        file(store, index, e, conf, problems);
+        file(store, index, e, conf, images, problems);
       }
     }
   }
 
   /** Checks one file: its length, pages and CRC-32C, then decodes it as a provider does. */
   private static void file(ShardStore store, ShardIndex index, ShardIndex.Entry e, Configuration conf,
-      Problems problems) {
+      @Nullable ImageDecoder[] images, Problems problems) {
     String where = store.where(e.name());
     byte[] bytes;
     try {
@@ -121,10 +131,40 @@ public final class ShardSetFormat implements Format {
     if (ShardPages.check(bytes, footer, index.columns(), e.first(), where, problems, conf) > 0) {
       return; // the damaged pages are named; the whole-file decode would stop at the first of them
     }
+    ShardFile.Decoded decoded;
     try {
-      ShardFile.decode(bytes, e, index.columns(), where);
+      decoded = ShardFile.decode(bytes, e, index.columns(), where);
     } catch (FileFormatException ex) {
       problems.report(ex, where);
+      return;
+    }
+    for (int c = 0; c < images.length; c++) {
+      ImageDecoder image = images[c];
+      if (image != null) {
+        images(image, decoded, c, index.columns().get(c), e, where, problems);
+      }
+    }
+  }
+
+  /** Decodes every image of column {@code c} of a decoded file, reporting each one that fails. */
+  private static void images(ImageDecoder image, ShardFile.Decoded d, int c, Column column, ShardIndex.Entry e,
+      String where, Problems problems) {
+    ByteBuffer pixels = ByteBuffer.allocateDirect(column.rowBytes()).order(ByteOrder.nativeOrder());
+    int[] ends = java.util.Objects.requireNonNull(d.ends()[c]);
+    for (int row = 0; row < e.samples() && !problems.isFull(); row++) {
+      int start = d.start(c, row);
+      int length = ends[row] - start;
+      long sample = e.first() + row;
+      String at = "row " + sample + " of the shard set (" + row + " of the file), column '" + column.name() + "': ";
+      if (length == 0) {
+        problems.report(where, at + "an empty value; expected an encoded image (JPEG, PNG)");
+        continue;
+      }
+      try {
+        image.write(d.columns()[c], start, length, 0, 0, (int) sample, pixels, 0);
+      } catch (ImageDecoder.BadImageException ex) {
+        problems.report(where, at + ex.getMessage());
+      }
     }
   }
 
