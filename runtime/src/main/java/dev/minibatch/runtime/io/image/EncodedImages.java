@@ -3,6 +3,7 @@ package dev.minibatch.runtime.io.image;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
 
@@ -53,6 +54,27 @@ public final class EncodedImages implements AutoCloseable {
       file.close();
       throw e;
     }
+  }
+
+  /**
+   * Whether {@link #folder} takes a file of this name as an image: its extension (case ignored) is
+   * one im2rec accepts or another OpenCV decodes ({@code .jpg}, {@code .jpeg}, {@code .png}, {@code
+   * .bmp}, {@code .tif}, {@code .tiff}, {@code .webp}, {@code .ppm}, {@code .pgm}, {@code .pbm},
+   * {@code .jp2}). For listing a class folder elsewhere (a Spark {@code binaryFile} DataFrame) by the
+   * same rule.
+   */
+  public static boolean isImageFileName(String fileName) {
+    return FolderImages.isImage(fileName);
+  }
+
+  /**
+   * The order in which {@link #folder} sorts class folders (whose place is their label) and the
+   * images in each: by the names' UTF-8 bytes, unsigned (the order of a sorted directory listing on
+   * Linux, and of Spark's and Parquet's strings). For labelling a class folder listed elsewhere by
+   * the same rule.
+   */
+  public static Comparator<String> nameOrder() {
+    return FolderImages.NAME_ORDER;
   }
 
   /** The number of images. */

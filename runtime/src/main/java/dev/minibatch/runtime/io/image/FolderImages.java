@@ -5,10 +5,13 @@ import dev.minibatch.runtime.io.FileFormatException;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.Set;
@@ -17,7 +20,7 @@ import java.util.stream.Stream;
 /**
  * Images in a folder with one sub-folder per class (torchvision's {@code ImageFolder}, im2rec's
  * folder mode): classes are the sub-folders' names in sorted order, labelled 0, 1, ...; images are
- * the files with an image extension in each, sorted by name; the label width is 1. Other files are
+ * the files with an image extension in each, sorted by name (both by {@link #NAME_ORDER}); the label width is 1. Other files are
  * ignored, but a class folder without images is an error (so a typo in a folder's name is not
  * silently an empty class), and so is a folder without class folders: {@link FileFormatException}s
  * naming the folder, since what is wrong is what it holds.
@@ -75,15 +78,26 @@ final class FolderImages extends ImageSource {
     this.labels = classOf.stream().mapToInt(Integer::intValue).toArray();
   }
 
+  /**
+   * Names by their UTF-8 bytes, unsigned: the order of {@code Path}s of one folder on Linux, kept as
+   * a rule of its own so that a listing of the same folder elsewhere (Spark) labels it the same.
+   */
+  static final Comparator<String> NAME_ORDER = (a, b) -> Arrays.compareUnsigned(a.getBytes(StandardCharsets.UTF_8),
+      b.getBytes(StandardCharsets.UTF_8));
+
   static boolean isImage(Path f) {
-    String n = f.getFileName().toString().toLowerCase(Locale.ROOT);
+    return isImage(f.getFileName().toString());
+  }
+
+  static boolean isImage(String fileName) {
+    String n = fileName.toLowerCase(Locale.ROOT);
     int dot = n.lastIndexOf('.');
     return dot >= 0 && EXTENSIONS.contains(n.substring(dot));
   }
 
   static List<Path> sorted(Path dir) {
     try (Stream<Path> s = Files.list(dir)) {
-      return s.sorted().toList();
+      return s.sorted(Comparator.comparing(p -> p.getFileName().toString(), NAME_ORDER)).toList();
     } catch (IOException e) {
       throw IoFailure.of("list", dir, e);
     }
