@@ -7,6 +7,9 @@ import dev.minibatch.runtime.io.image.EncodedImages;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shards.ShardColumns.Column;
+import java.io.InvalidObjectException;
+import java.io.ObjectInputStream;
+import java.io.Serializable;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
@@ -33,12 +36,21 @@ import org.jspecify.annotations.Nullable;
  * <p>The images are stored unchecked: a corrupt one is found, and named, when it is read (the
  * provider's bad-sample policy then applies). Files, checksums and the atomic commit are {@link
  * ShardWriter}'s.
+ *
+ * <p>Several writers in parallel (Spark's executors: {@code dev.minibatch.spark.SparkImageShards})
+ * each write a segment of the images with {@link #writeSegment}, and one process {@link #commit
+ * commits} them, as {@link ShardWriter#segment} and {@link ShardWriter#commit} do for providers. A
+ * writer is {@link Serializable} (as its settings), so a task can take it to its executor.
  */
-public final class ImageShardWriter {
+public final class ImageShardWriter implements Serializable {
+  private static final long serialVersionUID = 1L;
+
   private final Column data;
   private final String labelName;
   private final int labelWidth;
   private final ShardWriter writer;
+  /** The settings this writer was built from: its serial form. */
+  private final transient Settings settings;
 
   private ImageShardWriter(Builder b) {
     String layout = b.channelsLast ? "NHWC" : "NCHW";
@@ -48,6 +60,8 @@ public final class ImageShardWriter {
     this.labelName = b.labelName;
     this.labelWidth = b.labelWidth;
     this.writer = b.writer;
+    this.settings = new Settings(b.channels, b.height, b.width, b.channelsLast, b.dtype, b.dataName, b.labelName,
+        b.labelWidth, b.writer);
   }
 
   /** A builder; {@link Builder#dataShape} is required. */
@@ -101,6 +115,34 @@ public final class ImageShardWriter {
     return writer.write(columns(), () -> new ImageRows(images.iterator(), "the iterable"), directory);
   }
 
+  /**
+   * Writes {@code images} in their order as segment {@code segment} of a shard set written in
+   * parallel into {@code directory} ({@link ShardWriter#segment}: files {@code
+   * part-PPPPP-FFFFF.parquet}, those of an earlier attempt of the same segment replaced), for {@link
+   * #commit}. No image writes nothing (and checks only that the directory holds no shard set yet).
+   *
+   * @param source what the images are, for errors ("partition 3")
+   * @return what the segment wrote
+   * @throws IllegalArgumentException naming the image (its place in {@code source}) with no bytes or
+   *     another number of labels, or as {@link ShardWriter#segment}
+   */
+  public ShardWriter.WrittenSegment writeSegment(Iterator<EncodedImages.Image> images, String source, String directory,
+      int segment) {
+    try (ShardWriter.Segment out = writer.segment(directory, segment)) {
+      ImageRows rows = new ImageRows(images, source);
+      out.write(columns(), () -> rows);
+      return out.finish();
+    }
+  }
+
+  /**
+   * Commits the segments {@link #writeSegment} wrote into {@code directory}, as {@link
+   * ShardWriter#commit}.
+   */
+  public ShardSet commit(String directory, List<ShardWriter.WrittenSegment> segmentsInOrder) {
+    return writer.commit(directory, segmentsInOrder);
+  }
+
   private ShardSet write(EncodedImages images, String directory) {
     Iterator<EncodedImages.Image> all = new Iterator<>() {
       private int next;
@@ -119,6 +161,11 @@ public final class ImageShardWriter {
       }
     };
     return writer.write(columns(), () -> new ImageRows(all, images.name()), directory);
+  }
+
+  /** Labels per image: the label column's width ({@link Builder#labelWidth}). */
+  public int labelWidth() {
+    return labelWidth;
   }
 
   /** The set's columns: the encoded images, then the labels. */
@@ -173,6 +220,25 @@ public final class ImageShardWriter {
     @Override
     public int length(int column) {
       return column == 0 ? image.length : labels.capacity();
+    }
+  }
+
+  private Object writeReplace() {
+    return settings;
+  }
+
+  private void readObject(ObjectInputStream in) throws InvalidObjectException {
+    throw new InvalidObjectException("an ImageShardWriter is read from its serial form");
+  }
+
+  /** The serial form: the builder's settings, built again where the writer is read. */
+  private record Settings(int channels, int height, int width, boolean channelsLast, DType dtype, String dataName,
+      String labelName, int labelWidth, ShardWriter writer) implements Serializable {
+    private static final long serialVersionUID = 1L;
+
+    private Object readResolve() {
+      return builder().dataShape(channels, height, width).channelsLast(channelsLast).dtype(dtype).dataName(dataName)
+          .labelName(labelName).labelWidth(labelWidth).writer(writer).build();
     }
   }
 
