@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.Iterator;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
+import java.util.stream.LongStream;
 import org.nd4j.linalg.api.ndarray.INDArray;
 import org.nd4j.linalg.factory.Nd4j;
 
@@ -33,14 +35,23 @@ final class TokenBatches implements BatchProvider<NamedBatch> {
       DataDesc.of(TokenShards.DOC, MAX_ROWS, Shape.scalar(), DType.INT64, Role.DATA)), List.of());
 
   private final Iterator<int[]> documents;
+  /** The documents' ids, one per document, in the same order. */
+  private final PrimitiveIterator.OfLong documentIds;
   private boolean read;
   private long next;
   private long tokens;
   private int[] pending = new int[0];
   private boolean hasPending;
 
+  /** The documents numbered 0, 1, 2, ...: their index in the source. */
   TokenBatches(Iterator<int[]> documents) {
+    this(documents, LongStream.iterate(0, i -> i + 1).iterator());
+  }
+
+  /** The documents with their ids: {@code ids} gives one per document, in the same order. */
+  TokenBatches(Iterator<int[]> documents, PrimitiveIterator.OfLong ids) {
     this.documents = documents;
+    this.documentIds = ids;
   }
 
   /** Documents batched so far. */
@@ -131,7 +142,10 @@ final class TokenBatches implements BatchProvider<NamedBatch> {
       System.arraycopy(doc, 0, ids, r * steps, doc.length);
       Arrays.fill(mask, r * steps, r * steps + doc.length, 1f);
       lengths[r] = doc.length;
-      docs[r] = next;
+      if (!documentIds.hasNext()) {
+        throw new IllegalArgumentException("document " + next + " has no id: the ids ran out before the documents");
+      }
+      docs[r] = documentIds.nextLong();
       indices[r] = next;
       next++;
       real += doc.length;

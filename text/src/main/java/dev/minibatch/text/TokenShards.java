@@ -10,8 +10,10 @@ import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardSet;
 import dev.minibatch.shards.ShardWriter;
 import java.io.UncheckedIOException;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Objects;
+import java.util.PrimitiveIterator;
 
 /**
  * Tokenises documents into a shard set: one sample per document, in the documents' order, with the
@@ -22,6 +24,9 @@ import java.util.Objects;
  * TokenShards.Written w = TokenShards.builder().tokenizer(Tokenizers.o200k()).readers(4).build()
  *     .write(Documents.jsonLines(Path.of("corpus.jsonl"), "text"), "corpus-tokens");
  * }</pre>
+ *
+ * <p>Spark's executors write one with {@code dev.minibatch.spark.SparkTokenShards} (each a segment
+ * of the set, through {@link #append}).
  *
  * <p>With {@link Builder#readers(int) readers(n)} the documents are tokenised on {@code n} threads of
  * the runtime's pipeline engine (an ordered parallel map), and written in the source's order, so the
@@ -88,6 +93,39 @@ public final class TokenShards {
       }
       throw e;
     }
+  }
+
+  /**
+   * Tokenises {@code texts} on the calling thread and appends them, in their order, to {@code
+   * segment} of a token shard set written in parallel ({@link ShardWriter#segment}, then {@link
+   * ShardWriter#commit}): one sample per text, its column {@value #DOC} the id {@code ids} gives
+   * for it. For writers that tokenise a part of the documents each (Spark's executors: {@code
+   * dev.minibatch.spark.SparkTokenShards}); the files hold what {@link #write} writes for the same
+   * documents and ids. The {@link Builder#readers readers} and {@link Builder#writer writer} settings
+   * are not used: the segment's writer and the caller's thread are.
+   *
+   * @param ids the documents' ids, one per text, in the same order
+   * @return the token ids appended
+   * @throws IllegalArgumentException if {@code ids} runs out before {@code texts}, or as {@link
+   *     ShardWriter.Segment#write}
+   * @throws RuntimeException what the tokeniser or {@code texts} throws
+   */
+  public long append(ShardWriter.Segment segment, Iterator<String> texts, PrimitiveIterator.OfLong ids) {
+    Objects.requireNonNull(segment, "segment");
+    Iterator<int[]> tokenised = new Iterator<>() {
+      @Override
+      public boolean hasNext() {
+        return texts.hasNext();
+      }
+
+      @Override
+      public int[] next() {
+        return tokenizer.encode(texts.next());
+      }
+    };
+    TokenBatches batches = new TokenBatches(tokenised, ids);
+    segment.write(batches);
+    return batches.tokens();
   }
 
   @Override
