@@ -142,10 +142,7 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
   public ShardSet writeShards(String directory, ShardWriter writer) {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(writer, "writer");
-    if (spark.sparkContext().conf().getBoolean("spark.speculation", false)) {
-      throw new IllegalStateException("spark.speculation is on: two attempts of one task would write the same shard"
-          + " files at once; run writeShards in a session with spark.speculation=false");
-    }
+    ShardJobs.refuseSpeculation(spark, "writeShards");
     // Fails here, on the driver, for a directory that holds a shard set already or cannot be reached;
     // a segment that met no sample writes nothing.
     writer.segment(directory, 0).close();
