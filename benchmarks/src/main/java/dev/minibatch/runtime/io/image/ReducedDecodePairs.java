@@ -14,7 +14,6 @@ import static org.bytedeco.opencv.global.opencv_imgproc.resize;
 
 import dev.minibatch.benchmarks.io.ImagePairs.Epoch;
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
 import java.nio.file.Files;

@@ -10,7 +10,6 @@ import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_GRAY2BGR;
 import static org.bytedeco.opencv.global.opencv_imgproc.COLOR_HSV2BGR;
 import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
 
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import org.bytedeco.javacpp.indexer.FloatIndexer;
 import org.bytedeco.opencv.opencv_core.Mat;
 import org.bytedeco.opencv.opencv_core.Rect;

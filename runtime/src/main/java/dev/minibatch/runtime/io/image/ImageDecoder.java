@@ -16,7 +16,6 @@ import static org.bytedeco.opencv.global.opencv_imgproc.cvtColor;
 
 import dev.minibatch.DType;
 import dev.minibatch.runtime.check.Check;
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import java.nio.ByteBuffer;
 import java.nio.file.Files;
 import java.nio.file.Path;

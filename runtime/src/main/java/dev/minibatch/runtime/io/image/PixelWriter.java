@@ -6,7 +6,6 @@ import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_core.flip;
 import static org.bytedeco.opencv.global.opencv_core.split;
 
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import java.nio.ByteBuffer;
 import java.nio.FloatBuffer;
 import org.bytedeco.javacpp.BytePointer;

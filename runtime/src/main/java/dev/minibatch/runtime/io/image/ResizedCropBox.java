@@ -1,6 +1,5 @@
 package dev.minibatch.runtime.io.image;
 
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 
 /**
  * The box of torchvision's RandomResizedCrop, drawn for one image: up to 10 attempts, each drawing

@@ -1,7 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.NamedBatch;
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -11,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
-import dev.minibatch.runtime.internal.pipeline.SeededRandom;
 import dev.minibatch.runtime.io.recordio.ImageRecord;
 import java.nio.file.Path;
 import java.util.ArrayList;

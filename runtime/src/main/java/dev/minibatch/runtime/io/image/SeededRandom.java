@@ -1,4 +1,4 @@
-package dev.minibatch.runtime.internal.pipeline;
+package dev.minibatch.runtime.io.image;
 
 import dev.minibatch.runtime.spi.Seeds;
 
@@ -9,7 +9,7 @@ import dev.minibatch.runtime.spi.Seeds;
  * image), where a new {@link java.util.SplittableRandom} per sample would be garbage. Not
  * thread-safe: one per worker thread.
  */
-public final class SeededRandom {
+final class SeededRandom {
   private long state;
 
   /** A stream; call {@link #reset} before drawing. */
