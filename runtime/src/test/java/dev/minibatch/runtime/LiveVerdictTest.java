@@ -119,7 +119,7 @@ class LiveVerdictTest {
       String line = got.get(0);
       assertTrue(line.startsWith("ComputedProvider: input-bound: the consumer waited for batches "), line);
       assertTrue(line.contains("limiting stage computed[" + CORES + "]"), line);
-      assertTrue(line.contains("its threads wait, e.g. on storage): raise readers(n) above " + CORES), line);
+      assertTrue(line.contains("they wait, e.g. on storage): raise readers(n) above " + CORES), line);
     }
   }
 

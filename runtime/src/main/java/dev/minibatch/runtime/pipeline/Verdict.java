@@ -21,8 +21,12 @@ public record Verdict(String stage, String knob, String line) {
   /** The stage a shard set's provider reads its files ahead in (the shards module's name). */
   static final String READ_AHEAD = "shard-read-ahead";
 
-  /** Below this share of their busy time on a CPU, threads are taken to wait (storage, network). */
-  static final double WAITING_CPU = 0.2;
+  /**
+   * Below this share of their cores' time on a CPU, reader threads are taken to wait (storage,
+   * network): a waiting reader uses a few percent, a computing one most of a core, and still a
+   * fifth of one on a machine loaded four deep.
+   */
+  static final double WAITING_CPU = 0.1;
 
   /** Reader threads blocked on a full ring this share of their time, while the consumer waited. */
   static final double BURSTY = 0.25;
@@ -32,7 +36,7 @@ public record Verdict(String stage, String knob, String line) {
    * first, its own stage last), or empty when its consumer waited less than {@code threshold} of
    * the window's time.
    *
-   * @param cpuNanos the process's CPU time over the window, or -1 if unknown
+   * @param cpuNanos the CPU time the provider's worker threads used over the window, or -1 if unknown
    * @param cores the machine's processors
    */
   public static Optional<Verdict> of(String provider, PipelineStats window, double threshold, long cpuNanos,
@@ -91,14 +95,14 @@ public record Verdict(String stage, String knob, String line) {
     double cpu = cpuNanos < 0 ? -1 : cpuNanos / ((double) wall * Math.min(n, cores));
     if (cpu >= 0 && cpu < WAITING_CPU) {
       return new Verdict(stage, "readers", head + String.format(Locale.ROOT,
-          "; limiting stage %s (busy %.0f%%, but the process used %.0f%% of %d cores: its threads wait, e.g. on"
+          "; limiting stage %s (busy %.0f%%, but its threads used %.0f%% of %d cores: they wait, e.g. on"
               + " storage): raise readers(n) above %d to keep more reads in flight, or move the files to faster"
               + " storage", stage, 100 * busy, 100 * cpu, Math.min(n, cores), n));
     }
     return new Verdict(stage, "cheaper-decode", head + String.format(Locale.ROOT,
         "; limiting stage %s (busy %.0f%%%s on all %d cores): more readers cannot help; make the decoding and"
             + " augmentation cheaper, or decode once and save the result (a shard set)", stage, 100 * busy,
-        cpu < 0 ? "" : String.format(Locale.ROOT, ", process CPU %.0f%%", 100 * Math.min(1, cpu)), cores));
+        cpu < 0 ? "" : String.format(Locale.ROOT, ", threads' CPU %.0f%%", 100 * Math.min(1, cpu)), cores));
   }
 
   /** The stage as the stats name it: {@code name[workers]}. */

@@ -59,15 +59,15 @@ class VerdictTest {
   }
 
   @Test
-  void readersOnEveryCoreAreToldApartByTheProcesssCpu() {
-    // 4 readers on 4 cores for 10 s: 40 core-seconds. 4 s of CPU is 10 %: waiting; 20 s is 50 %: computing.
-    Verdict waiting = of(4 * S, 4, stage("r", 4, 1, 0, 0.9), own(0.9)).orElseThrow();
+  void readersOnEveryCoreAreToldApartByTheirThreadsCpu() {
+    // 4 readers on 4 cores for 10 s: 40 core-seconds. 2 s of their CPU is 5 %: waiting; 20 s is 50 %: computing.
+    Verdict waiting = of(2 * S, 4, stage("r", 4, 1, 0, 0.9), own(0.9)).orElseThrow();
     assertEquals("readers", waiting.knob());
-    assertTrue(waiting.line().contains("the process used 10% of 4 cores: its threads wait, e.g. on storage): raise "
+    assertTrue(waiting.line().contains("its threads used 5% of 4 cores: they wait, e.g. on storage): raise "
         + "readers(n) above 4"), waiting.line());
     Verdict computing = of(20 * S, 4, stage("r", 4, 1, 0, 0.9), own(0.9)).orElseThrow();
     assertEquals("cheaper-decode", computing.knob());
-    assertTrue(computing.line().contains("(busy 100%, process CPU 50% on all 4 cores): more readers cannot help"),
+    assertTrue(computing.line().contains("(busy 100%, threads' CPU 50% on all 4 cores): more readers cannot help"),
         computing.line());
   }
 

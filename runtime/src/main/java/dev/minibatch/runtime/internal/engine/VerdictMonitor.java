@@ -5,8 +5,6 @@ import dev.minibatch.runtime.internal.pipeline.Workers;
 import dev.minibatch.runtime.pipeline.LiveVerdict;
 import dev.minibatch.runtime.pipeline.PipelineStats;
 import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
-import java.lang.management.ManagementFactory;
-import java.lang.management.OperatingSystemMXBean;
 import java.util.ArrayList;
 import java.util.List;
 import org.jspecify.annotations.Nullable;
@@ -53,7 +51,7 @@ final class VerdictMonitor {
       due = now + v.interval().toNanos();
       cpuCarried = 0;
     }
-    cpuFrom = processCpuNanos();
+    cpuFrom = workerCpuNanos();
     return due;
   }
 
@@ -63,7 +61,7 @@ final class VerdictMonitor {
       return;
     }
     carried = plus(carried, window);
-    long cpu = processCpuNanos();
+    long cpu = workerCpuNanos();
     cpuCarried = cpuFrom < 0 || cpu < 0 || cpuCarried < 0 ? -1 : cpuCarried + Math.max(0, cpu - cpuFrom);
     cpuFrom = -1;
   }
@@ -75,7 +73,7 @@ final class VerdictMonitor {
   synchronized long judge(PipelineStats window, long now) {
     LiveVerdict v = LiveVerdict.current().orElse(null);
     PipelineStats all = plus(carried, window);
-    long cpu = processCpuNanos();
+    long cpu = workerCpuNanos();
     long cpuUsed = cpuFrom < 0 || cpu < 0 || cpuCarried < 0 ? -1 : cpuCarried + Math.max(0, cpu - cpuFrom);
     carried = null;
     cpuCarried = 0;
@@ -129,25 +127,13 @@ final class VerdictMonitor {
   }
 
   /**
-   * The process's CPU time so far less the JIT compiler's and the garbage collector's (what the
-   * application's threads used), or -1 where the JVM does not tell. The compiler's bursts after a
-   * start or a new code path would otherwise read as decoding work and flip a waiting-on-storage
-   * verdict for a window (seen at 25 % of two cores while the readers slept).
+   * The CPU time the runtime's worker threads used so far ({@link Workers#workerCpuNanos()}), or -1
+   * where the JVM does not tell. Not the process's: its JIT compiler's and garbage collector's work
+   * and other threads read as decoding work while the readers slept (a compiler burst at 25 % of
+   * two cores).
    */
-  private static long processCpuNanos() {
-    OperatingSystemMXBean os = ManagementFactory.getOperatingSystemMXBean();
-    if (!(os instanceof com.sun.management.OperatingSystemMXBean s)) {
-      return -1;
-    }
-    long jvmMillis = 0;
-    java.lang.management.CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    if (jit != null && jit.isCompilationTimeMonitoringSupported()) {
-      jvmMillis += jit.getTotalCompilationTime();
-    }
-    for (java.lang.management.GarbageCollectorMXBean gc : ManagementFactory.getGarbageCollectorMXBeans()) {
-      jvmMillis += Math.max(0, gc.getCollectionTime());
-    }
-    return s.getProcessCpuTime() - jvmMillis * 1_000_000L;
+  private static long workerCpuNanos() {
+    return Workers.workerCpuNanos();
   }
 
   /**

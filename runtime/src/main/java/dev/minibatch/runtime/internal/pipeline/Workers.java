@@ -41,10 +41,50 @@ public final class Workers {
     return Thread.currentThread() instanceof WorkerThread;
   }
 
-  /** A worker, told apart from the consumer's threads by its class. */
+  /** The workers running now, whose CPU time {@link #workerCpuNanos()} reads. */
+  private static final java.util.Set<WorkerThread> LIVE = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  /** The CPU time of the workers that have ended, each added as it ends. */
+  private static final java.util.concurrent.atomic.LongAdder ENDED_CPU = new java.util.concurrent.atomic.LongAdder();
+  private static final java.lang.management.ThreadMXBean THREADS = java.lang.management.ManagementFactory.getThreadMXBean();
+
+  /**
+   * The CPU time every worker thread of the runtime has used so far, those running and those that
+   * ended, in nanoseconds; -1 where the JVM does not measure threads' CPU time. Unlike the
+   * process's CPU time it leaves out the consumer, the JIT compiler, the garbage collector and
+   * native libraries' own threads, so the live verdict tells reader threads that compute from
+   * reader threads that wait.
+   */
+  public static long workerCpuNanos() {
+    if (!THREADS.isThreadCpuTimeSupported() || !THREADS.isThreadCpuTimeEnabled()) {
+      return -1;
+    }
+    long sum = ENDED_CPU.sum();
+    for (WorkerThread t : LIVE) {
+      sum += Math.max(0, THREADS.getThreadCpuTime(t.getId()));
+    }
+    return sum;
+  }
+
+  /** A worker, told apart from the consumer's threads by its class; it counts its CPU time as it ends. */
   private static final class WorkerThread extends Thread {
     WorkerThread(Runnable body, String name) {
       super(body, name);
+    }
+
+    @Override
+    public void run() {
+      LIVE.add(this);
+      try {
+        super.run();
+      } finally {
+        // Added before it leaves the live set: a reader in between counts it twice for a moment,
+        // never not at all.
+        long cpu = THREADS.isThreadCpuTimeSupported() ? THREADS.getCurrentThreadCpuTime() : -1;
+        if (cpu > 0) {
+          ENDED_CPU.add(cpu);
+        }
+        LIVE.remove(this);
+      }
     }
   }
 
