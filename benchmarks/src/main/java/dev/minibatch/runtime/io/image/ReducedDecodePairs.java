@@ -3,14 +3,6 @@ package dev.minibatch.runtime.io.image;
 import static dev.minibatch.benchmarks.io.ImagePairs.column;
 import static dev.minibatch.benchmarks.io.ImagePairs.print;
 import static dev.minibatch.benchmarks.io.ImagePairs.rates;
-import static org.bytedeco.opencv.global.opencv_core.CV_32F;
-import static org.bytedeco.opencv.global.opencv_core.CV_32FC1;
-import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
-import static org.bytedeco.opencv.global.opencv_core.split;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
-import static org.bytedeco.opencv.global.opencv_imgproc.INTER_LINEAR;
-import static org.bytedeco.opencv.global.opencv_imgproc.resize;
 
 import dev.minibatch.benchmarks.io.ImagePairs.Epoch;
 import dev.minibatch.runtime.NamedBatch;
@@ -20,15 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
 import java.util.function.Consumer;
-import org.bytedeco.javacpp.BytePointer;
-import org.bytedeco.opencv.opencv_core.Mat;
-import org.bytedeco.opencv.opencv_core.MatVector;
-import org.bytedeco.opencv.opencv_core.Rect;
-import org.bytedeco.opencv.opencv_core.Size;
 
 /**
  * Issue 24's figures, in {@link dev.minibatch.benchmarks.io.ImagePairs}' style (paired rounds, each
@@ -107,7 +91,7 @@ public final class ReducedDecodePairs {
             }
           });
         }
-        FullDecodeLoop loop = new FullDecodeLoop(w.jpegs, w.out, w.resizedCrop, n);
+        FullDecodeLoop loop = new FullDecodeLoop(w.jpegs, w.out, w.resizedCrop, false, n, SEED, BATCH);
         closers.add(loop);
         names.add(w.name + ", full-decode loop, " + n);
         epochs.add(loop::epoch);
@@ -150,99 +134,5 @@ public final class ReducedDecodePairs {
       }
     }
     return rec;
-  }
-
-  /** The full-decode loop on {@code threads} threads, each with its own buffers and ring. */
-  private static final class FullDecodeLoop implements AutoCloseable {
-    private final List<BytePointer> jpegs = new ArrayList<>();
-    private final List<Mat> wrapped = new ArrayList<>();
-    private final int out;
-    private final boolean resizedCrop;
-    private final int threads;
-    private final ExecutorService pool;
-    private final List<BytePointer> rings = new ArrayList<>();
-    private final Augmentation.ResizedCrop box = new Augmentation.ResizedCrop(true, 0.08f, 1, 3f / 4, 4f / 3);
-
-    FullDecodeLoop(List<byte[]> encoded, int out, boolean resizedCrop, int threads) {
-      for (byte[] b : encoded) {
-        BytePointer p = new BytePointer(b.length);
-        p.put(b);
-        jpegs.add(p);
-        wrapped.add(new Mat(1, b.length, CV_8UC1, p));
-      }
-      this.out = out;
-      this.resizedCrop = resizedCrop;
-      this.threads = threads;
-      this.pool = Executors.newFixedThreadPool(Math.max(1, threads - 1));
-      for (int t = 0; t < threads; t++) {
-        rings.add(new BytePointer(5L * BATCH * 3 * out * out * Float.BYTES));
-      }
-    }
-
-    void epoch() throws Exception {
-      int n = threads;
-      List<Future<Long>> others = new ArrayList<>();
-      for (int t = 1; t < n; t++) {
-        int from = IMAGES * t / n;
-        int to = IMAGES * (t + 1) / n;
-        BytePointer ring = rings.get(t);
-        others.add(pool.submit(() -> run(from, to, ring)));
-      }
-      long sum = run(0, IMAGES / n, rings.get(0));
-      for (Future<Long> f : others) {
-        sum += f.get();
-      }
-      if (sum <= 0) {
-        throw new IllegalStateException("nothing decoded");
-      }
-    }
-
-    /** Images [from, to): full decode, crop, resize, float planes into the ring. */
-    private long run(int from, int to, BytePointer ring) {
-      long sum = 0;
-      long image = 3L * out * out * Float.BYTES;
-      long plane = (long) out * out * Float.BYTES;
-      SeededRandom r = new SeededRandom();
-      ResizedCropBox b = new ResizedCropBox();
-      try (Rect rect = new Rect(); Size size = new Size(out, out); Mat resized = new Mat();
-          MatVector planes = new MatVector()) {
-        for (int k = from; k < to; k++) {
-          r.reset(SEED, 0, k);
-          try (Mat m = imdecode(wrapped.get(k), IMREAD_COLOR)) {
-            Mat window;
-            if (resizedCrop) {
-              b.draw(m.rows(), m.cols(), box, r);
-              try (Mat roi = m.apply(rect.x(b.x()).y(b.y()).width(b.width()).height(b.height()))) {
-                resize(roi, resized, size, 0, 0, INTER_LINEAR);
-              }
-              window = resized;
-              split(window, planes);
-            } else {
-              rect.y(r.nextInt(0, m.rows() - out)).x(r.nextInt(0, m.cols() - out)).width(out).height(out);
-              try (Mat roi = m.apply(rect)) {
-                split(roi, planes);
-              }
-            }
-            long base = (k % (5 * BATCH)) * image;
-            for (int c = 0; c < 3; c++) {
-              try (Mat src = planes.get(2 - c);
-                  Mat dst = new Mat(out, out, CV_32FC1, ring.position(base + c * plane))) {
-                src.convertTo(dst, CV_32F, 1 / STD[c], -MEAN[c] / STD[c]);
-              }
-            }
-            sum += m.cols();
-          }
-        }
-      }
-      return sum;
-    }
-
-    @Override
-    public void close() {
-      pool.shutdownNow();
-      wrapped.forEach(Mat::close);
-      jpegs.forEach(BytePointer::close);
-      rings.forEach(BytePointer::close);
-    }
   }
 }
