@@ -52,7 +52,8 @@ import org.bytedeco.opencv.opencv_core.Size;
  * <ul>
  *   <li>{@code shards n}: {@link ShardProvider} over an image shard set of the JPEGs (files of 256),
  *       streamed from the local disk (a shuffle window of one file, a cache of 4 files, so every
- *       epoch reads every file again), {@code readers(n)};
+ *       epoch reads every file again; property {@code cacheFiles}, 8 to hold the whole set),
+ *       {@code readers(n)};
  *   <li>{@code rec n}: {@link ImageRecordProvider} over a {@code .rec}/{@code .idx} of the same
  *       JPEGs, {@code preprocessThreads(n)};
  *   <li>{@code loop n}: the limit, {@link FullDecodeLoop} with the same crop draws and a flip.
@@ -147,7 +148,7 @@ public final class ImagenetPairs {
     List<AutoCloseable> closers = new ArrayList<>();
     for (int n = 2; n >= 1; n--) {
       ShardProvider shards = ShardProvider.builder(set).batchSize(BATCH).shuffle(true).seed(SEED)
-          .shuffleWindow(PER_FILE).cacheFiles(4).augment("data", augment).normalize("data", normalize).readers(n)
+          .shuffleWindow(PER_FILE).cacheFiles(Integer.getInteger("cacheFiles", 4)).augment("data", augment).normalize("data", normalize).readers(n)
           .build();
       closers.add(shards);
       variant(names, epochs, cpu, "shards " + n, () -> count(shards));
