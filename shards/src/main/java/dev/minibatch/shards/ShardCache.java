@@ -180,7 +180,9 @@ final class ShardCache implements AutoCloseable {
         }
         return null;
       }
-      if (!files.containsKey(file) && makeRoom(true)) {
+      // A request made before a batch loaded the file itself, used it and let it go is stale: a file
+      // the epochs are done with is not read again for nobody.
+      if (!files.containsKey(file) && needs.lastUse(file) >= needs.lowWater() && makeRoom(true)) {
         return add(new Load(file));
       }
     }
