@@ -33,10 +33,20 @@ final class Epochs {
    */
   @SafeVarargs
   static double[] round(int round, Iterable<NamedBatch>... providers) {
-    double[] rates = new double[providers.length];
+    java.util.function.DoubleSupplier[] runs = new java.util.function.DoubleSupplier[providers.length];
     for (int j = 0; j < providers.length; j++) {
-      int v = round % 2 == 0 ? j : providers.length - 1 - j;
-      rates[v] = samplesPerSecond(providers[v]);
+      Iterable<NamedBatch> p = providers[j];
+      runs[j] = () -> samplesPerSecond(p);
+    }
+    return round(round, runs);
+  }
+
+  /** As {@link #round(int, Iterable[])}, of timed runs that each return their samples per second. */
+  static double[] round(int round, java.util.function.DoubleSupplier... runs) {
+    double[] rates = new double[runs.length];
+    for (int j = 0; j < runs.length; j++) {
+      int v = round % 2 == 0 ? j : runs.length - 1 - j;
+      rates[v] = runs[v].getAsDouble();
     }
     return rates;
   }
