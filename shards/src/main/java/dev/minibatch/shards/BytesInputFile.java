@@ -6,17 +6,27 @@ import java.nio.ByteBuffer;
 import org.apache.parquet.io.InputFile;
 import org.apache.parquet.io.SeekableInputStream;
 
-/** A Parquet input file held in memory: a shard file read whole, checked, then decoded. */
+/**
+ * A Parquet input file held in memory: a shard file read whole, checked, then decoded. Its bytes are
+ * those between the buffer's position and limit at construction; streams read them by absolute
+ * index, so several may read one buffer at once.
+ */
 final class BytesInputFile implements InputFile {
-  private final byte[] bytes;
+  private final ByteBuffer bytes;
+  private final int length;
 
   BytesInputFile(byte[] bytes) {
-    this.bytes = bytes;
+    this(ByteBuffer.wrap(bytes));
+  }
+
+  BytesInputFile(ByteBuffer bytes) {
+    this.bytes = bytes.slice();
+    this.length = this.bytes.remaining();
   }
 
   @Override
   public long getLength() {
-    return bytes.length;
+    return length;
   }
 
   @Override
@@ -31,15 +41,15 @@ final class BytesInputFile implements InputFile {
 
       @Override
       public void seek(long newPos) throws IOException {
-        if (newPos < 0 || newPos > bytes.length) {
-          throw new EOFException("seek to " + newPos + " outside a file of " + bytes.length + " bytes");
+        if (newPos < 0 || newPos > length) {
+          throw new EOFException("seek to " + newPos + " outside a file of " + length + " bytes");
         }
         pos = (int) newPos;
       }
 
       @Override
       public int read() {
-        return pos < bytes.length ? bytes[pos++] & 0xff : -1;
+        return pos < length ? bytes.get(pos++) & 0xff : -1;
       }
 
       @Override
@@ -47,11 +57,11 @@ final class BytesInputFile implements InputFile {
         if (len == 0) {
           return 0;
         }
-        int n = Math.min(len, bytes.length - pos);
+        int n = Math.min(len, length - pos);
         if (n <= 0) {
           return -1;
         }
-        System.arraycopy(bytes, pos, b, off, n);
+        bytes.get(pos, b, off, n);
         pos += n;
         return n;
       }
@@ -63,20 +73,21 @@ final class BytesInputFile implements InputFile {
 
       @Override
       public void readFully(byte[] b, int off, int len) throws IOException {
-        if (len > bytes.length - pos) {
-          throw new EOFException("reading " + len + " bytes at " + pos + " of a file of " + bytes.length + " bytes");
+        if (len > length - pos) {
+          throw new EOFException("reading " + len + " bytes at " + pos + " of a file of " + length + " bytes");
         }
-        System.arraycopy(bytes, pos, b, off, len);
+        bytes.get(pos, b, off, len);
         pos += len;
       }
 
       @Override
       public int read(ByteBuffer buf) {
-        int n = Math.min(buf.remaining(), bytes.length - pos);
+        int n = Math.min(buf.remaining(), length - pos);
         if (n <= 0) {
           return buf.remaining() == 0 ? 0 : -1;
         }
-        buf.put(bytes, pos, n);
+        buf.put(buf.position(), bytes, pos, n);
+        buf.position(buf.position() + n);
         pos += n;
         return n;
       }
@@ -84,10 +95,11 @@ final class BytesInputFile implements InputFile {
       @Override
       public void readFully(ByteBuffer buf) throws IOException {
         int n = buf.remaining();
-        if (n > bytes.length - pos) {
-          throw new EOFException("reading " + n + " bytes at " + pos + " of a file of " + bytes.length + " bytes");
+        if (n > length - pos) {
+          throw new EOFException("reading " + n + " bytes at " + pos + " of a file of " + length + " bytes");
         }
-        buf.put(bytes, pos, n);
+        buf.put(buf.position(), bytes, pos, n);
+        buf.position(buf.position() + n);
         pos += n;
       }
     };

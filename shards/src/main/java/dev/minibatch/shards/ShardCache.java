@@ -34,6 +34,13 @@ import org.jspecify.annotations.Nullable;
  * reads, so with a cache of at least what the windows span every file loads once per epoch. A
  * dropped file stays valid for a thread still copying from it (the garbage collector frees it
  * after), so no reader ever sees a file change under it.
+ *
+ * <p>A file is read whole into a buffer taken from {@link FileBuffers}, its checksum summed as it
+ * arrives, and served in place from there when it allows ({@link PagesInPlace}). The files handed
+ * out are counted references ({@link ShardFile.Decoded#retain()}): the cache holds one per file it
+ * keeps, {@link #get} and {@link #loaded} give the caller one more, which the caller releases when
+ * it has copied its rows. The buffer of a file dropped goes back to be read into again once the last
+ * batch copying from it has released it.
  */
 final class ShardCache implements AutoCloseable {
   /** The read-ahead's stage name, in stats and its thread's name. */
@@ -44,6 +51,8 @@ final class ShardCache implements AutoCloseable {
   private final List<Column> columns;
   private final int capacity;
   private final FileNeeds needs;
+  // A few free arrays: a streaming epoch drops one file for each it loads, so the next load finds one.
+  private final FileBuffers buffers = new FileBuffers(4);
   private final StageCounters counters;
   private final HandOff handOff;
   // The state below is read and changed only inside the hand-off's calls (under its lock).
@@ -63,6 +72,8 @@ final class ShardCache implements AutoCloseable {
     ShardFile.@Nullable Decoded decoded;
     @Nullable Throwable failure;
     boolean done;
+    /** The threads waiting for this load, each given a reference when it is done. */
+    int waiters;
 
     Load(int file) {
       this.file = file;
@@ -88,40 +99,54 @@ final class ShardCache implements AutoCloseable {
   }
 
   /**
-   * The columns of file {@code file}, loaded now if no one has.
+   * The columns of file {@code file}, loaded now if no one has; retained for the caller, who
+   * releases them ({@link ShardFile.Decoded#release()}) once done copying.
    *
    * @throws dev.minibatch.runtime.io.FileFormatException if the file is missing, cut or corrupt
    */
   ShardFile.Decoded get(int file) {
-    ShardFile.Decoded loaded = ready.get(file);
+    ShardFile.Decoded loaded = loaded(file);
     if (loaded != null) {
       return loaded;
     }
     return load(file);
   }
 
-  /** The columns of file {@code file} if it is loaded, else null: what {@link #get} returns at once. */
+  /**
+   * The columns of file {@code file}, retained for the caller, if it is loaded, else null: what
+   * {@link #get} returns at once.
+   */
   ShardFile.@Nullable Decoded loaded(int file) {
-    return ready.get(file);
+    ShardFile.Decoded d = ready.get(file);
+    // A file dropped between the look-up and the retain may have its buffer reused already: not it.
+    return d != null && d.retain() ? d : null;
   }
 
   private ShardFile.Decoded load(int file) {
     Load mine = new Load(file);
+    // A reference is taken under the lock: the cache releases its own only under it, so a file it
+    // holds can be retained, and a load under way retains one for each of its waiters.
     Load l = handOff.locked(() -> {
       Load loading = files.get(file);
       if (loading == null) {
         makeRoom(false);
         return add(mine);
       }
+      if (loading.done) {
+        java.util.Objects.requireNonNull(loading.decoded).retain(); // a failed load is not held
+      } else {
+        loading.waiters++;
+      }
       return loading;
     });
     if (l == mine) {
       // A load a batch waits for: its whole time is the batch's wait for the file.
       long t0 = System.nanoTime();
-      run(l);
+      run(l, true);
       counters.addConsumerWait(System.nanoTime() - t0);
     } else if (handOff.takeUninterruptibly(() -> l.done ? l : null) == null) {
-      // Closed while another thread loaded it: read it here, outside the cache.
+      // Closed while another thread loaded it: read it here, outside the cache (the reference that load
+      // keeps for this thread is never released; its buffer is left to the garbage collector).
       return decode(file);
     }
     Throwable failure = l.failure;
@@ -166,7 +191,7 @@ final class ShardCache implements AutoCloseable {
   private void readAhead() {
     Load next;
     while ((next = handOff.locked(this::nextAhead)) != null) {
-      run(next);
+      run(next, false);
     }
   }
 
@@ -195,13 +220,19 @@ final class ShardCache implements AutoCloseable {
     return l;
   }
 
-  /** Reads and decodes the file of {@code l}, a load the calling thread claimed, and wakes its waiters. */
-  private void run(Load l) {
+  /**
+   * Reads and decodes the file of {@code l}, a load the calling thread claimed, and wakes its waiters;
+   * {@code forCaller}: retained once more for the calling thread, which copies from it next.
+   */
+  private void run(Load l, boolean forCaller) {
     long t0 = System.nanoTime();
     ShardFile.@Nullable Decoded decoded = null;
     Throwable failure = null;
     try {
       decoded = decode(l.file);
+      if (forCaller) {
+        decoded.retain();
+      }
       // Counted before anyone can see the file, so a reader that got it also sees it counted.
       loads.incrementAndGet();
       counters.addItems(1);
@@ -212,6 +243,11 @@ final class ShardCache implements AutoCloseable {
     ShardFile.Decoded d = decoded;
     Throwable f = failure;
     handOff.offer(() -> {
+      if (d != null) {
+        for (int i = 0; i < l.waiters; i++) {
+          d.retain();
+        }
+      }
       l.decoded = d;
       l.failure = f;
       l.done = true;
@@ -223,6 +259,8 @@ final class ShardCache implements AutoCloseable {
           files.remove(l.file);
           held = files.size();
         }
+      } else if (d != null) {
+        d.release(); // the cache closed while it loaded: it holds the file no more
       }
       return true;
     });
@@ -236,18 +274,42 @@ final class ShardCache implements AutoCloseable {
   private ShardFile.Decoded decode(int file) {
     ShardIndex.Entry e = sources.entry(file);
     ShardStore store = sources.store(file);
-    if (disk == null) {
-      return ShardFile.decode(store.readFully(e.name(), e.bytes()), e, columns, where(file));
-    }
-    ShardDiskCache.Copy copy = disk.get(store, e);
+    java.nio.ByteBuffer bytes = buffers.take(store.checkedLength(e.name(), e.bytes()));
+    boolean kept = false;
     try {
-      return ShardFile.decode(copy.bytes(), e, columns, where(file), true);
+      ShardFile.Decoded d = decode(file, e, store, bytes);
+      if (d.inPlace()) {
+        kept = true;
+        return d.owning(() -> buffers.give(bytes));
+      }
+      return d;
+    } finally {
+      if (!kept) {
+        buffers.give(bytes); // decoded into arrays of its own, or failed: the file's bytes are not read again
+      }
+    }
+  }
+
+  /** Reads {@code e} into {@code bytes} and decodes it from there. */
+  private ShardFile.Decoded decode(int file, ShardIndex.Entry e, ShardStore store, java.nio.ByteBuffer bytes) {
+    java.nio.ByteBuffer b = bytes.slice(0, (int) e.bytes());
+    if (disk == null) {
+      int crc = store.read(e.name(), e.bytes(), bytes);
+      if (crc != e.crc32c()) {
+        throw ShardFile.corrupt(b, e, columns, where(file), crc);
+      }
+      return ShardFile.decode(b, e, columns, where(file), true);
+    }
+    ShardDiskCache.Copy copy = disk.get(store, e, bytes);
+    try {
+      return ShardFile.decode(b, e, columns, where(file), true);
     } catch (dev.minibatch.runtime.io.FileFormatException damaged) {
       if (!copy.trusted()) {
         throw damaged;
       }
       disk.discard(store, e);
-      return ShardFile.decode(disk.get(store, e).bytes(), e, columns, where(file), true);
+      disk.get(store, e, bytes);
+      return ShardFile.decode(b, e, columns, where(file), true);
     }
   }
 
@@ -266,9 +328,12 @@ final class ShardCache implements AutoCloseable {
       if (victim < 0) {
         return false;
       }
-      files.remove(victim);
+      Load dropped = files.remove(victim);
       held = files.size();
       ready.set(victim, null);
+      if (dropped.decoded != null) {
+        dropped.decoded.release(); // the buffer is reused once the batches copying from it are done
+      }
     }
     return true;
   }
@@ -305,6 +370,11 @@ final class ShardCache implements AutoCloseable {
     handOff.close(() -> {
       w[0] = reader;
       reader = null;
+      for (Load l : files.values()) {
+        if (l.done && l.decoded != null) {
+          l.decoded.release();
+        }
+      }
       files.clear();
       ahead.clear();
       held = 0;
@@ -315,6 +385,7 @@ final class ShardCache implements AutoCloseable {
     if (w[0] != null) {
       w[0].stop();
     }
+    buffers.clear();
     counters.ended();
   }
 }

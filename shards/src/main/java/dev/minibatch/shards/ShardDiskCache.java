@@ -26,8 +26,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
-import java.util.zip.CRC32C;
-import org.jspecify.annotations.Nullable;
 
 /**
  * A node-local directory of shard files fetched from their sets' file systems, shared by every
@@ -63,8 +61,8 @@ final class ShardDiskCache {
   private final Path locks;
   private final long maxBytes;
 
-  /** A file's bytes and where they came from. */
-  record Copy(byte[] bytes, boolean trusted) {}
+  /** Where a file's bytes came from: a copy found here (trusted), or fetched and checked now. */
+  record Copy(boolean trusted) {}
 
   /**
    * The cache in {@code directory} (created if missing), holding at most {@code maxBytes} bytes of
@@ -107,33 +105,32 @@ final class ShardDiskCache {
   }
 
   /**
-   * The bytes of {@code entry} of {@code store}: the copy here if there is one of the index's length
-   * (trusted), else fetched, checked against the index's CRC-32C (a mismatch is fetched once more)
-   * and stored. A file that finds no room (every copy being read by this JVM) is returned unstored.
+   * Reads the bytes of {@code entry} of {@code store} into the start of {@code into}: the copy here if
+   * there is one of the index's length (trusted), else fetched, checked against the index's CRC-32C
+   * (a mismatch is fetched once more) and stored. A file that finds no room (every copy being read by
+   * this JVM) is read unstored.
    *
    * @throws FileFormatException if the file fetched twice does not match the index, naming it
    * @throws UncheckedIOException if the store or the cache directory fails
    */
-  Copy get(ShardStore store, ShardIndex.Entry entry) {
+  Copy get(ShardStore store, ShardIndex.Entry entry, ByteBuffer into) {
     Path copy = directory.resolve(name(store, entry));
-    byte[] found = readCopy(copy, entry.bytes());
-    if (found != null) {
-      return new Copy(found, true);
+    if (readCopy(copy, entry.bytes(), into)) {
+      return new Copy(true);
     }
     return locked(locks.resolve(copy.getFileName() + ".lock"), () -> {
       // Another process may have fetched it while this one waited for the lock.
-      byte[] again = readCopy(copy, entry.bytes());
-      if (again != null) {
-        return new Copy(again, true);
+      if (readCopy(copy, entry.bytes(), into)) {
+        return new Copy(true);
       }
       try {
         Files.deleteIfExists(copy); // of another length: not counted against the room the new copy needs
       } catch (IOException e) {
         throw IoFailure.of("delete", copy, e);
       }
-      byte[] fetched = fetch(store, entry);
-      admit(copy, fetched);
-      return new Copy(fetched, false);
+      fetch(store, entry, into);
+      admit(copy, into.slice(0, (int) entry.bytes()));
+      return new Copy(false);
     });
   }
 
@@ -165,25 +162,30 @@ final class ShardDiskCache {
     }
   }
 
-  /** The copy's bytes if it is there and {@code length} long, else null; a hit counts as a use. */
-  private static byte @Nullable [] readCopy(Path copy, long length) {
+  /**
+   * Reads the copy into {@code into} from index 0 if it is there and {@code length} long, else
+   * returns false; a hit counts as a use. Read in pieces ({@link ShardStore#PIECE}): a channel reads a
+   * heap buffer through a native buffer of each read's size.
+   */
+  private static boolean readCopy(Path copy, long length, ByteBuffer into) {
     AtomicInteger readers = READING.computeIfAbsent(copy, p -> new AtomicInteger());
     readers.incrementAndGet();
     try (FileChannel in = FileChannel.open(copy, StandardOpenOption.READ)) {
       if (in.size() != length) {
-        return null; // cut or replaced on the local disk: fetched again
+        return false; // cut or replaced on the local disk: fetched again
       }
-      byte[] out = new byte[(int) length];
-      ByteBuffer b = ByteBuffer.wrap(out);
-      while (b.hasRemaining()) {
-        if (in.read(b) < 0) {
-          return null;
+      int n = 0;
+      while (n < length) {
+        int r = in.read(into.slice(n, (int) Math.min(ShardStore.PIECE, length - n)));
+        if (r < 0) {
+          return false;
         }
+        n += r;
       }
       touch(copy);
-      return out;
+      return true;
     } catch (NoSuchFileException e) {
-      return null;
+      return false;
     } catch (IOException e) {
       throw IoFailure.of("read", copy, e);
     } finally {
@@ -202,16 +204,13 @@ final class ShardDiskCache {
     }
   }
 
-  /** The file from its store, checked against the index's CRC-32C, fetched once more on a mismatch. */
-  private byte[] fetch(ShardStore store, ShardIndex.Entry entry) {
+  /** Reads the file from its store into {@code into}, checked against the index's CRC-32C, fetched once more on a mismatch. */
+  private void fetch(ShardStore store, ShardIndex.Entry entry, ByteBuffer into) {
     int crc = 0;
     for (int attempt = 0; attempt < 2; attempt++) {
-      byte[] bytes = store.readFully(entry.name(), entry.bytes());
-      CRC32C sum = new CRC32C();
-      sum.update(bytes, 0, bytes.length);
-      crc = (int) sum.getValue();
+      crc = store.read(entry.name(), entry.bytes(), into);
       if (crc == entry.crc32c()) {
-        return bytes;
+        return;
       }
     }
     throw new FileFormatException(store.where(entry.name()), "its CRC-32C is " + String.format("%08x", crc)
@@ -220,21 +219,25 @@ final class ShardDiskCache {
   }
 
   /**
-   * Stores {@code bytes} as {@code copy}, under the directory's lock: copies least recently used
+   * Stores the bytes between {@code bytes}' position and limit as {@code copy}, under the directory's lock: copies least recently used
    * are deleted until it fits, then it is written to a temporary file and renamed into place. If
    * it cannot fit (the copies left are being read by this JVM), it is not stored.
    */
-  private void admit(Path copy, byte[] bytes) {
+  private void admit(Path copy, ByteBuffer bytes) {
     locked(locks.resolve(DIRECTORY_LOCK), () -> {
-      if (!makeRoom(bytes.length)) {
+      if (!makeRoom(bytes.remaining())) {
         return null;
       }
       Path temporary = directory.resolve(copy.getFileName() + "." + UUID.randomUUID() + TEMPORARY);
       try {
         try (FileChannel out = FileChannel.open(temporary, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
-          ByteBuffer b = ByteBuffer.wrap(bytes);
-          while (b.hasRemaining()) {
-            out.write(b);
+          // In pieces, as the copy is read: a channel writes a heap buffer through a native buffer of each write's size.
+          int length = bytes.remaining();
+          for (int at = 0; at < length; at += ShardStore.PIECE) {
+            ByteBuffer b = bytes.slice(at, Math.min(ShardStore.PIECE, length - at));
+            while (b.hasRemaining()) {
+              out.write(b);
+            }
           }
           // On the disk before the rename, so a machine that stops leaves the copy whole or absent.
           out.force(true);

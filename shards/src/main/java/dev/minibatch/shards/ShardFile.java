@@ -4,6 +4,7 @@ import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.io.IOException;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
 import java.util.List;
 import java.util.Set;
 import java.util.zip.CRC32C;
@@ -32,39 +33,157 @@ import org.apache.parquet.schema.Type;
 import org.jspecify.annotations.Nullable;
 
 /**
- * One shard file decoded: each column's samples as one array of bytes, row after row, ready to be
- * copied into batches. A file as {@link ShardWriter} writes it (required fixed-size binary columns,
- * plain encoding, no dictionary) decodes with one copy per page; any other Parquet file with the
- * index's columns as fixed-size or variable binary of the right length (one Spark wrote, say)
- * decodes through Parquet's column reader, value by value. A column with a variable axis (a binary
- * column of each sample's real steps) decodes value by value too, with where each row ends.
+ * One shard file decoded: where each column's samples lie, ready to be copied into batches. A file
+ * as {@link ShardWriter} writes it (required columns, plain encoding, no dictionary, uncompressed
+ * pages) is served in place: its pages are found by their headers and a sample is read from the
+ * file's own bytes, with no copy before the batch's ({@link PagesInPlace}). Any other Parquet file with
+ * the index's columns as fixed-size or variable binary of the right length (one Spark wrote, or
+ * compressed pages, say) decodes through Parquet's reader into one array per column: page by page
+ * for plain fixed-size values, value by value otherwise. A binary column (each sample's real steps
+ * of a variable axis, or an encoded image) keeps where each row starts and how many bytes it holds.
  */
 final class ShardFile {
   private ShardFile() {}
 
   /**
-   * A decoded file.
+   * A decoded file: per column the bytes its rows lie in (the file's own bytes when served in place,
+   * else an array decoded for it) and where each row starts there. The buffers are read by absolute
+   * index only, so threads share them.
    *
-   * @param columns per column, the rows' bytes back to back
-   * @param ends per column with a variable axis or of encoded images, where each row's bytes end in {@code columns}
-   *     ({@code ends[c][r]}; row {@code r} starts where row {@code r - 1} ends, row 0 at 0); null for a
-   *     fixed column, whose rows are {@link Column#rowBytes()} each
+   * <p>Counted references: the cache holds one while it keeps the file, and each batch write one
+   * while it copies from it ({@link #retain()}, {@link #release()}). When the last is released, a
+   * file served in place gives its bytes back to be read into again ({@link #owning}); so a dropped
+   * file stays whole for a batch still copying from it, and its buffer is reused only after.
    */
-  record Decoded(byte[][] columns, int[] @Nullable [] ends) {
-    /** The steps of row {@code row} of variable column {@code c}. */
-    int steps(int c, int row, int stepBytes) {
-      int[] e = java.util.Objects.requireNonNull(ends[c]);
-      return (e[row] - (row == 0 ? 0 : e[row - 1])) / stepBytes;
+  static final class Decoded {
+    private final java.util.concurrent.atomic.AtomicInteger refs = new java.util.concurrent.atomic.AtomicInteger(1);
+    private @Nullable Runnable free;
+    private final boolean inPlace;
+    private final ByteBuffer[] data;
+    // Per fixed column: the first row of each page and where its values start (one "page" of row 0 at
+    // 0 for a decoded array); null for a binary column.
+    private final int[] @Nullable [] pageRows;
+    private final int[] @Nullable [] pageAt;
+    // Per fixed column of several pages: the page that holds row {@code k << pageShift[c]}. Each page
+    // but a row group's last holds at least {@code 1 << pageShift[c]} rows, so from there the page of
+    // any row is at most a step or two on: a row's place costs no search.
+    private final int[] @Nullable [] pageIndex;
+    private final int[] pageShift;
+    // Per binary column (a variable axis, encoded images): where each row's bytes start, and how many
+    // there are; null for a fixed one.
+    private final int[] @Nullable [] rowAt;
+    private final int[] @Nullable [] rowBytes;
+
+    Decoded(boolean inPlace, ByteBuffer[] data, int[] @Nullable [] pageRows, int[] @Nullable [] pageAt,
+        int[] @Nullable [] rowAt, int[] @Nullable [] rowBytes) {
+      this.inPlace = inPlace;
+      this.data = data;
+      this.pageRows = pageRows;
+      this.pageAt = pageAt;
+      this.rowAt = rowAt;
+      this.rowBytes = rowBytes;
+      this.pageIndex = new int[data.length][];
+      this.pageShift = new int[data.length];
+      for (int c = 0; c < data.length; c++) {
+        int[] rows = pageRows[c];
+        if (rows != null && rows.length > 1) {
+          index(c, rows);
+        }
+      }
     }
 
-    /** Where row {@code row} of variable column {@code c} starts in {@code columns[c]}. */
-    int start(int c, int row) {
-      return row == 0 ? 0 : java.util.Objects.requireNonNull(ends[c])[row - 1];
+    /** Fills {@link #pageIndex} of column {@code c}, whose pages start at {@code rows}. */
+    private void index(int c, int[] rows) {
+      int least = Integer.MAX_VALUE;
+      for (int p = 1; p < rows.length; p++) {
+        least = Math.min(least, rows[p] - rows[p - 1]);
+      }
+      int shift = 31 - Integer.numberOfLeadingZeros(Math.max(1, least));
+      int last = rows[rows.length - 1];
+      int[] index = new int[(last >>> shift) + 2];
+      int p = 0;
+      for (int k = 0; k < index.length; k++) {
+        long row = (long) k << shift;
+        while (p + 1 < rows.length && rows[p + 1] <= row) {
+          p++;
+        }
+        index[k] = p;
+      }
+      pageIndex[c] = index;
+      pageShift[c] = shift;
+    }
+
+    /** Whether the rows are read from the file's own bytes (else from arrays decoded for them). */
+    boolean inPlace() {
+      return inPlace;
+    }
+
+    /** Sets what the last {@link #release()} does (gives the file's bytes back); before anyone else sees this. */
+    Decoded owning(Runnable free) {
+      this.free = free;
+      return this;
+    }
+
+    /** One more reference, unless the last was released already (the bytes may be reused): then false. */
+    boolean retain() {
+      int r;
+      do {
+        r = refs.get();
+        if (r <= 0) {
+          return false;
+        }
+      } while (!refs.compareAndSet(r, r + 1));
+      return true;
+    }
+
+    /** Drops a reference; the last one frees the bytes. */
+    void release() {
+      int r = refs.decrementAndGet();
+      if (r == 0 && free != null) {
+        free.run();
+      } else if (r < 0) {
+        throw new IllegalStateException("a decoded shard file released more often than retained");
+      }
+    }
+
+    /** The bytes column {@code c}'s rows lie in. */
+    ByteBuffer data(int c) {
+      return data[c];
+    }
+
+    /** Where row {@code row} of column {@code c} starts in {@link #data(int) data(c)}; {@code size} the fixed row's bytes. */
+    int at(int c, int row, int size) {
+      int[] starts = rowAt[c];
+      if (starts != null) {
+        return starts[row];
+      }
+      int[] rows = java.util.Objects.requireNonNull(pageRows[c]);
+      int[] at = java.util.Objects.requireNonNull(pageAt[c]);
+      int[] index = pageIndex[c];
+      int p = 0;
+      if (index != null) {
+        // Rows past the last page's first share the index's last entry.
+        p = index[Math.min(row >>> pageShift[c], index.length - 1)];
+        while (p + 1 < rows.length && rows[p + 1] <= row) {
+          p++;
+        }
+      }
+      return at[p] + (row - rows[p]) * size;
+    }
+
+    /** The steps of row {@code row} of variable column {@code c}. */
+    int steps(int c, int row, int stepBytes) {
+      return bytes(c, row) / stepBytes;
+    }
+
+    /** The bytes of row {@code row} of binary column {@code c} (a variable axis's steps, an encoded image). */
+    int bytes(int c, int row) {
+      return java.util.Objects.requireNonNull(rowBytes[c])[row];
     }
   }
 
   /**
-   * The columns of {@code file}, the whole bytes of {@code entry}.
+   * The columns of {@code file}, the whole bytes of {@code entry}, its checksum checked here.
    *
    * @param where the file's location, for messages
    * @throws FileFormatException if the bytes do not match the index's checksum, or are not a
@@ -72,44 +191,70 @@ final class ShardFile {
    *     for a failure inside the data the rows it was decoding
    */
   static Decoded decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where) {
-    return decode(file, entry, columns, where, false);
+    return decode(ByteBuffer.wrap(file), entry, columns, where, false);
   }
 
   /**
-   * As {@link #decode(byte[], ShardIndex.Entry, List, String)}; with {@code checked}, the bytes were
-   * checked against the index's checksum already (as they arrived in the disk cache) or are trusted
-   * (a copy there), and are not summed again.
+   * As {@link #decode(byte[], ShardIndex.Entry, List, String)}, of the bytes between {@code file}'s
+   * position and limit; with {@code checked}, the bytes were checked against the index's checksum
+   * already (as they were read, or as they arrived in the disk cache) or are trusted (a copy there),
+   * and are not summed again. Served in place, the decoded file reads {@code file}'s bytes: they must
+   * not change while it is used.
    */
-  static Decoded decode(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where, boolean checked) {
-    CRC32C crc = new CRC32C();
+  static Decoded decode(ByteBuffer file, ShardIndex.Entry entry, List<Column> columns, String where, boolean checked) {
+    ByteBuffer bytes = file.slice();
     if (!checked) {
-      crc.update(file, 0, file.length);
-    }
-    boolean intact = checked || (int) crc.getValue() == entry.crc32c();
-    Decoded out;
-    try {
-      // The file's checksum covers every page: the pages' own checksums are checked only to name the
-      // rows of a file that fails it (a second pass over every byte otherwise).
-      out = columns(file, entry, columns, where, !intact);
-    } catch (FileFormatException e) {
-      if (intact) {
-        throw e;
+      int crc = crc32c(bytes);
+      if (crc != entry.crc32c()) {
+        throw corrupt(bytes, entry, columns, where, crc);
       }
-      String detail = e.getMessage().startsWith(where + ": ") ? e.getMessage().substring(where.length() + 2) : e.getMessage();
-      throw new FileFormatException(where, "its CRC-32C is " + String.format("%08x", (int) crc.getValue())
-          + ", the index says " + String.format("%08x", entry.crc32c()) + ": the file is corrupt; " + detail, e);
     }
-    if (!intact) {
-      throw new FileFormatException(where, "its CRC-32C is " + String.format("%08x", (int) crc.getValue())
-          + ", the index says " + String.format("%08x", entry.crc32c()) + ": the file was changed or corrupted after the"
-          + " index was written");
-    }
-    return out;
+    // The file's checksum covers every page: the pages' own checksums are checked only to name the
+    // rows of a file that fails it (a second pass over every byte otherwise).
+    return columns(bytes, entry, columns, where, false);
   }
 
-  private static Decoded columns(byte[] file, ShardIndex.Entry entry, List<Column> columns, String where,
+  /** The CRC-32C of the bytes between {@code b}'s position and limit (its position unchanged). */
+  static int crc32c(ByteBuffer b) {
+    CRC32C crc = new CRC32C();
+    crc.update(b.duplicate());
+    return (int) crc.getValue();
+  }
+
+  /**
+   * The failure of a file whose CRC-32C is {@code crc}, not the index's: decoded once more with
+   * every page's own checksum checked, so that a damaged page is named by its rows and column.
+   */
+  static FileFormatException corrupt(ByteBuffer file, ShardIndex.Entry entry, List<Column> columns, String where,
+      int crc) {
+    String sums = "its CRC-32C is " + String.format("%08x", crc) + ", the index says " + String.format("%08x",
+        entry.crc32c());
+    try {
+      columns(file.slice(), entry, columns, where, true);
+    } catch (FileFormatException e) {
+      String detail = e.getMessage().startsWith(where + ": ") ? e.getMessage().substring(where.length() + 2) : e.getMessage();
+      return new FileFormatException(where, sums + ": the file is corrupt; " + detail, e);
+    }
+    return new FileFormatException(where, sums + ": the file was changed or corrupted after the index was written");
+  }
+
+  /**
+   * The reader's options, made once: each {@code ParquetReadOptions.builder()} loads a new Hadoop
+   * configuration (its XML resources parsed anew), which cost more than serving a file in place.
+   */
+  private static final class Options {
+    static final ParquetReadOptions TRUSTED = ParquetReadOptions.builder().usePageChecksumVerification(false).build();
+    static final ParquetReadOptions CHECKED = ParquetReadOptions.builder().usePageChecksumVerification(true).build();
+  }
+
+  /**
+   * The columns of {@code file}: in place when every column chunk allows it ({@link PagesInPlace}), else
+   * through Parquet's reader; with {@code checkPages} (a file that failed its checksum), always
+   * through the reader, which checks each page's own checksum.
+   */
+  private static Decoded columns(ByteBuffer file, ShardIndex.Entry entry, List<Column> columns, String where,
       boolean checkPages) {
-    ParquetReadOptions options = ParquetReadOptions.builder().usePageChecksumVerification(checkPages).build();
+    ParquetReadOptions options = checkPages ? Options.CHECKED : Options.TRUSTED;
     long row = 0;
     long rowsInGroup = 0;
     try (ParquetFileReader reader = ParquetFileReader.open(new BytesInputFile(file), options)) {
@@ -124,11 +269,17 @@ final class ShardFile {
         throw new FileFormatException(where, "holds " + count + " rows, the index says " + entry.samples());
       }
       ColumnDescriptor[] descriptors = new ColumnDescriptor[columns.size()];
+      for (int i = 0; i < descriptors.length; i++) {
+        descriptors[i] = descriptor(schema, columns.get(i), where);
+      }
+      List<BlockMetaData> blocks = reader.getFooter().getBlocks();
+      if (!checkPages && PagesInPlace.allows(blocks, descriptors, columns)) {
+        return PagesInPlace.decode(file, blocks, descriptors, columns, entry, where);
+      }
       byte[][] out = new byte[columns.size()][];
       int[] @Nullable [] ends = new int[columns.size()][];
       for (int i = 0; i < descriptors.length; i++) {
         Column c = columns.get(i);
-        descriptors[i] = descriptor(schema, c, where);
         if (c.binary()) {
           ends[i] = new int[entry.samples()];
           out[i] = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, chunkBytes(reader, descriptors[i])))];
@@ -136,7 +287,6 @@ final class ShardFile {
           out[i] = new byte[Math.multiplyExact(entry.samples(), c.rowBytes())];
         }
       }
-      List<BlockMetaData> blocks = reader.getFooter().getBlocks();
       int block = 0;
       PageReadStore group;
       while (block < blocks.size()) {
@@ -155,8 +305,8 @@ final class ShardFile {
               values = new ColumnReadStoreImpl(group, new GroupRecordConverter(schema).getRootConverter(), schema,
                   reader.getFooter().getFileMetaData().getCreatedBy());
             }
-            out[i] = copySteps(values.getColumnReader(d), d, out[i], ends[i], (int) row, (int) rowsInGroup, columns.get(i),
-                where, row);
+            out[i] = copySteps(values.getColumnReader(d), d, out[i], java.util.Objects.requireNonNull(ends[i]), (int) row,
+                (int) rowsInGroup, columns.get(i), where, row);
           } else if (plain(blocks.get(block), d, rowBytes)) {
             copyPages(group.getPageReader(d), out[i], (int) row, (int) rowsInGroup, rowBytes, columns.get(i), where, row);
           } else {
@@ -171,7 +321,7 @@ final class ShardFile {
         row += rowsInGroup;
         block++;
       }
-      return new Decoded(out, ends);
+      return decoded(out, ends);
     } catch (FileFormatException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -179,6 +329,32 @@ final class ShardFile {
           + rowsInGroup - 1) + " of the shard set)";
       throw new FileFormatException(where, "not a readable Parquet shard file" + rows + ": " + e, e);
     }
+  }
+
+  /** Columns decoded into arrays: a fixed one as one page from row 0, a binary one by its rows' ends. */
+  private static Decoded decoded(byte[][] out, int[] @Nullable [] ends) {
+    int n = out.length;
+    ByteBuffer[] data = new ByteBuffer[n];
+    int[][] pageRows = new int[n][];
+    int[][] pageAt = new int[n][];
+    int[][] rowAt = new int[n][];
+    int[][] rowBytes = new int[n][];
+    for (int c = 0; c < n; c++) {
+      data[c] = ByteBuffer.wrap(out[c]);
+      int[] e = ends[c];
+      if (e == null) {
+        pageRows[c] = new int[] {0};
+        pageAt[c] = new int[] {0};
+      } else {
+        rowAt[c] = new int[e.length];
+        rowBytes[c] = new int[e.length];
+        for (int r = 0; r < e.length; r++) {
+          rowAt[c][r] = r == 0 ? 0 : e[r - 1];
+          rowBytes[c][r] = e[r] - rowAt[c][r];
+        }
+      }
+    }
+    return new Decoded(false, data, pageRows, pageAt, rowAt, rowBytes);
   }
 
   /** The uncompressed bytes of column {@code d} in the whole file: a first guess of its decoded size. */

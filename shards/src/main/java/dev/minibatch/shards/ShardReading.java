@@ -175,7 +175,8 @@ final class ShardReading implements AutoCloseable {
   }
 
   /**
-   * Copies each row's sample from its decoded file: one bulk copy per array, the bytes as stored
+   * Copies each row's sample from its decoded file (the file's own bytes, for a file served in place):
+   * one bulk copy per array, the bytes as stored
    * (little-endian, the batch buffers' order on the machines ND4J runs on); a variable array's real
    * steps, then its padding to the batch's steps, and its group's length and mask.
    */
@@ -184,6 +185,8 @@ final class ShardReading implements AutoCloseable {
     private final @Nullable ShardSequences variable;
     /** Per column, the decoder of its encoded images; null for a column copied as it is stored. */
     private final @Nullable ImageDecoder[] images;
+    /** Per reader thread, the array an encoded image served in place is copied into for its decoder. */
+    private final ThreadLocal<byte[]> scratch = ThreadLocal.withInitial(() -> new byte[1 << 16]);
     private final ShardSequences.@Nullable Padder[] padders;
     // Per length group, its first column: the one whose length the group's mask and lengths give.
     private final int[] roots;
@@ -237,26 +240,69 @@ final class ShardReading implements AutoCloseable {
       // from the epoch's start, which only keeps files longer.
       int start = Math.max(0, use.positionOf()[indices[from]]);
       int writer = needs.enter(slot.epoch(), start);
+      Progress at = new Progress(use, slot.epoch(), writer, start - from, slot.seed(), new Held());
       try {
-        write(indices, from, to, out, dst, new Progress(use, slot.epoch(), writer, start - from, slot.seed()));
+        write(indices, from, to, out, dst, at);
       } finally {
+        at.held.release();
         needs.exit(writer);
       }
     }
 
     /**
-     * Where a write is: its epoch's use, its writer slot, and the position of row {@code r} as
-     * {@code offset + r} (a batch's rows are consecutive positions of the epoch).
+     * Where a write is: its epoch's use, its writer slot, the position of row {@code r} as {@code
+     * offset + r} (a batch's rows are consecutive positions of the epoch), and the files it copies from.
      */
-    private record Progress(FileNeeds.EpochUse use, int epoch, int writer, int offset, long seed) {}
+    private record Progress(FileNeeds.EpochUse use, int epoch, int writer, int offset, long seed, Held held) {}
+
+    /**
+     * The files one write copies from, each retained once from the cache for the whole write and
+     * released at its end (so a file the cache drops meanwhile keeps its bytes until then).
+     */
+    private static final class Held {
+      private int[] files = new int[8];
+      private ShardFile.@Nullable Decoded[] decoded = new ShardFile.Decoded[8];
+      private int count;
+
+      ShardFile.@Nullable Decoded find(int file) {
+        for (int i = 0; i < count; i++) {
+          if (files[i] == file) {
+            return decoded[i];
+          }
+        }
+        return null;
+      }
+
+      void add(int file, ShardFile.Decoded d) {
+        if (count == files.length) {
+          files = Arrays.copyOf(files, 2 * count);
+          decoded = Arrays.copyOf(decoded, 2 * count);
+        }
+        files[count] = file;
+        decoded[count++] = d;
+      }
+
+      void release() {
+        for (int i = 0; i < count; i++) {
+          java.util.Objects.requireNonNull(decoded[i]).release();
+          decoded[i] = null;
+        }
+        count = 0;
+      }
+    }
 
     /** File {@code file}'s columns for row {@code r}: a file this write still waits for is loaded from where it is. */
     private ShardFile.Decoded columns(int file, int r, Progress at) {
-      ShardFile.Decoded d = cache.loaded(file);
+      ShardFile.Decoded d = at.held.find(file);
+      if (d != null) {
+        return d;
+      }
+      d = cache.loaded(file);
       if (d == null) {
         needs.advance(at.writer, at.epoch, at.offset + r);
         d = cache.get(file);
       }
+      at.held.add(file, d);
       return d;
     }
 
@@ -281,9 +327,9 @@ final class ShardReading implements AutoCloseable {
           // Touch the next sample's first bytes now, so its cache miss overlaps this copy: rows
           // drawn at random are each a miss the hardware prefetcher cannot foresee.
           int nextRow = (int) (indices[r + 1] - firsts[next]);
-          byte[] first = columns.columns()[0];
-          touched += first[Math.min(first.length - 1, columns.ends()[0] == null ? nextRow * rowBytes[0]
-              : columns.start(0, nextRow))];
+          // Clamped: an empty last value of a decoded binary column starts at its array's end.
+          ByteBuffer first = columns.data(0);
+          touched += first.get(Math.min(first.limit() - 1, columns.at(0, nextRow, rowBytes[0])));
         }
         for (int a = 0; a < arrays; a++) {
           ImageDecoder image = images[a];
@@ -291,7 +337,7 @@ final class ShardReading implements AutoCloseable {
             decode(image, current, currentFile, row, a, indices[r], at, dst[a], r);
           } else if (padders[a] == null) {
             int n = rowBytes[a];
-            dst[a].put(r * n, current.columns()[a], row * n, n);
+            dst[a].put(r * n, current.data(a), current.at(a, row, n), n);
           }
         }
         if (padders.length > 0 && roots.length > 0) {
@@ -316,19 +362,42 @@ final class ShardReading implements AutoCloseable {
      */
     private void decode(ImageDecoder image, ShardFile.Decoded d, int file, int row, int a, int sample, Progress at,
         ByteBuffer dst, int r) {
-      int start = d.start(a, row);
-      int length = java.util.Objects.requireNonNull(d.ends()[a])[row] - start;
+      int start = d.at(a, row, 0);
+      int length = d.bytes(a, row);
       String column = files.columns().get(a).name();
       if (length == 0) {
         throw new FileFormatException(where(file), "row " + row + " (of the file), column '" + column + "': an empty"
             + " value; expected an encoded image (JPEG, PNG)");
       }
+      ByteBuffer data = d.data(a);
+      byte[] bytes;
+      int offset;
+      if (data.hasArray()) {
+        bytes = data.array();
+        offset = data.arrayOffset() + start;
+      } else {
+        // Served in place (a direct or mapped buffer): the decoder takes an array, so the image's
+        // bytes are copied once into this thread's scratch; small beside decoding them.
+        bytes = scratch(length);
+        data.get(start, bytes, 0, length);
+        offset = 0;
+      }
       try {
-        image.write(d.columns()[a], start, length, at.seed, at.epoch, sample, dst, r);
+        image.write(bytes, offset, length, at.seed, at.epoch, sample, dst, r);
       } catch (ImageDecoder.BadImageException e) {
         throw new FileFormatException(where(file), "row " + row + " (of the file), column '" + column + "': "
             + e.getMessage(), e.getCause());
       }
+    }
+
+    /** This thread's array for an encoded image of {@code length} bytes served in place. */
+    private byte[] scratch(int length) {
+      byte[] b = scratch.get();
+      if (b.length < length) {
+        b = new byte[Math.max(length, 2 * b.length)];
+        scratch.set(b);
+      }
+      return b;
     }
 
     /**
@@ -354,7 +423,7 @@ final class ShardReading implements AutoCloseable {
                 .name() + "': " + own + " steps, expected " + stored + " (the length of '" + files.columns().get(root)
                 .name() + "', which it shares)");
           }
-          p.write(d.columns()[a], d.start(a, row), stored, skip, len, steps, out, a, r);
+          p.write(d.data(a), d.at(a, row, 0), stored, skip, len, steps, out, a, r);
         }
         out.lengths(g).put(r, len);
         Collate.maskRow(out.mask(g), r * steps, len, steps);
@@ -370,7 +439,13 @@ final class ShardReading implements AutoCloseable {
       int file = fileOf(sample);
       int row = (int) (sample - firsts[file]);
       int root = roots[g];
-      int stored = cache.get(file).steps(root, row, rowBytes[root]);
+      ShardFile.Decoded d = cache.get(file);
+      int stored;
+      try {
+        stored = d.steps(root, row, rowBytes[root]);
+      } finally {
+        d.release();
+      }
       return v.clamp(g, stored, files.longest(root), where(file), row, files.columns().get(root).name());
     }
 

@@ -167,7 +167,7 @@ final class ShardSequences {
      * steps of the file's row from step {@code skip} (of its {@code stored}), then the padding; per
      * block of the axes before the variable one.
      */
-    void write(byte[] src, int start, int stored, int skip, int len, int steps, CollateTarget out, int a, int r) {
+    void write(ByteBuffer src, int start, int stored, int skip, int len, int steps, CollateTarget out, int a, int r) {
       ByteBuffer dst = out.bytes(a);
       int size = column.dtype().byteSize();
       int row = r * steps * column.stepBytes();

@@ -150,10 +150,12 @@ public final class ShardSetFormat implements Format {
   private static void images(ImageDecoder image, ShardFile.Decoded d, int c, Column column, ShardIndex.Entry e,
       String where, Problems problems) {
     ByteBuffer pixels = ByteBuffer.allocateDirect(column.rowBytes()).order(ByteOrder.nativeOrder());
-    int[] ends = java.util.Objects.requireNonNull(d.ends()[c]);
+    // Decoded from an array, so served from it: the images are read where they lie.
+    ByteBuffer data = d.data(c);
+    byte[] bytes = data.array();
     for (int row = 0; row < e.samples() && !problems.isFull(); row++) {
-      int start = d.start(c, row);
-      int length = ends[row] - start;
+      int start = data.arrayOffset() + d.at(c, row, 0);
+      int length = d.bytes(c, row);
       long sample = e.first() + row;
       String at = "row " + sample + " of the shard set (" + row + " of the file), column '" + column.name() + "': ";
       if (length == 0) {
@@ -161,7 +163,7 @@ public final class ShardSetFormat implements Format {
         continue;
       }
       try {
-        image.write(d.columns()[c], start, length, 0, 0, (int) sample, pixels, 0);
+        image.write(bytes, start, length, 0, 0, (int) sample, pixels, 0);
       } catch (ImageDecoder.BadImageException ex) {
         problems.report(where, at + ex.getMessage());
       }

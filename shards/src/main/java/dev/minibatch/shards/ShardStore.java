@@ -11,17 +11,23 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.StandardOpenOption;
 import java.nio.file.Paths;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.zip.CRC32C;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.LocalFileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.StreamCapabilities;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -31,6 +37,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class ShardStore implements AutoCloseable {
   private static final String IN_PROGRESS = ".inprogress";
+  /** The bytes of one read of a shard file: small enough to stay in the processor's cache for its checksum. */
+  static final int PIECE = 1 << 20;
   private final URI directory;
   private final FileSystem fs;
   private final Path root;
@@ -131,40 +139,144 @@ final class ShardStore implements AutoCloseable {
   }
 
   /**
-   * The whole file {@code name}, which must be {@code length} bytes long.
+   * The whole file {@code name}, which must be {@code length} bytes long, in a new array.
    *
    * @throws FileFormatException if it is missing or its length is not {@code length}
    * @throws UncheckedIOException if it cannot be read
    */
   byte[] readFully(String name, long length) {
+    byte[] out = new byte[checkedLength(name, length)];
+    read(name, length, ByteBuffer.wrap(out));
+    return out;
+  }
+
+  /**
+   * Reads the whole file {@code name}, which must be {@code length} bytes long, into {@code into}
+   * from index 0 (its position and limit unchanged), and returns its CRC-32C: summed piece by piece
+   * as the pieces arrive, while they are still in the processor's cache, so the sum costs no second
+   * pass over the file from memory. A file of the local file system is read with a channel straight
+   * into a direct buffer (one copy from the page cache); Hadoop's statistics count it as Hadoop's
+   * own read would.
+   *
+   * @throws FileFormatException if it is missing or its length is not {@code length}
+   * @throws UncheckedIOException if it cannot be read
+   */
+  int read(String name, long length, ByteBuffer into) {
+    int n = checkedLength(name, length);
+    if (into.capacity() < n) {
+      throw new IllegalArgumentException("a buffer of " + into.capacity() + " bytes for a file of " + n);
+    }
+    java.io.File local = fs.getClass() == LocalFileSystem.class ? ((LocalFileSystem) fs).pathToFile(path(name)) : null;
+    return attempt("read", where(name), () -> local != null ? readLocal(name, local, n, into) : readOnce(name, n, into));
+  }
+
+  /** {@code length} as an array's, refused beyond what one array holds. */
+  int checkedLength(String name, long length) {
     if (length > Integer.MAX_VALUE - 16) {
       throw new FileFormatException(where(name), "the index says it is " + length + " bytes; a shard file holds at most"
           + " 2 GiB");
     }
-    return attempt("read", where(name), () -> readOnce(name, length));
+    return (int) length;
   }
 
-  /** One read of the whole file {@code name}; a stream that ends early on a file of the index's length is an {@link EOFException}. */
-  private byte[] readOnce(String name, long length) throws IOException {
+  /**
+   * One read of the whole file {@code name} into {@code out}, in pieces of {@link #PIECE} bytes (a
+   * read of a whole file at once into a heap array would have Java copy it through a native buffer of
+   * its size, mapped afresh by each read); into a direct buffer where the stream reads into one
+   * (HDFS's does), else through one heap piece. A stream that ends early on a file of the index's
+   * length is an {@link EOFException}. Returns the CRC-32C.
+   */
+  private int readOnce(String name, int length, ByteBuffer out) throws IOException {
     try (FSDataInputStream in = openWhole(name, length)) {
-      byte[] out = new byte[(int) length];
-      int n = in.readNBytes(out, 0, out.length);
+      CRC32C crc = new CRC32C();
+      boolean buffers = out.isDirect() && in.hasCapability(StreamCapabilities.READBYTEBUFFER);
+      boolean array = !buffers && out.hasArray();
+      byte[] piece = buffers ? null : array ? out.array() : new byte[Math.min(PIECE, length)];
+      int n = 0;
+      while (n < length) {
+        int want = Math.min(PIECE, length - n);
+        int r;
+        if (piece == null) {
+          r = in.read(out.slice(n, want));
+          if (r > 0) {
+            crc.update(out.slice(n, r));
+          }
+        } else if (array) {
+          int at = out.arrayOffset() + n;
+          r = in.read(piece, at, want);
+          if (r > 0) {
+            crc.update(piece, at, r);
+          }
+        } else {
+          r = in.read(piece, 0, want);
+          if (r > 0) {
+            crc.update(piece, 0, r);
+            out.put(n, piece, 0, r);
+          }
+        }
+        if (r <= 0) {
+          break;
+        }
+        n += r;
+      }
       if (n < length || in.read() >= 0) {
         long actual = fs.getFileStatus(path(name)).getLen();
         if (actual == length) {
           // The file is whole: the connection ended early (an object store's response cut short).
           throw new EOFException("the stream ended after " + n + " of the file's " + length + " bytes");
         }
-        throw new FileFormatException(where(name), "the file is " + actual + " bytes, the index says " + length
-            + ": the file was changed or cut after the index was written");
+        throw changed(name, actual, length);
       }
-      bytesRead.add(n);
-      onRead.accept(n);
-      return out;
+      counted(n);
+      return (int) crc.getValue();
     } catch (FileNotFoundException e) {
-      throw new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
-          + " lists it)", e);
+      throw missing(name, e);
     }
+  }
+
+  /** One read of the local file {@code file} (the file {@code name}) into {@code out}, with a channel, in pieces. */
+  private int readLocal(String name, java.io.File file, int length, ByteBuffer out) throws IOException {
+    try (FileChannel in = FileChannel.open(file.toPath(), StandardOpenOption.READ)) {
+      long actual = in.size();
+      if (actual != length) {
+        throw changed(name, actual, length);
+      }
+      CRC32C crc = new CRC32C();
+      int n = 0;
+      while (n < length) {
+        ByteBuffer piece = out.slice(n, Math.min(PIECE, length - n));
+        int r = in.read(piece);
+        if (r <= 0) {
+          throw changed(name, n, length); // cut while it was read
+        }
+        crc.update(out.slice(n, r));
+        n += r;
+      }
+      counted(n);
+      // As Hadoop's local stream counts a read: the bytes, and one operation per file read.
+      @SuppressWarnings("deprecation")
+      FileSystem.Statistics stats = FileSystem.getStatistics(fs.getUri().getScheme(), RawLocalFileSystem.class);
+      stats.incrementBytesRead(n);
+      stats.incrementReadOps(1);
+      return (int) crc.getValue();
+    } catch (java.nio.file.NoSuchFileException e) {
+      throw missing(name, e);
+    }
+  }
+
+  private void counted(int n) {
+    bytesRead.add(n);
+    onRead.accept(n);
+  }
+
+  private FileFormatException changed(String name, long actual, long length) {
+    return new FileFormatException(where(name), "the file is " + actual + " bytes, the index says " + length
+        + ": the file was changed or cut after the index was written");
+  }
+
+  private FileFormatException missing(String name, IOException e) {
+    return new FileFormatException(where(name), "the shard file is missing (the index " + ShardIndex.NAME
+        + " lists it)", e);
   }
 
   /** {@code read}, tried again after transient failures when the store has retries, else once. */

@@ -24,7 +24,8 @@ import org.nd4j.linalg.factory.Nd4j;
  *
  * <ul>
  *   <li>{@link Mode#SINGLE}: {@code ShardProvider.builder(set)}, every reading default (elastic
- *       shards, read-ahead 2, a shuffle window larger than the set).
+ *       shards, read-ahead 2, a shuffle window larger than the set), the set read through {@code
+ *       slowfs} with its second file slow to open, so the read-ahead thread runs in mid-epoch.
  *   <li>{@link Mode#MIX}: {@code ShardProvider.mix()} of that set (weight 1) and a second set of 5
  *       samples whose weight, 1e-4, gives it no sample of an epoch of {@code samplesPerEpoch(n)}:
  *       the epochs run through the mix's streams (the first set's epoch {@code e} is positions
@@ -47,6 +48,8 @@ final class ShardSetFixture implements ProviderFixture {
   private static final double UNUSED_WEIGHT = 1e-4;
   /** The samples of the mix's second set. */
   private static final int UNUSED_SAMPLES = 5;
+  /** How long opening each set's second file takes in SINGLE and MIX (see {@link #build}). */
+  private static final long SLOW_MS = 50;
 
   private final Mode mode;
   private final Path dir;
@@ -67,9 +70,18 @@ final class ShardSetFixture implements ProviderFixture {
 
   @Override
   public ShardProvider build(int numSamples, Consumer<? super ProviderBuilder<?>> settings) {
-    String set = sets.computeIfAbsent(numSamples, n -> write("set-" + n, 0, n));
-    if (mode != Mode.MIX) {
-      return ShardProvider.builder(set).readers(mode == Mode.READERS ? 2 : 0).apply(settings).build();
+    String local = sets.computeIfAbsent(numSamples, n -> write("set-" + n, 0, n));
+    if (mode == Mode.READERS) {
+      return ShardProvider.builder(local).readers(2).apply(settings).build();
+    }
+    // Without reader threads the read-ahead thread is the only one, and it runs only while it loads a
+    // file: a file served in place loads in well under a millisecond, so the contract's look for a
+    // thread in mid-epoch would race it. Its second file takes SLOW_MS to open, so the thread that
+    // reads it ahead while the first batch is taken is certainly running then.
+    String set = "slowfs://" + local;
+    org.apache.hadoop.conf.Configuration slow = SlowFileSystem.conf("part-00001", SLOW_MS);
+    if (mode == Mode.SINGLE) {
+      return ShardProvider.builder(set).configuration(slow).apply(settings).build();
     }
     if (unused == null) {
       unused = write("unused", 9000, UNUSED_SAMPLES);
@@ -77,8 +89,8 @@ final class ShardSetFixture implements ProviderFixture {
     // The premise of the mode: the first set gives every sample of an epoch.
     assertArrayEquals(new int[] {numSamples, 0}, MixOrder.quotas(new double[] {1, UNUSED_WEIGHT}, numSamples),
         "quotas of an epoch of " + numSamples);
-    return ShardProvider.mix().source(set, 1).source(unused, UNUSED_WEIGHT).samplesPerEpoch(numSamples)
-        .apply(settings).build();
+    return ShardProvider.mix().source(set, 1).source("slowfs://" + unused, UNUSED_WEIGHT).samplesPerEpoch(numSamples)
+        .configuration(slow).apply(settings).build();
   }
 
   @Override
