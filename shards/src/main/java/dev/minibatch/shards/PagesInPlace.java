@@ -34,22 +34,27 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 final class PagesInPlace {
   private PagesInPlace() {}
 
-  /** Whether every chunk of every column of {@code blocks} can be served in place. */
-  static boolean allows(List<BlockMetaData> blocks, ColumnDescriptor[] descriptors, List<Column> columns) {
-    for (BlockMetaData block : blocks) {
-      for (int i = 0; i < descriptors.length; i++) {
-        ColumnDescriptor d = descriptors[i];
-        Column c = columns.get(i);
+  /**
+   * Per column, whether every chunk of it in {@code blocks} can be served in place: values as the
+   * batch holds them (a scalar whose stored type is wider, an int8 as INT32, cannot), plain,
+   * uncompressed, without levels.
+   */
+  static boolean[] served(List<BlockMetaData> blocks, ColumnDescriptor[] descriptors, List<Column> columns) {
+    boolean[] served = new boolean[descriptors.length];
+    for (int i = 0; i < descriptors.length; i++) {
+      ColumnDescriptor d = descriptors[i];
+      Column c = columns.get(i);
+      served[i] = d.getMaxDefinitionLevel() == 0 && d.getMaxRepetitionLevel() == 0;
+      for (BlockMetaData block : blocks) {
         boolean values = c.binary() ? d.getPrimitiveType().getPrimitiveTypeName() == PrimitiveTypeName.BINARY
             : ShardFile.plain(block, d, c.rowBytes());
         ColumnChunkMetaData chunk = chunk(block, d);
-        if (!values || chunk == null || d.getMaxDefinitionLevel() != 0 || d.getMaxRepetitionLevel() != 0
-            || chunk.getCodec() != CompressionCodecName.UNCOMPRESSED || !plainOnly(chunk)) {
-          return false;
+        if (!values || chunk == null || chunk.getCodec() != CompressionCodecName.UNCOMPRESSED || !plainOnly(chunk)) {
+          served[i] = false;
         }
       }
     }
-    return true;
+    return served;
   }
 
   private static boolean plainOnly(ColumnChunkMetaData chunk) {
@@ -69,12 +74,13 @@ final class PagesInPlace {
   }
 
   /**
-   * The columns of {@code file}, which {@link #allows} them, served from its bytes.
+   * The columns of {@code file} that are {@link #served} in place, from its bytes; the others are left
+   * null.
    *
    * @throws FileFormatException naming the rows, column and page of a header that does not fit
    */
   static ShardFile.Decoded decode(ByteBuffer file, List<BlockMetaData> blocks, ColumnDescriptor[] descriptors,
-      List<Column> columns, ShardIndex.Entry entry, String where) {
+      List<Column> columns, boolean[] served, ShardIndex.Entry entry, String where) {
     ByteBuffer le = file.duplicate().order(ByteOrder.LITTLE_ENDIAN);
     int n = descriptors.length;
     ByteBuffer[] data = new ByteBuffer[n];
@@ -83,6 +89,9 @@ final class PagesInPlace {
     int[][] rowAt = new int[n][];
     int[][] rowBytes = new int[n][];
     for (int i = 0; i < n; i++) {
+      if (!served[i]) {
+        continue;
+      }
       data[i] = file;
       Column c = columns.get(i);
       Pages pages = c.binary() ? null : new Pages();

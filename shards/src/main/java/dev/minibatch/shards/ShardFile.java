@@ -38,7 +38,8 @@ import org.jspecify.annotations.Nullable;
  * pages) is served in place: its pages are found by their headers and a sample is read from the
  * file's own bytes, with no copy before the batch's ({@link PagesInPlace}). Any other Parquet file with
  * the index's columns as fixed-size or variable binary of the right length (one Spark wrote, or
- * compressed pages, say) decodes through Parquet's reader into one array per column: page by page
+ * compressed pages, say) decodes through Parquet's reader into one array per column (only the columns
+ * that cannot be served in place, when some can: a uint8 scalar stored as INT32, say): page by page
  * for plain fixed-size values, value by value otherwise. A binary column (each sample's real steps
  * of a variable axis, or an encoded image) keeps where each row starts and how many bytes it holds.
  */
@@ -248,9 +249,9 @@ final class ShardFile {
   }
 
   /**
-   * The columns of {@code file}: in place when every column chunk allows it ({@link PagesInPlace}), else
-   * through Parquet's reader; with {@code checkPages} (a file that failed its checksum), always
-   * through the reader, which checks each page's own checksum.
+   * The columns of {@code file}: in place those whose every column chunk allows it ({@link
+   * PagesInPlace}), the others through Parquet's reader; with {@code checkPages} (a file that failed
+   * its checksum), all through the reader, which checks each page's own checksum.
    */
   private static Decoded columns(ByteBuffer file, ShardIndex.Entry entry, List<Column> columns, String where,
       boolean checkPages) {
@@ -273,13 +274,30 @@ final class ShardFile {
         descriptors[i] = descriptor(schema, columns.get(i), where);
       }
       List<BlockMetaData> blocks = reader.getFooter().getBlocks();
-      if (!checkPages && PagesInPlace.allows(blocks, descriptors, columns)) {
-        return PagesInPlace.decode(file, blocks, descriptors, columns, entry, where);
+      boolean[] served = checkPages ? new boolean[descriptors.length] : PagesInPlace.served(blocks, descriptors, columns);
+      Decoded placed = null;
+      List<Type> rest = new java.util.ArrayList<>();
+      for (int i = 0; i < descriptors.length; i++) {
+        if (served[i]) {
+          placed = placed != null ? placed : PagesInPlace.decode(file, blocks, descriptors, columns, served, entry, where);
+        } else {
+          rest.add(schema.getType(columns.get(i).name()));
+        }
+      }
+      if (rest.isEmpty() && placed != null) {
+        return placed;
+      }
+      if (placed != null) {
+        // Only the columns not served in place are read through the reader (a uint8 scalar, say).
+        reader.setRequestedSchema(new MessageType(schema.getName(), rest));
       }
       byte[][] out = new byte[columns.size()][];
       int[] @Nullable [] ends = new int[columns.size()][];
       for (int i = 0; i < descriptors.length; i++) {
         Column c = columns.get(i);
+        if (served[i]) {
+          continue;
+        }
         if (c.binary()) {
           ends[i] = new int[entry.samples()];
           out[i] = new byte[(int) Math.min(Integer.MAX_VALUE - 8, Math.max(16, chunkBytes(reader, descriptors[i])))];
@@ -298,6 +316,9 @@ final class ShardFile {
         }
         ColumnReadStoreImpl values = null;
         for (int i = 0; i < descriptors.length; i++) {
+          if (served[i]) {
+            continue;
+          }
           ColumnDescriptor d = descriptors[i];
           int rowBytes = columns.get(i).rowBytes();
           if (columns.get(i).binary()) {
@@ -321,7 +342,7 @@ final class ShardFile {
         row += rowsInGroup;
         block++;
       }
-      return decoded(out, ends);
+      return decoded(out, ends, placed, served);
     } catch (FileFormatException e) {
       throw e;
     } catch (IOException | RuntimeException e) {
@@ -331,8 +352,11 @@ final class ShardFile {
     }
   }
 
-  /** Columns decoded into arrays: a fixed one as one page from row 0, a binary one by its rows' ends. */
-  private static Decoded decoded(byte[][] out, int[] @Nullable [] ends) {
+  /**
+   * Columns decoded into arrays (a fixed one as one page from row 0, a binary one by its rows'
+   * ends), and those {@code served} in place from {@code placed}.
+   */
+  private static Decoded decoded(byte[][] out, int[] @Nullable [] ends, @Nullable Decoded placed, boolean[] served) {
     int n = out.length;
     ByteBuffer[] data = new ByteBuffer[n];
     int[][] pageRows = new int[n][];
@@ -340,6 +364,15 @@ final class ShardFile {
     int[][] rowAt = new int[n][];
     int[][] rowBytes = new int[n][];
     for (int c = 0; c < n; c++) {
+      if (served[c]) {
+        Decoded p = java.util.Objects.requireNonNull(placed);
+        data[c] = p.data[c];
+        pageRows[c] = p.pageRows[c];
+        pageAt[c] = p.pageAt[c];
+        rowAt[c] = p.rowAt[c];
+        rowBytes[c] = p.rowBytes[c];
+        continue;
+      }
       data[c] = ByteBuffer.wrap(out[c]);
       int[] e = ends[c];
       if (e == null) {
@@ -354,7 +387,7 @@ final class ShardFile {
         }
       }
     }
-    return new Decoded(false, data, pageRows, pageAt, rowAt, rowBytes);
+    return new Decoded(placed != null, data, pageRows, pageAt, rowAt, rowBytes);
   }
 
   /** The uncompressed bytes of column {@code d} in the whole file: a first guess of its decoded size. */

@@ -138,6 +138,38 @@ class ServedInPlaceTest {
   }
 
   @Test
+  void columnsThatCannotBeServedInPlaceAreDecodedBesideThoseThatAre() throws IOException {
+    String set = dir.resolve("scalars").toString();
+    try (ArrayDataProvider source = ScalarsFixture.provider()) {
+      ShardWriter.builder().samplesPerFile(5).build().write(source, set);
+    }
+    ShardIndex index = index(set);
+    List<String> names = index.columns().stream().map(Column::name).toList();
+    int x = names.indexOf("x");
+    int label = names.indexOf("label");
+    int small = names.indexOf("small");
+    int byte8 = names.indexOf("byte8");
+    for (ShardIndex.Entry e : index.files()) {
+      byte[] file = bytes(set, e);
+      ShardFile.Decoded d = ShardFile.decode(file, e, index.columns(), e.name());
+      assertTrue(d.inPlace(), e.name() + " keeps its bytes for the columns served in place");
+      assertSame(file, d.data(x).array(), "x (float32 [2]) is read from the file's own bytes");
+      assertSame(file, d.data(label).array(), "label (int32, stored as INT32) too");
+      assertNotSame(file, d.data(small).array(), "small (int8, stored as INT32) is decoded into an array");
+      ByteBuffer xs = d.data(x).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+      ByteBuffer labels = d.data(label).duplicate().order(ByteOrder.LITTLE_ENDIAN);
+      for (int r = 0; r < e.samples(); r++) {
+        int i = (int) (e.first() + r);
+        assertEquals(i, xs.getFloat(d.at(x, r, 8)), "x[0] of sample " + i);
+        assertEquals(-i, xs.getFloat(d.at(x, r, 8) + 4), "x[1] of sample " + i);
+        assertEquals(i % 3, labels.getInt(d.at(label, r, 4)), "label of sample " + i);
+        assertEquals((byte) (i - 6), d.data(small).get(d.at(small, r, 1)), "small of sample " + i);
+        assertEquals(250 - i, d.data(byte8).get(d.at(byte8, r, 1)) & 0xff, "byte8 of sample " + i);
+      }
+    }
+  }
+
+  @Test
   void aPageHeaderThatDoesNotParseIsNamedByItsRowsColumnAndPage() throws IOException {
     String set = writeWide("damaged", ShardWriter.Compression.NONE);
     ShardIndex index = index(set);
