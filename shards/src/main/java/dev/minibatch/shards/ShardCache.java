@@ -53,6 +53,9 @@ final class ShardCache implements AutoCloseable {
   private final FileNeeds needs;
   // A few free arrays: a streaming epoch drops one file for each it loads, so the next load finds one.
   private final FileBuffers buffers = new FileBuffers(4);
+  // Per file mapped, what identified its bytes when their checksum matched the index (length, time of
+  // change, inode); null until then.
+  private final AtomicReferenceArray<@Nullable Object> verified;
   private final StageCounters counters;
   private final HandOff handOff;
   // The state below is read and changed only inside the hand-off's calls (under its lock).
@@ -87,6 +90,7 @@ final class ShardCache implements AutoCloseable {
     this.columns = sources.columns();
     this.capacity = capacity;
     this.ready = new AtomicReferenceArray<>(sources.size());
+    this.verified = new AtomicReferenceArray<>(sources.size());
     this.counters = new StageCounters(STAGE, 1, capacity, () -> held);
     // Never finished: a wait ends when its load is done, or when the cache closes. Several threads
     // may wait (reader threads, the consumer), so waits do not spin (a load takes milliseconds).
@@ -274,6 +278,10 @@ final class ShardCache implements AutoCloseable {
   private ShardFile.Decoded decode(int file) {
     ShardIndex.Entry e = sources.entry(file);
     ShardStore store = sources.store(file);
+    java.io.File local = disk == null && Unmapping.AVAILABLE ? store.localFile(e.name()) : null;
+    if (local != null) {
+      return mapped(file, e, store, local);
+    }
     java.nio.ByteBuffer bytes = buffers.take(store.checkedLength(e.name(), e.bytes()));
     boolean kept = false;
     try {
@@ -286,6 +294,38 @@ final class ShardCache implements AutoCloseable {
     } finally {
       if (!kept) {
         buffers.give(bytes); // decoded into arrays of its own, or failed: the file's bytes are not read again
+      }
+    }
+  }
+
+  /**
+   * Maps the local file {@code file} and decodes it from there: its bytes are the page cache's, not
+   * copied. Its checksum is summed the first time, and again only if the file changed since (its
+   * length, time of change or inode): a file whose bytes were checked once is not summed every epoch.
+   * Unmapped when the last batch copying from it is done, or at once if it decoded into arrays.
+   */
+  private ShardFile.Decoded mapped(int file, ShardIndex.Entry e, ShardStore store, java.io.File local) {
+    ShardStore.Mapped m = store.map(e.name(), e.bytes(), local);
+    boolean kept = false;
+    try {
+      java.nio.ByteBuffer b = m.bytes();
+      Object identity = m.identity();
+      if (identity == null || !identity.equals(verified.get(file))) {
+        int crc = ShardFile.crc32c(b);
+        if (crc != e.crc32c()) {
+          throw ShardFile.corrupt(b, e, columns, where(file), crc);
+        }
+        verified.set(file, identity);
+      }
+      ShardFile.Decoded d = ShardFile.decode(b, e, columns, where(file), true);
+      if (d.inPlace()) {
+        kept = true;
+        return d.owning(m::unmap);
+      }
+      return d;
+    } finally {
+      if (!kept) {
+        m.unmap();
       }
     }
   }

@@ -12,6 +12,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.StandardOpenOption;
@@ -166,8 +167,75 @@ final class ShardStore implements AutoCloseable {
     if (into.capacity() < n) {
       throw new IllegalArgumentException("a buffer of " + into.capacity() + " bytes for a file of " + n);
     }
-    java.io.File local = fs.getClass() == LocalFileSystem.class ? ((LocalFileSystem) fs).pathToFile(path(name)) : null;
+    java.io.File local = localFile(name);
     return attempt("read", where(name), () -> local != null ? readLocal(name, local, n, into) : readOnce(name, n, into));
+  }
+
+  /**
+   * A local file mapped into memory, read-only, with what identifies its bytes: its length, time of
+   * change and file key (inode) when it was mapped, unchanged across the mapping, or null if they
+   * changed meanwhile.
+   */
+  record Mapped(MappedByteBuffer buffer, @Nullable Object identity) {
+    /** The file's bytes. */
+    ByteBuffer bytes() {
+      return buffer.slice();
+    }
+
+    /** Unmaps it; no one may read {@link #bytes()} after. */
+    void unmap() {
+      Unmapping.unmap(buffer);
+    }
+  }
+
+  /**
+   * The file {@code name} of the local file system, if this store is the local file system (a
+   * subclass of it, as tests use, is read through its own streams), else null.
+   */
+  java.io.@Nullable File localFile(String name) {
+    return fs.getClass() == LocalFileSystem.class ? ((LocalFileSystem) fs).pathToFile(path(name)) : null;
+  }
+
+  /**
+   * Maps the local file {@code file} (the file {@code name}, which must be {@code length} bytes long):
+   * its bytes are the page cache's, read by the batches without a copy. Counted as read, as {@link
+   * #read} counts a file.
+   *
+   * @throws FileFormatException if it is missing or its length is not {@code length}
+   * @throws UncheckedIOException if it cannot be mapped
+   */
+  Mapped map(String name, long length, java.io.File file) {
+    int n = checkedLength(name, length);
+    return attempt("map", where(name), () -> {
+      java.nio.file.Path p = file.toPath();
+      try {
+        Object before = identity(p);
+        MappedByteBuffer mapped;
+        try (FileChannel in = FileChannel.open(p, StandardOpenOption.READ)) {
+          long actual = in.size();
+          if (actual != n) {
+            throw changed(name, actual, n);
+          }
+          mapped = in.map(FileChannel.MapMode.READ_ONLY, 0, n);
+        }
+        Object after = identity(p);
+        counted(n);
+        @SuppressWarnings("deprecation")
+        FileSystem.Statistics stats = FileSystem.getStatistics(fs.getUri().getScheme(), RawLocalFileSystem.class);
+        stats.incrementBytesRead(n);
+        stats.incrementReadOps(1);
+        return new Mapped(mapped, before.equals(after) ? before : null);
+      } catch (java.nio.file.NoSuchFileException e) {
+        throw missing(name, e);
+      }
+    });
+  }
+
+  /** What identifies a local file's bytes: its length, time of change and file key. */
+  private static Object identity(java.nio.file.Path p) throws IOException {
+    java.nio.file.attribute.BasicFileAttributes a = java.nio.file.Files.readAttributes(p,
+        java.nio.file.attribute.BasicFileAttributes.class);
+    return java.util.Arrays.asList(a.size(), a.lastModifiedTime(), a.fileKey());
   }
 
   /** {@code length} as an array's, refused beyond what one array holds. */

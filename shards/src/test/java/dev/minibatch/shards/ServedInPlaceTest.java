@@ -191,6 +191,37 @@ class ServedInPlaceTest {
   }
 
   @Test
+  void aLocalFileIsSummedOnceAndAgainOnlyOnceItChanged() throws IOException {
+    String set = IdSamples.write(dir, "changing", 0, 400, 100);
+    Path third = Path.of(set, "part-00002.parquet");
+    // One file held at a time, read in order: every epoch maps every file again.
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(50).cacheFiles(1).readAhead(0).build()) {
+      assertEquals(400, count(p), "epoch 0");
+      assertEquals(4, p.fileLoads());
+      assertEquals(400, count(p), "epoch 1: the files are mapped again, unchanged, and not summed again");
+      assertEquals(8, p.fileLoads());
+      // A byte of a value changed in place: the file's time of change moves, so its next load sums it.
+      try (java.io.RandomAccessFile f = new java.io.RandomAccessFile(third.toFile(), "rw")) {
+        long at = f.length() / 3;
+        f.seek(at);
+        int b = f.read();
+        f.seek(at);
+        f.write(b ^ 0x5a);
+      }
+      FileFormatException failure = assertThrows(FileFormatException.class, () -> count(p));
+      assertTrue(failure.getMessage().contains("part-00002.parquet: its CRC-32C is "), failure.getMessage());
+    }
+  }
+
+  private static int count(ShardProvider p) {
+    int n = 0;
+    for (dev.minibatch.runtime.NamedBatch b : p) {
+      n += b.rows();
+    }
+    return n;
+  }
+
+  @Test
   void aBufferABatchStillCopiesFromIsNotReadIntoAgain() throws IOException {
     String set = IdSamples.write(dir, "ids", 0, 40, 40);
     ShardIndex index = index(set);

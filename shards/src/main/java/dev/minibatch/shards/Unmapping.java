@@ -1,0 +1,54 @@
+package dev.minibatch.shards;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import java.nio.ByteBuffer;
+import java.nio.MappedByteBuffer;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Unmaps a mapped file at once, with {@code sun.misc.Unsafe.invokeCleaner}, where the running JDK
+ * offers it quietly. Java 17 has no public unmap: a mapping ends when the garbage collector finds its
+ * buffer unreachable, and the buffer of a file held through several collections lives in the old
+ * generation, which may not be collected for hours; the mappings of the files a streaming provider
+ * drops would pile up meanwhile (address space, the kernel's limit on mappings, a resident size that
+ * grows every epoch). So a shard file is mapped only where it can be unmapped when the last batch
+ * copying from it is done ({@link ShardFile.Decoded#release()}), never earlier (an access after the
+ * unmap would crash the JVM). From JDK 24 on the JDK warns about {@code Unsafe} (JEP 498): there
+ * {@link #AVAILABLE} is false and files are read into buffers instead.
+ */
+final class Unmapping {
+  private static final @Nullable MethodHandle CLEANER = bind();
+  /** Whether {@link #unmap} may be called. */
+  static final boolean AVAILABLE = CLEANER != null;
+
+  private Unmapping() {}
+
+  private static @Nullable MethodHandle bind() {
+    if (Runtime.version().feature() >= 24) {
+      return null;
+    }
+    try {
+      Class<?> type = Class.forName("sun.misc.Unsafe");
+      Field f = type.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return MethodHandles.lookup().findVirtual(type, "invokeCleaner", MethodType.methodType(void.class,
+          ByteBuffer.class)).bindTo(f.get(null));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+
+  /** Unmaps {@code mapped} (the buffer {@code map} returned, not a slice of it); only if {@link #AVAILABLE}. */
+  static void unmap(MappedByteBuffer mapped) {
+    try {
+      java.util.Objects.requireNonNull(CLEANER).invokeExact((ByteBuffer) mapped);
+    } catch (RuntimeException | Error e) {
+      throw e;
+    } catch (Throwable t) {
+      throw new IllegalStateException(t);
+    }
+  }
+}
