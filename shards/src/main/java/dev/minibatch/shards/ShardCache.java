@@ -278,9 +278,20 @@ final class ShardCache implements AutoCloseable {
   private ShardFile.Decoded decode(int file) {
     ShardIndex.Entry e = sources.entry(file);
     ShardStore store = sources.store(file);
-    java.io.File local = disk == null && Unmapping.AVAILABLE ? store.localFile(e.name()) : null;
-    if (local != null) {
-      return mapped(file, e, store, local);
+    if (Unmapping.AVAILABLE) {
+      java.io.File local = disk == null ? store.localFile(e.name()) : null;
+      if (local != null) {
+        return mapped(file, e, store.map(e.name(), e.bytes(), local), false);
+      }
+      ShardStore.Mapped copy = disk != null ? disk.map(store, e) : null;
+      if (copy != null) {
+        try {
+          return mapped(file, e, copy, true);
+        } catch (dev.minibatch.runtime.io.FileFormatException damaged) {
+          // Damaged on the local disk after it arrived (a copy is trusted): deleted, and fetched again below.
+          disk.discard(store, e);
+        }
+      }
     }
     java.nio.ByteBuffer bytes = buffers.take(store.checkedLength(e.name(), e.bytes()));
     boolean kept = false;
@@ -299,18 +310,18 @@ final class ShardCache implements AutoCloseable {
   }
 
   /**
-   * Maps the local file {@code file} and decodes it from there: its bytes are the page cache's, not
-   * copied. Its checksum is summed the first time, and again only if the file changed since (its
-   * length, time of change or inode): a file whose bytes were checked once is not summed every epoch.
+   * Decodes file {@code file} from its mapping {@code m} (a set's local file, or a disk cache's copy):
+   * its bytes are the page cache's, not copied. A set's file has its checksum summed the first time,
+   * and again only if the file changed since (its length, time of change or inode): a file whose bytes
+   * were checked once is not summed every epoch; a copy ({@code trusted}) was checked as it arrived.
    * Unmapped when the last batch copying from it is done, or at once if it decoded into arrays.
    */
-  private ShardFile.Decoded mapped(int file, ShardIndex.Entry e, ShardStore store, java.io.File local) {
-    ShardStore.Mapped m = store.map(e.name(), e.bytes(), local);
+  private ShardFile.Decoded mapped(int file, ShardIndex.Entry e, ShardStore.Mapped m, boolean trusted) {
     boolean kept = false;
     try {
       java.nio.ByteBuffer b = m.bytes();
       Object identity = m.identity();
-      if (identity == null || !identity.equals(verified.get(file))) {
+      if (!trusted && (identity == null || !identity.equals(verified.get(file)))) {
         int crc = ShardFile.crc32c(b);
         if (crc != e.crc32c()) {
           throw ShardFile.corrupt(b, e, columns, where(file), crc);

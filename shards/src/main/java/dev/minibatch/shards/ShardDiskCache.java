@@ -26,6 +26,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.Supplier;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A node-local directory of shard files fetched from their sets' file systems, shared by every
@@ -132,6 +133,28 @@ final class ShardDiskCache {
       admit(copy, into.slice(0, (int) entry.bytes()));
       return new Copy(false);
     });
+  }
+
+  /**
+   * The copy of {@code entry} mapped into memory, if there is one of the index's length (trusted; a
+   * hit counts as a use), else null. Another process may evict it while it is mapped: on POSIX systems
+   * the mapping keeps its bytes (where a mapped file cannot be deleted, eviction takes another).
+   *
+   * @throws UncheckedIOException if it cannot be mapped
+   */
+  ShardStore.@Nullable Mapped map(ShardStore store, ShardIndex.Entry entry) {
+    Path copy = directory.resolve(name(store, entry));
+    try {
+      ShardStore.Mapped m = ShardStore.mapIfLength(copy, (int) entry.bytes());
+      if (m != null) {
+        touch(copy);
+      }
+      return m;
+    } catch (NoSuchFileException e) {
+      return null;
+    } catch (IOException e) {
+      throw IoFailure.of("read", copy, e);
+    }
   }
 
   /** Deletes the copy of {@code entry}, one that failed to decode: damaged on the local disk. */

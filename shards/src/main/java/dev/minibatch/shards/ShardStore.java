@@ -209,26 +209,39 @@ final class ShardStore implements AutoCloseable {
     return attempt("map", where(name), () -> {
       java.nio.file.Path p = file.toPath();
       try {
-        Object before = identity(p);
-        MappedByteBuffer mapped;
-        try (FileChannel in = FileChannel.open(p, StandardOpenOption.READ)) {
-          long actual = in.size();
-          if (actual != n) {
-            throw changed(name, actual, n);
-          }
-          mapped = in.map(FileChannel.MapMode.READ_ONLY, 0, n);
+        Mapped mapped = mapIfLength(p, n);
+        if (mapped == null) {
+          throw changed(name, java.nio.file.Files.size(p), n);
         }
-        Object after = identity(p);
         counted(n);
         @SuppressWarnings("deprecation")
         FileSystem.Statistics stats = FileSystem.getStatistics(fs.getUri().getScheme(), RawLocalFileSystem.class);
         stats.incrementBytesRead(n);
         stats.incrementReadOps(1);
-        return new Mapped(mapped, before.equals(after) ? before : null);
+        return mapped;
       } catch (java.nio.file.NoSuchFileException e) {
         throw missing(name, e);
       }
     });
+  }
+
+  /**
+   * Maps the local file {@code p}, read-only, if it is {@code length} bytes long, else returns null;
+   * with its identity if that did not change while it was mapped.
+   *
+   * @throws java.nio.file.NoSuchFileException if it is missing
+   */
+  static @Nullable Mapped mapIfLength(java.nio.file.Path p, int length) throws IOException {
+    Object before = identity(p);
+    MappedByteBuffer mapped;
+    try (FileChannel in = FileChannel.open(p, StandardOpenOption.READ)) {
+      if (in.size() != length) {
+        return null;
+      }
+      mapped = in.map(FileChannel.MapMode.READ_ONLY, 0, length);
+    }
+    Object after = identity(p);
+    return new Mapped(mapped, before.equals(after) ? before : null);
   }
 
   /** What identifies a local file's bytes: its length, time of change and file key. */
