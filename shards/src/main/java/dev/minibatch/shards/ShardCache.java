@@ -32,15 +32,16 @@ import org.jspecify.annotations.Nullable;
  * room (if no file is done with, the one needed latest goes); a read-ahead load only from a file
  * done with, else it is not asked for: read-ahead never drops a file the current window still
  * reads, so with a cache of at least what the windows span every file loads once per epoch. A
- * dropped file stays valid for a thread still copying from it (the garbage collector frees it
- * after), so no reader ever sees a file change under it.
+ * dropped file stays valid for a thread still copying from it (its bytes are unmapped or reused only
+ * after the last such thread is done), so no reader ever sees a file change under it.
  *
- * <p>A file is read whole into a buffer taken from {@link FileBuffers}, its checksum summed as it
- * arrives, and served in place from there when it allows ({@link PagesInPlace}). The files handed
- * out are counted references ({@link ShardFile.Decoded#retain()}): the cache holds one per file it
- * keeps, {@link #get} and {@link #loaded} give the caller one more, which the caller releases when
- * it has copied its rows. The buffer of a file dropped goes back to be read into again once the last
- * batch copying from it has released it.
+ * <p>A local file (of the set, or a disk cache's copy) is mapped ({@link ShardStore#map}), its
+ * checksum summed the first time only; a file of another store is read whole into a buffer taken
+ * from {@link FileBuffers}, its checksum summed as it arrives; either is served in place from there
+ * when it allows ({@link PagesInPlace}). The files handed out are counted references ({@link
+ * ShardFile.Decoded#retain()}): the cache holds one per file it keeps, {@link #get} and {@link
+ * #loaded} give the caller one more, which the caller releases when it has copied its rows. The last
+ * release unmaps a mapped file or gives a buffer back to be read into again.
  */
 final class ShardCache implements AutoCloseable {
   /** The read-ahead's stage name, in stats and its thread's name. */

@@ -206,7 +206,7 @@ final class ShardStore implements AutoCloseable {
    */
   Mapped map(String name, long length, java.io.File file) {
     int n = checkedLength(name, length);
-    return attempt("map", where(name), () -> {
+    return attempt("read", where(name), () -> {
       java.nio.file.Path p = file.toPath();
       try {
         Mapped mapped = mapIfLength(p, n);
@@ -328,7 +328,7 @@ final class ShardStore implements AutoCloseable {
         ByteBuffer piece = out.slice(n, Math.min(PIECE, length - n));
         int r = in.read(piece);
         if (r <= 0) {
-          throw changed(name, n, length); // cut while it was read
+          throw changed(name, in.size(), length); // cut while it was read
         }
         crc.update(out.slice(n, r));
         n += r;
