@@ -335,6 +335,11 @@ final class ShardCache implements AutoCloseable {
         return d.owning(m::unmap);
       }
       return d;
+    } catch (InternalError fault) {
+      // The JVM's error for a fault in mapped memory: the file was cut short under the mapping.
+      throw new dev.minibatch.runtime.io.FileFormatException(where(file), "a fault reading the mapped file ("
+          + fault.getMessage() + "): it was cut or rewritten in place while it was read; a shard set's files must not"
+          + " change once written", fault);
     } finally {
       if (!kept) {
         m.unmap();

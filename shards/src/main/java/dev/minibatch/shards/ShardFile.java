@@ -215,10 +215,25 @@ final class ShardFile {
     return columns(bytes, entry, columns, where, false);
   }
 
-  /** The CRC-32C of the bytes between {@code b}'s position and limit (its position unchanged). */
+  /**
+   * The CRC-32C of the bytes between {@code b}'s position and limit (its position unchanged). A direct
+   * buffer (a mapped file) is summed through a heap piece of {@link ShardStore#PIECE} bytes, copied
+   * while it is in the processor's cache: the JVM's checksum routine reading mapped memory itself
+   * would crash the JVM if the file were cut short under the mapping (a copy there is an {@link
+   * InternalError} instead, which the caller can name).
+   */
   static int crc32c(ByteBuffer b) {
     CRC32C crc = new CRC32C();
-    crc.update(b.duplicate());
+    if (!b.isDirect()) {
+      crc.update(b.duplicate());
+      return (int) crc.getValue();
+    }
+    byte[] piece = new byte[Math.min(ShardStore.PIECE, b.remaining())];
+    for (int at = b.position(); at < b.limit(); at += piece.length) {
+      int n = Math.min(piece.length, b.limit() - at);
+      b.get(at, piece, 0, n);
+      crc.update(piece, 0, n);
+    }
     return (int) crc.getValue();
   }
 

@@ -243,10 +243,29 @@ final class ShardReading implements AutoCloseable {
       Progress at = new Progress(use, slot.epoch(), writer, start - from, slot.seed(), new Held());
       try {
         write(indices, from, to, out, dst, at);
+      } catch (InternalError fault) {
+        throw cut(at.held, fault);
       } finally {
         at.held.release();
         needs.exit(writer);
       }
+    }
+
+    /**
+     * The failure of a write that read a mapped file cut short under it (the JVM's error for a fault in
+     * mapped memory), naming the files the write read: one of them was rewritten in place.
+     */
+    private RuntimeException cut(Held held, InternalError fault) {
+      if (held.count == 0 || !String.valueOf(fault.getMessage()).contains("unsafe memory access")) {
+        throw fault;
+      }
+      List<String> names = new ArrayList<>();
+      for (int i = 0; i < held.count; i++) {
+        names.add(where(held.files[i]));
+      }
+      return new FileFormatException(names.get(0), "a fault reading " + (names.size() == 1 ? "the file" : "one of "
+          + names) + " (" + fault.getMessage() + "): a file was cut or rewritten in place while it was read; a shard"
+          + " set's files must not change once written (ShardWriter writes a new set's files anew)", fault);
     }
 
     /**

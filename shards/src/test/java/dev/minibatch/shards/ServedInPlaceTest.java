@@ -213,6 +213,51 @@ class ServedInPlaceTest {
     }
   }
 
+  @Test
+  void aMappedFileCutShortIsAFailureNamingItNotACrash() throws IOException {
+    String set = writeWide("cut", ShardWriter.Compression.NONE);
+    Path first = Path.of(set, "part-00000.parquet");
+    // The checksum of a mapping whose file was cut: the JVM's error, not a fault that ends the JVM.
+    Path copy = dir.resolve("cut-copy.parquet");
+    Files.copy(first, copy);
+    ShardStore.Mapped m = java.util.Objects.requireNonNull(ShardStore.mapIfLength(copy, (int) Files.size(copy)));
+    try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(copy, java.nio.file.StandardOpenOption.WRITE)) {
+      c.truncate(4096);
+    }
+    // The JVM raises the error for a fault in compiled code a little later (at its next check for it,
+    // as a call into the JVM): the yield is one.
+    assertThrows(InternalError.class, () -> {
+      ShardFile.crc32c(m.bytes());
+      Thread.yield();
+    });
+    m.unmap();
+    // A file cut while batches copy from its mapping: reading fails, naming the file where the JVM
+    // raises its error within the batch's write, else with the JVM's error itself (raised a little
+    // later, at the thread's next check for it); the JVM goes on.
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(10).readAhead(0).build()) {
+      java.util.Iterator<dev.minibatch.runtime.NamedBatch> it = p.iterator();
+      assertEquals(0f, it.next().data().get(0).getFloat(0, 0), "sample 0, element 0");
+      try (java.nio.channels.FileChannel c = java.nio.channels.FileChannel.open(first, java.nio.file.StandardOpenOption.WRITE)) {
+        c.truncate(4096);
+      }
+      Throwable e = null;
+      try {
+        for (int b = 0; b < 90 && it.hasNext(); b++) {
+          it.next();
+        }
+      } catch (InternalError | RuntimeException failure) {
+        e = failure;
+      }
+      assertTrue(e != null, "reading a file cut under its mapping fails");
+      Throwable cause = e;
+      while (!(cause instanceof FileFormatException || cause instanceof InternalError) && cause.getCause() != null) {
+        cause = cause.getCause();
+      }
+      assertTrue(cause instanceof InternalError || cause.getMessage().contains("part-00000.parquet")
+          && cause.getMessage().contains("cut or rewritten in place"), String.valueOf(cause));
+    }
+  }
+
   private static int count(ShardProvider p) {
     int n = 0;
     for (dev.minibatch.runtime.NamedBatch b : p) {
