@@ -22,8 +22,9 @@ import org.apache.hadoop.conf.Configuration;
 import org.jspecify.annotations.Nullable;
 
 /**
- * Batches streamed from a shard set in its global order (docs/shards.md): the files are read whole,
- * checked against the index's checksums, decoded and cached (at most {@link
+ * Batches streamed from a shard set in its global order (docs/shards.md): the files are read whole
+ * (a local file mapped), checked against the index's checksums (a local file once, until it
+ * changes), served to the batches from their own bytes and cached (at most {@link
  * Builder#cacheFiles(int)} files), and the next files of the epoch are read ahead on a thread of
  * their own while batches are made from the current ones. With {@code shuffle(true)}, the files
  * are permuted per epoch and the samples shuffled within windows of {@link
