@@ -51,7 +51,6 @@ public final class AutotunePairs {
   static final int C = TracePairs.C;
   static final int B = 128;
   static final int CSV_ROWS = 20_000;
-  static volatile double sink;
 
   private AutotunePairs() {}
 
@@ -65,23 +64,10 @@ public final class AutotunePairs {
     return b;
   }
 
-  static long drain(BatchProvider<? extends Batch> p) {
-    long n = 0;
-    try (BatchIterator<? extends Batch> it = p.iterator()) {
-      while (it.hasNext()) {
-        Batch b = it.next();
-        long rows = b.countSamples();
-        sink += b.data().get(0).getFloat(rows - 1, 0);
-        n += rows;
-      }
-    }
-    return n;
-  }
-
   static ImagePairs.Epoch block(BatchProvider<? extends Batch> p, int epochs, long samples) {
     return () -> {
       for (int e = 0; e < epochs; e++) {
-        long n = drain(p);
+        long n = TracePairs.drain(p);
         if (n != samples) {
           throw new IllegalStateException("an epoch delivered " + n + " samples, not " + samples);
         }
@@ -209,7 +195,6 @@ public final class AutotunePairs {
         throw new IllegalStateException("over the memory budget: " + t);
       }
     }
-    System.err.println("# sink " + sink);
     System.exit(0);
   }
 }
