@@ -200,6 +200,11 @@ record ShardIndex(List<Column> columns, List<Integer> longest, List<Entry> files
             if (other.name().equals(c.name())) {
               throw new IllegalArgumentException("column '" + c.name() + "' appears twice");
             }
+            // A provider's arrays are its data, then its labels, and a set's columns are in that order.
+            if (c.role() == Role.DATA && other.role() == Role.LABEL) {
+              throw new IllegalArgumentException("data column '" + c.name() + "' after label column '" + other.name()
+                  + "': an index lists the data columns first, then the labels, as the writer writes them");
+            }
           }
           columns.add(c);
         } else if (line.startsWith("longest\t")) {
