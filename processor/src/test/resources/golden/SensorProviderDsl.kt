@@ -169,9 +169,9 @@ public class SensorProviderDsl internal constructor() {
   }
 
   /**
-   * A new [SensorProvider.Builder] with the source, then every setting that is set; built.
+   * A new [SensorProvider.Builder] with the source, then every setting that is set.
    */
-  internal fun build(): SensorProvider {
+  internal fun builder(): SensorProvider.Builder {
     val builder = SensorProvider.builder()
     source?.invoke(builder)
     sharding?.invoke(builder)
@@ -189,8 +189,13 @@ public class SensorProviderDsl internal constructor() {
     prefetchBuffer?.let { builder.prefetchBuffer(it) }
     autotune?.let { builder.autotune(it) }
     paddings.applyTo(builder)
-    return builder.build()
+    return builder
   }
+
+  /**
+   * The provider of [builder]'s settings, built.
+   */
+  internal fun build(): SensorProvider = builder().build()
 
   /**
    * The `PAD_CONSTANT` padding of each member of [Sensor], set in [SensorProviderDsl.padding]'s

@@ -58,6 +58,34 @@ public final class PackedBatch {
     return matrix(PackedRow::positionIds);
   }
 
+  /**
+   * The {@code cu_seqlens} of the batch as one sequence of {@code rows · L} positions, row after row,
+   * for variable-length attention kernels: INT32, from 0 to {@code rows · L}, the start of every
+   * segment of every row and then the end; a row's padding, when it has some, is one more segment
+   * (its positions have loss mask 0), so the offsets cover every position and no segment spans two
+   * rows. Row {@code r}'s segment {@code s} starts at {@code r·L + row.boundary(s)}.
+   */
+  public INDArray boundaries() {
+    int length = rows.isEmpty() ? 0 : rows.get(0).length();
+    int n = 1;
+    for (PackedRow row : rows) {
+      n += row.segments() + (row.realTokens() < length ? 1 : 0);
+    }
+    int[] cu = new int[n];
+    int at = 0;
+    for (int r = 0; r < rows.size(); r++) {
+      PackedRow row = rows.get(r);
+      for (int s = 0; s < row.segments(); s++) {
+        cu[at++] = r * length + row.boundary(s);
+      }
+      if (row.realTokens() < length) {
+        cu[at++] = r * length + row.realTokens();
+      }
+    }
+    cu[at] = rows.size() * length;
+    return Nd4j.createFromArray(cu);
+  }
+
   private INDArray matrix(Function<PackedRow, int[]> column) {
     int[][] m = new int[rows.size()][];
     for (int r = 0; r < m.length; r++) {

@@ -5,6 +5,8 @@ import dev.minibatch.runtime.IterationState;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.Resumable;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
+import dev.minibatch.runtime.pipeline.PipelineStats;
+import dev.minibatch.runtime.pipeline.PipelineStats.StageStats;
 import dev.minibatch.shards.ShardProvider;
 import java.util.ArrayList;
 import java.util.List;
@@ -41,6 +43,9 @@ import org.jspecify.annotations.Nullable;
  * the thread that iterates.
  */
 public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
+  /** The stage packing reports in the iteration's {@link PipelineStats}, after the documents' stages. */
+  public static final String STAGE = "pack";
+
   private final Packing packing;
   private final TokenDocuments documents;
   private final int rows;
@@ -154,6 +159,11 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
     private @Nullable IterationState endDocs;
     private @Nullable PackedBatch next;
     private boolean closed;
+    /** The pack stage's clock: rows packed, time seeking (packing and reading) and reading documents. */
+    private final long started = System.nanoTime();
+    private long rowsPacked;
+    private long seekNanos;
+    private long inputNanos;
 
     /** The rest of the epoch {@code from} names, or with null the documents' next epoch from its start. */
     Epoch(@Nullable IterationState from) {
@@ -206,13 +216,28 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
       if (end || closed) {
         return false;
       }
+      long t0 = System.nanoTime();
       try {
         return seek();
       } catch (RuntimeException e) {
         // A refused document or a state over other documents ends the epoch: its files are released.
         release();
         throw e;
+      } finally {
+        seekNanos += System.nanoTime() - t0;
       }
+    }
+
+    /**
+     * The documents' pipeline followed by the stage {@value #STAGE}: packing runs on the thread that
+     * iterates, so the consumer waits for all of its time (packing, and the documents it reads).
+     */
+    @Override
+    public PipelineStats stats() {
+      long wall = System.nanoTime() - started;
+      StageStats pack = new StageStats(STAGE, 1, rowsPacked, seekNanos - inputNanos, inputNanos, 0, seekNanos, wall,
+          next == null ? 0 : 1, 1);
+      return PipelineStats.of(docs).plus(pack);
     }
 
     /** Drops the other trainers' rows up to this trainer's next batch and takes it. */
@@ -226,6 +251,7 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
         packer.next(scratch);
         row++;
         unitRows++;
+        rowsPacked++;
       }
       List<PackedRow> batch = new ArrayList<>(rows);
       while (batch.size() < rows && ensureRow()) {
@@ -234,6 +260,7 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
         batch.add(r);
         row++;
         unitRows++;
+        rowsPacked++;
       }
       if (batch.isEmpty()) {
         return finish();
@@ -260,7 +287,10 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
      */
     private boolean ensureRow() {
       while (!packer.hasNext()) {
-        if (!docs.hasNext()) {
+        long t0 = System.nanoTime();
+        boolean more = docs.hasNext();
+        inputNanos += System.nanoTime() - t0;
+        if (!more) {
           if (skip > 0) {
             throw new IllegalStateException("the restored state names row " + skip + " of unit "
                 + (unitDocs == null ? "0" : unitDocs.position() + 1) + " of epoch " + epoch + ", past the documents'"
@@ -269,7 +299,10 @@ public final class PackedBatches implements Iterable<PackedBatch>, Resumable {
           return false;
         }
         unitDocs = documents.saveState();
-        pack(docs.next());
+        t0 = System.nanoTime();
+        Batch unit = docs.next();
+        inputNanos += System.nanoTime() - t0;
+        pack(unit);
         unitRows = 0;
         for (; skip > 0 && packer.hasNext(); skip--) {
           packer.next(scratch);

@@ -4,10 +4,12 @@ import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.Resumable;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
 import java.util.NoSuchElementException;
+import java.util.function.Function;
 
 /**
  * How documents of token ids are packed into rows of exactly the context length {@code L}, as an
@@ -35,6 +37,9 @@ public final class Packing {
   /** The label where no token follows in the same document: PyTorch's ignore index. */
   public static final int IGNORE = -100;
 
+  /** The documents a generated provider's {@code packed(...)} packs at a time, by default. */
+  public static final int DOCUMENTS_PER_UNIT = 1024;
+
   /** What best fit does with a document longer than the context length. */
   public enum Overlong {
     /** Refuse it: an {@link IllegalArgumentException} naming the document and its length. */
@@ -50,6 +55,7 @@ public final class Packing {
   private final int separator;
   private final int padding;
   private final boolean shiftLabels;
+  private final int documentsPerUnit;
 
   private Packing(Builder b) {
     this.contextLength = b.contextLength;
@@ -59,6 +65,7 @@ public final class Packing {
     this.separator = b.separator;
     this.padding = b.padding;
     this.shiftLabels = b.shiftLabels;
+    this.documentsPerUnit = b.documentsPerUnit;
   }
 
   /**
@@ -206,6 +213,41 @@ public final class Packing {
     return batches(new TokenDocuments(documents, tokens, null), rows, trainers, rank);
   }
 
+  /**
+   * The packed batches of the documents' provider that {@code documents} builds, typed by {@code
+   * typed}: what a generated provider's {@code packed(...)} returns, its builder's settings in {@code
+   * settings}. Those settings mean, for the packed batches: {@code batchSize} the rows {@code R} of a
+   * global batch; {@code shard(k, p)} trainer {@code p} of {@code k}, dealt as {@link
+   * #batches(BatchProvider, String, int, int, int)} deals (resumable under another trainer count);
+   * shuffle, seed, buckets, readers and the source the documents' order and reading. The provider is
+   * built once, at once, with those settings but {@link Builder#documentsPerUnit(int)} documents a
+   * batch (a unit) and one part: every trainer reads every document. Closing the result closes it.
+   *
+   * @throws IllegalArgumentException if the settings have no positive batch size, or drop or repeat
+   *     documents ({@code lastBatch} other than {@code PARTIAL}, {@code evenShards}), or the provider
+   *     has no member {@code tokens}
+   */
+  public <B> TypedPackedBatches<B> batches(Settings settings,
+      Function<Settings, ? extends BatchProvider<? extends Batch>> documents, String tokens,
+      Function<PackedBatch, ? extends B> typed) {
+    int rows = settings.batchSize().orElse(0);
+    if (rows <= 0) {
+      throw new IllegalArgumentException("packed batches need batchSize(R), the rows of a batch, > 0; got "
+          + (settings.batchSize().isPresent() ? rows + " (the whole data set as one batch)" : "none"));
+    }
+    FrontEnd.requireEveryDocumentOnce(settings, "packed batches");
+    Settings.Sharding sharding = settings.sharding();
+    Settings read = settings.toBuilder().batchSize(documentsPerUnit).shard(1, 0).build();
+    BatchProvider<? extends Batch> provider = documents.apply(read);
+    try {
+      PackedBatches packed = batches(provider, tokens, rows, sharding.numParts(), sharding.partIndex());
+      return new TypedPackedBatches<>(packed, provider, typed);
+    } catch (RuntimeException e) {
+      provider.close();
+      throw e;
+    }
+  }
+
   private PackedBatches batches(TokenDocuments documents, int rows, int trainers, int rank) {
     if (rows <= 0) {
       throw new IllegalArgumentException("rows must be > 0 rows per batch, got " + rows);
@@ -288,6 +330,7 @@ public final class Packing {
     private int separator = -1;
     private int padding;
     private boolean shiftLabels;
+    private int documentsPerUnit = DOCUMENTS_PER_UNIT;
 
     private Builder(int contextLength) {
       if (contextLength <= 0) {
@@ -345,6 +388,21 @@ public final class Packing {
     /** Whether rows carry {@link PackedRow#labels() labels}, the ids shifted by one (default false). */
     public Builder shiftLabels(boolean shift) {
       this.shiftLabels = shift;
+      return this;
+    }
+
+    /**
+     * The documents a generated provider's {@code packed(...)} reads a step, each step packed on its
+     * own (a unit of {@link PackedBatches}; default {@value Packing#DOCUMENTS_PER_UNIT}): more fill the
+     * rows better at a unit's end, and are held at once.
+     *
+     * @throws IllegalArgumentException if {@code documents} is not positive
+     */
+    public Builder documentsPerUnit(int documents) {
+      if (documents <= 0) {
+        throw new IllegalArgumentException("documentsPerUnit must be > 0 documents, got " + documents);
+      }
+      this.documentsPerUnit = documents;
       return this;
     }
 

@@ -1,7 +1,9 @@
 package dev.minibatch.text;
 
+import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchIterator;
-import dev.minibatch.runtime.NamedBatch;
+import dev.minibatch.runtime.BatchProvider;
+import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
 import dev.minibatch.runtime.reader.Reader;
 import dev.minibatch.shards.ShardProvider;
@@ -9,7 +11,7 @@ import java.util.NoSuchElementException;
 import java.util.Objects;
 import java.util.SplittableRandom;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.nd4j.linalg.api.ndarray.INDArray;
+import java.util.function.Function;
 
 /**
  * Batches of whole documents under a budget of {@code B} tokens, padding included, as an immutable
@@ -137,21 +139,59 @@ public final class TokenBudget {
    */
   public Reader<BudgetBatch> batches(ShardProvider tokenShards) {
     TokenShards.requireColumns(tokenShards);
+    return batches(new TokenDocuments(tokenShards, TokenShards.TOKENS, TokenShards.DOC));
+  }
+
+  /**
+   * The batches of each epoch of any provider whose member {@code tokens} holds a variable-length
+   * INT32 sequence per sample (a generated provider over a List or a stream with a {@code VARIABLE}
+   * int member, a shard set's variable column, …): pass {@code p} (the {@code p}-th started on this
+   * reader, from 0) reads the provider's next epoch in its order and batches each sample's tokens, its
+   * own length of them, as one document whose index is the sample's index in its source.
+   *
+   * @throws IllegalArgumentException if the provider has no member {@code tokens}; when read, if
+   *     the member has no lengths (no variable axis)
+   */
+  public Reader<BudgetBatch> batches(BatchProvider<? extends Batch> documents, String tokens) {
+    return batches(new TokenDocuments(documents, tokens, null));
+  }
+
+  /**
+   * The batches of each epoch of the documents' provider that {@code documents} builds: what a
+   * generated provider's {@code tokenBudget(...)} returns, its builder's settings in {@code
+   * settings}. The provider is built once, at once, with those settings but its batch size (how many
+   * documents it reads a step) set to the builder's batch size when one is set, else to the window;
+   * its order (shuffle, seed, buckets), its share of a sharded epoch ({@code shard(k, p)}: each
+   * trainer batches its own documents) and its readers are the builder's. Closing the result closes
+   * the provider.
+   *
+   * @throws IllegalArgumentException if the settings drop or repeat documents ({@code lastBatch}
+   *     other than {@code PARTIAL}, {@code evenShards}), or as {@link #batches(BatchProvider, String)}
+   */
+  public BudgetBatches batches(Settings settings, Function<Settings, ? extends BatchProvider<? extends Batch>> documents,
+      String tokens) {
+    FrontEnd.requireEveryDocumentOnce(settings, "token-budget batches");
+    Settings read = settings.toBuilder().batchSize(settings.batchSize().orElse(0) > 0
+        ? settings.batchSize().getAsInt() : window).build();
+    BatchProvider<? extends Batch> provider = documents.apply(read);
+    try {
+      return new BudgetBatches(batches(provider, tokens), provider);
+    } catch (RuntimeException e) {
+      provider.close();
+      throw e;
+    }
+  }
+
+  private Reader<BudgetBatch> batches(TokenDocuments documents) {
     AtomicInteger passes = new AtomicInteger();
     return () -> {
-      BatchIterator<NamedBatch> batches = tokenShards.iterator();
+      BatchIterator<? extends Batch> batches = documents.iterator();
       return new Batches(batcher(passes.getAndIncrement()), batches::close, b -> {
         if (!batches.hasNext()) {
           return false;
         }
-        NamedBatch nb = batches.next();
-        int[][] ids = nb.get(TokenShards.TOKENS).toIntMatrix();
-        INDArray lengths = nb.lengths(TokenShards.TOKENS);
-        long[] docs = nb.get(TokenShards.DOC).toLongVector();
         // Rows past countSamples() pad the last batch (wrapped or constant samples): not documents.
-        for (int r = 0; r < nb.countSamples(); r++) {
-          b.add(ids[r], lengths.getInt(r), docs[r]);
-        }
+        documents.addTo(batches.next(), b);
         return true;
       });
     };

@@ -58,6 +58,20 @@ final class TokenDocuments {
 
   /** Adds every document of {@code b} to {@code packer}, in row order. */
   void addTo(Batch b, Packer packer) {
+    forEach(b, packer::add);
+  }
+
+  /** Adds every document of {@code b} to {@code batcher}, in row order. */
+  void addTo(Batch b, BudgetBatcher batcher) {
+    forEach(b, (ids, offset, count, document) -> batcher.add(ids, count, document));
+  }
+
+  /** Where the documents of a batch go: a row's ids, its first {@code count} of them from {@code offset}. */
+  private interface Sink {
+    void add(int[] ids, int offset, int count, long document);
+  }
+
+  private void forEach(Batch b, Sink sink) {
     INDArray lengths = b.lengths(tokens);
     if (lengths == null) {
       throw new IllegalArgumentException("member '" + tokens + "' has no lengths: packing reads a variable-length"
@@ -66,7 +80,7 @@ final class TokenDocuments {
     int[][] ids = b.get(tokens).toIntMatrix();
     long[] index = doc == null ? null : b.get(doc).toLongVector();
     for (int r = 0; r < b.countSamples(); r++) {
-      packer.add(ids[r], 0, lengths.getInt(r), index == null ? b.sampleIndex(r) : index[r]);
+      sink.add(ids[r], 0, lengths.getInt(r), index == null ? b.sampleIndex(r) : index[r]);
     }
   }
 }

@@ -23,11 +23,14 @@ final class ProviderWriter {
   private ProviderWriter() {}
 
   static TypeSpec.Builder write(SampleDescriptor d) {
-    return write(d, false);
+    return write(d, false, java.util.Optional.empty());
   }
 
-  /** With {@code shards}, the builder also reads shard sets ({@link ShardsWriter#builderSource}). */
-  static TypeSpec.Builder write(SampleDescriptor d, boolean shards) {
+  /**
+   * With {@code shards}, the builder also reads shard sets ({@link ShardsWriter#builderSource}); with
+   * {@code packed}, a member to pack, it also packs ({@link PackedWriter#builderMethods}).
+   */
+  static TypeSpec.Builder write(SampleDescriptor d, boolean shards, java.util.Optional<FieldDescriptor> packed) {
     ClassName builder = d.provider().nestedClass("Builder");
     TypeName batcher = ParameterizedTypeName.get(RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch());
     TypeName samplesList = ParameterizedTypeName.get(ClassName.get(List.class), WildcardTypeName.subtypeOf(d.sample()));
@@ -136,7 +139,7 @@ final class ProviderWriter {
         .build());
     t.addMethod(override("close", TypeName.VOID).addStatement("batcher.close()").build());
     t.addMethod(CollateWriter.collateMethod(d));
-    t.addType(builderType(d, builder, samplesList, samplesIterable, shards));
+    t.addType(builderType(d, builder, samplesList, samplesIterable, shards, packed));
     return t;
   }
 
@@ -168,7 +171,7 @@ final class ProviderWriter {
   }
 
   private static TypeSpec builderType(SampleDescriptor d, ClassName builder, TypeName list, TypeName iterable,
-      boolean shards) {
+      boolean shards, java.util.Optional<FieldDescriptor> packed) {
     MethodSpec.Builder constructor = MethodSpec.constructorBuilder().addModifiers(Modifier.PRIVATE);
     if (d.batchSize() > 0) {
       // Only a declared size is a default: an undeclared one must be set on the builder. A default,
@@ -184,6 +187,18 @@ final class ProviderWriter {
     }
     if (shards) {
       ShardsWriter.builderSource(d, builder, b);
+    }
+    if (packed.isPresent()) {
+      com.palantir.javapoet.CodeBlock.Builder copy = com.palantir.javapoet.CodeBlock.builder()
+          .addStatement("b.list = list")
+          .addStatement("b.stream = stream");
+      if (shards) {
+        copy.addStatement("b.shards = shards");
+      }
+      if (d.variable()) {
+        copy.addStatement("b.buckets = buckets").addStatement("b.fixedLength = fixedLength");
+      }
+      PackedWriter.builderMethods(d, packed.get(), builder, b, copy.build());
     }
     String noSource = d.provider().simpleName() + ": no samples; call samples(list)"
         + (shards ? ", streaming(iterable) or shards(location)" : " or streaming(iterable)") + " before build()";

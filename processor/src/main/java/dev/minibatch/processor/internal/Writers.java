@@ -30,6 +30,7 @@ final class Writers {
   private final boolean nullMarkedAvailable;
   private final boolean sparkAvailable;
   private final boolean shardsAvailable;
+  private final boolean packingAvailable;
   /**
    * Whether Kotlin samples get their DSL ({@link KotlinDslWriter}): the front end writes Kotlin
    * (KSP, or javac under kapt) and minibatch-kotlin's marker is on the compile class path.
@@ -44,6 +45,7 @@ final class Writers {
     this.kotlinDsl = output.writesKotlin() && round.exists(KotlinDslWriter.MARKER.getCanonicalName());
     this.sparkAvailable = SparkRowsPlan.sparkAvailable(round);
     this.shardsAvailable = ShardsWriter.available(round);
+    this.packingAvailable = PackedWriter.available(round);
   }
 
   void write(SampleDescriptor d) {
@@ -51,15 +53,18 @@ final class Writers {
     // Every member kind a sample can declare has a shard column: fixed arrays a fixed-size one, a
     // variable axis (primitive arrays and INDArray, one VARIABLE axis) a binary one of its real steps.
     boolean shards = shardsAvailable;
-    write(d, ProviderWriter.write(d, shards));
+    // A variable-length INT32 member is a document of token ids that minibatch-text packs.
+    java.util.Optional<FieldDescriptor> packed = packingAvailable ? PackedWriter.member(d) : java.util.Optional.empty();
+    write(d, ProviderWriter.write(d, shards, packed));
     if (shards) {
       write(d, ShardsWriter.write(d));
     }
+    packed.ifPresent(f -> write(d, PackedWriter.writeBatch(d, f)));
     if (d.generateDaggerModule()) {
       write(d, DaggerModuleWriter.write(d));
     }
     if (kotlinDsl && d.element().isKotlin()) {
-      output.writeKotlin(d.element(), KotlinDslWriter.write(d, shards, generatedAvailable));
+      output.writeKotlin(d.element(), KotlinDslWriter.write(d, shards, generatedAvailable, packed));
     }
     if (sparkAvailable) {
       SparkRowsPlan.of(d).ifPresent(plan -> write(d, SparkRowsWriter.write(d, plan)));

@@ -31,7 +31,20 @@ fun readingAlarms(): List<List<Int>> {
     return ReadingProvider.create { it.samples(readings) }.use { provider -> provider.map { b -> b.alarm.toIntVector().toList() } }
 }
 
+/** A line of token ids of any length: KSP2 also writes `TokenLinePackedBatch` and `tokenLinePacked { … }`. */
+@DataProvider(batchSize = 2)
+class TokenLine(@field:Provides(shape = [Provides.VARIABLE]) val ids: IntArray)
+
+/** Lines `1 2 3`, `4`, `5 6` packed into rows of 3 ids, two rows a batch: each batch's ids and segment ids. */
+fun packedTokenLines(): List<Pair<List<List<Int>>, List<List<Int>>>> {
+    val lines = listOf(intArrayOf(1, 2, 3), intArrayOf(4), intArrayOf(5, 6)).map(::TokenLine)
+    return tokenLinePacked(3) { samples(lines) }.use { batches ->
+        batches.map { b -> b.ids.toIntMatrix().map { it.toList() } to b.idsSegmentIds.toIntMatrix().map { it.toList() } }
+    }
+}
+
 fun main() {
     pointBatches().forEach(::println)
     println(readingAlarms())
+    println(packedTokenLines())
 }

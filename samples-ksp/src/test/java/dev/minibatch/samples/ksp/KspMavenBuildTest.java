@@ -42,4 +42,14 @@ class KspMavenBuildTest {
     // Three readings in batches of two; the last batch is short (the default LastBatch keeps it).
     assertEquals(List.of(List.of(0, 1), List.of(1)), PointsKt.readingAlarms());
   }
+
+  @Test
+  void theTokenLinesArePackedThroughTheKsp2GeneratedFrontEnd() {
+    // 1 2 3 | 4 | 5 6 concatenated and cut every 3 ids: rows [1 2 3] and [4 5 6], where 4 is the second
+    // row's first segment and 5 6 its second; two rows a batch (declared): one batch.
+    assertEquals(List.of(new kotlin.Pair<>(List.of(List.of(1, 2, 3), List.of(4, 5, 6)),
+        List.of(List.of(1, 1, 1), List.of(1, 2, 2)))), PointsKt.packedTokenLines());
+    assertTrue(Files.isRegularFile(Path.of("target", "generated-sources", "ksp", "java", "dev", "minibatch", "samples",
+        "ksp", "TokenLinePackedBatch.java")));
+  }
 }

@@ -7,6 +7,7 @@ import dev.minibatch.runtime.ProviderBuilder.BadSamples
 import dev.minibatch.runtime.Settings
 import dev.minibatch.runtime.contract.EngineThreads
 import dev.minibatch.runtime.pipeline.StageFailedException
+import dev.minibatch.text.TokenBudget
 import kotlinx.coroutines.runBlocking
 import org.junit.jupiter.api.Assertions.assertEquals
 import org.junit.jupiter.api.Assertions.assertFalse
@@ -203,5 +204,37 @@ class ProviderDslTest {
             buckets(Buckets.of(2, 4))
         }.use { p -> p.map { it.bucketKey() } }
         assertEquals(listOf(2, 4), keys)
+    }
+
+    @Test
+    fun packedAndTokenBudgetBlocks() {
+        // Phones 0 | 10 11 12 | 20 21: the utterances' variable INT32 member, the one packing reads.
+        val utterances = listOf(1, 3, 2).mapIndexed { i, n ->
+            Utterance(Array(n) { floatArrayOf(0f, 0f) }, IntArray(n) { t -> 10 * i + t })
+        }
+        // Concatenated into rows of 4, two rows a batch (the declared batch size): one batch.
+        val packed = utterancePacked(4) { samples(utterances) }.use { batches ->
+            batches.map { b ->
+                listOf(b.phones, b.phonesSegmentIds, b.phonesPositionIds, b.phonesLossMask)
+                    .map { a -> a.toIntMatrix().map { it.toList() } } + listOf(listOf(b.phonesBoundaries.toIntVector().toList()))
+            }
+        }
+        assertEquals(
+            listOf(
+                listOf(
+                    listOf(listOf(0, 10, 11, 12), listOf(20, 21, 0, 0)),   // ids, padding id 0
+                    listOf(listOf(1, 2, 2, 2), listOf(1, 1, 0, 0)),        // segment ids
+                    listOf(listOf(0, 0, 1, 2), listOf(0, 1, 0, 0)),        // position ids
+                    listOf(listOf(1, 1, 1, 1), listOf(1, 1, 0, 0)),        // loss mask
+                    listOf(listOf(0, 1, 4, 6, 8)),                         // cu_seqlens, row 1's padding a segment
+                ),
+            ),
+            packed,
+        )
+        // A budget of 6 positions over one window of 3, in length order: [0 | 20 21] (2 rows of 2), [10 11 12].
+        val budget = utteranceTokenBudget(TokenBudget.builder(6).window(3).build()) { samples(utterances) }.use { batches ->
+            batches.toList().map { b -> Triple(b.documents().toList(), b.width(), b.ids().toList()) }
+        }
+        assertEquals(listOf(Triple(listOf(0L, 2L), 2, listOf(0, 0, 20, 21)), Triple(listOf(1L), 3, listOf(10, 11, 12))), budget)
     }
 }
