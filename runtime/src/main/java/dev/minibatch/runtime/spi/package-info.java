@@ -5,7 +5,9 @@
  * dev.minibatch.runtime.spi.Rows}), an epoch order a provider draws itself ({@link
  * dev.minibatch.runtime.spi.EpochDraws}), the one seed derivation and shuffle every order and
  * per-sample draw uses ({@link dev.minibatch.runtime.spi.Seeds}), and the element types' ND4J
- * counterparts ({@link dev.minibatch.runtime.spi.DTypes}). Every signature here names only API
+ * counterparts ({@link dev.minibatch.runtime.spi.DTypes}), and files on other file systems read by
+ * byte ranges ({@link dev.minibatch.runtime.spi.RemoteFiles}, {@link
+ * dev.minibatch.runtime.spi.RangedFile}). Every signature here names only API
  * types: nothing in {@code internal} is needed to use them. See docs/engine.md, "Packages".
  */
 @NullMarked

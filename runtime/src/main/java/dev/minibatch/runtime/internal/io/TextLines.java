@@ -30,7 +30,17 @@ public final class TextLines {
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   public static List<String> read(Path file, String what) {
-    byte[] bytes = FileBytes.readRaw(file);
+    return read(file.toString(), FileBytes.readRaw(file), what);
+  }
+
+  /**
+   * The lines of the bytes {@code bytes} of the file {@code name} (a remote one's, read whole), as
+   * {@link #read(Path, String)} reads a local file's.
+   *
+   * @throws FileFormatException naming {@code name}, the line and byte offset of the first byte that
+   *     is not UTF-8
+   */
+  public static List<String> read(String name, byte[] bytes, String what) {
     CharsetDecoder decoder = StandardCharsets.UTF_8.newDecoder()
         .onMalformedInput(CodingErrorAction.REPORT).onUnmappableCharacter(CodingErrorAction.REPORT);
     ByteBuffer in = ByteBuffer.wrap(bytes);
@@ -44,7 +54,7 @@ public final class TextLines {
       // The decoder stops with the input's position at the first byte of the bad sequence.
       int at = in.position();
       int length = result.length();
-      throw new FileFormatException(file.toString(), "line " + lineOf(bytes, at) + " (byte offset " + at + "): "
+      throw new FileFormatException(name, "line " + lineOf(bytes, at) + " (byte offset " + at + "): "
           + hex(bytes, at, length) + (length == 1 ? " is" : " are") + " not UTF-8 text; expected " + what);
     }
     return out.flip().toString().lines().toList();

@@ -49,7 +49,7 @@ public final class EncodedImages implements AutoCloseable {
     }
     RecordIOFile file = RecordIOFile.builder(rec).index(idx).open();
     try {
-      return new EncodedImages(new RecordImages(file, idx, labelWidth, null));
+      return new EncodedImages(new RecordImages(file, idx == null ? null : idx.toString(), labelWidth, null, null));
     } catch (RuntimeException e) {
       file.close();
       throw e;

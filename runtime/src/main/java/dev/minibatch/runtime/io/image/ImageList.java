@@ -90,7 +90,14 @@ record ImageList(List<Entry> entries) {
    * @throws UncheckedIOException naming the file if it cannot be read
    */
   public static ImageList read(Path lst, int labelWidth) {
-    List<String> lines = TextLines.read(lst, "'index<TAB>label...<TAB>path' lines");
+    return read(lst.toString(), TextLines.read(lst, LINES), labelWidth);
+  }
+
+  /** What a list's lines hold, for messages. */
+  static final String LINES = "'index<TAB>label...<TAB>path' lines";
+
+  /** The list in {@code lines} of the file {@code lst} (a local path or a remote location), as {@link #read(Path, int)}. */
+  static ImageList read(String lst, List<String> lines, int labelWidth) {
     List<Entry> out = new ArrayList<>(lines.size());
     Map<Long, Integer> seen = new HashMap<>();
     int firstLine = 0;
@@ -102,19 +109,19 @@ record ImageList(List<Entry> entries) {
       String[] f = line.split("\t", -1);
       String where = "line " + (i + 1) + ": ";
       if (f.length < 3) {
-        throw new FileFormatException(lst.toString(), where + "expected 'index<TAB>label...<TAB>path' (at least 3 "
+        throw new FileFormatException(lst, where + "expected 'index<TAB>label...<TAB>path' (at least 3 "
             + "tab-separated fields), found " + f.length + " field" + (f.length == 1 ? "" : "s"));
       }
       long index;
       try {
         index = Long.parseLong(f[0].strip());
       } catch (NumberFormatException e) {
-        throw new FileFormatException(lst.toString(), where + "field 1 (index): expected an integer, found '"
+        throw new FileFormatException(lst, where + "field 1 (index): expected an integer, found '"
             + f[0] + "'");
       }
       float[] labels = new float[f.length - 2];
       if (labelWidth > 0 && labels.length != labelWidth) {
-        throw new FileFormatException(lst.toString(), "line " + (i + 1) + " (image index " + index + "): "
+        throw new FileFormatException(lst, "line " + (i + 1) + " (image index " + index + "): "
             + labelCount(labels.length) + (firstLine == 0
                 ? " but labelWidth is " + labelWidth + "; set labelWidth(" + labels.length + ") to read them"
                 : " where line " + firstLine + " and labelWidth have " + labelWidth));
@@ -126,17 +133,17 @@ record ImageList(List<Entry> entries) {
         try {
           labels[k] = Float.parseFloat(f[k + 1].strip());
         } catch (NumberFormatException e) {
-          throw new FileFormatException(lst.toString(), where + "field " + (k + 2) + " (label " + (k + 1)
+          throw new FileFormatException(lst, where + "field " + (k + 2) + " (label " + (k + 1)
               + "): expected a number, found '" + f[k + 1] + "'");
         }
       }
       String path = f[f.length - 1].strip();
       if (path.isEmpty()) {
-        throw new FileFormatException(lst.toString(), where + "field " + f.length + " (path) is empty");
+        throw new FileFormatException(lst, where + "field " + f.length + " (path) is empty");
       }
       Integer before = seen.put(index, i + 1);
       if (before != null) {
-        throw new FileFormatException(lst.toString(), where + "index " + index + " was already on line " + before);
+        throw new FileFormatException(lst, where + "index " + index + " was already on line " + before);
       }
       out.add(new Entry(index, labels, path));
     }

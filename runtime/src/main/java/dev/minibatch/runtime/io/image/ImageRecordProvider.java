@@ -9,8 +9,11 @@ import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.Settings;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
+import dev.minibatch.runtime.spi.RangedFile;
+import dev.minibatch.runtime.spi.RemoteFiles;
 import dev.minibatch.runtime.engine.Multicast;
 import dev.minibatch.runtime.internal.io.EngineMulticast;
+import dev.minibatch.runtime.internal.io.Locations;
 import dev.minibatch.runtime.io.FileBuilder;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.Format;
@@ -105,7 +108,8 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     ImageSource source;
     List<RecordProblem> skipped = List.of();
     if (b.imageFolder != null) {
-      if (b.pathImgrec != null || b.pathImglist != null || b.pathImgidx != null) {
+      if (b.pathImgrec != null || b.pathImglist != null || b.pathImgidx != null || b.remoteImgrec != null
+          || b.remoteImglist != null || b.remoteImgidx != null) {
         throw new IllegalArgumentException("ImageRecordProvider: give either imageFolder or pathImgrec (with "
             + "pathImgidx/pathImglist), not both");
       }
@@ -114,12 +118,13 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
             + "labelWidth is " + b.labelWidth);
       }
       source = new FolderImages(b.imageFolder);
-    } else if (b.pathImgrec != null) {
-      RecordIOFile rec = RecordIOFile.builder(b.pathImgrec).index(b.pathImgidx).skipCorrupt(b.skipCorrupt)
-          .problems(b.problems).open();
+    } else if (b.pathImgrec != null || b.remoteImgrec != null) {
+      RecordIOFile rec = openRecords(b);
       skipped = rec.problems();
       try {
-        source = new RecordImages(rec, b.pathImgidx, b.labelWidth, b.pathImglist);
+        String idx = b.remoteImgidx != null ? b.remoteImgidx : b.pathImgidx != null ? b.pathImgidx.toString() : null;
+        String lst = b.remoteImglist != null ? b.remoteImglist : b.pathImglist != null ? b.pathImglist.toString() : null;
+        source = new RecordImages(rec, idx, b.labelWidth, lst, imageList(b));
       } catch (RuntimeException e) {
         rec.close();
         throw e;
@@ -137,6 +142,47 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
       source.close();
       throw e;
     }
+  }
+
+  /**
+   * The builder's record file with its index, local or remote (read by ranges through its {@link
+   * RemoteFiles}); what is opened is closed again if the rest fails.
+   */
+  private static RecordIOFile openRecords(Builder b) {
+    String rec = b.remoteImgrec;
+    String idx = b.remoteImgidx;
+    RangedFile recFile = rec == null ? null : Locations.open(rec, b.remoteFiles, "ImageRecordProvider.pathImgrec");
+    RangedFile idxFile = null;
+    try {
+      idxFile = idx == null ? null : Locations.open(idx, b.remoteFiles, "ImageRecordProvider.pathImgidx");
+      RecordIOFile.Builder r = recFile != null ? RecordIOFile.builder(recFile)
+          : RecordIOFile.builder(java.util.Objects.requireNonNull(b.pathImgrec, "pathImgrec"));
+      if (idxFile != null) {
+        r.rangedIndex(idxFile);
+      } else {
+        r.index(b.pathImgidx);
+      }
+      return r.skipCorrupt(b.skipCorrupt).problems(b.problems).open();
+    } catch (RuntimeException | Error e) {
+      if (recFile != null) {
+        recFile.close();
+      }
+      if (idxFile != null) {
+        idxFile.close();
+      }
+      throw e;
+    }
+  }
+
+  /** The builder's image list, local or remote (read whole), or null. */
+  private static @Nullable ImageList imageList(Builder b) {
+    String remote = b.remoteImglist;
+    if (remote != null) {
+      try (RangedFile f = Locations.open(remote, b.remoteFiles, "ImageRecordProvider.pathImglist")) {
+        return ImageList.read(remote, Locations.lines(f, ImageList.LINES), b.labelWidth);
+      }
+    }
+    return b.pathImglist == null ? null : ImageList.read(b.pathImglist, b.labelWidth);
   }
 
   /**
@@ -263,6 +309,11 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     private @Nullable Path pathImgrec;
     private @Nullable Path pathImgidx;
     private @Nullable Path pathImglist;
+    // The same files at locations of other file systems (at most one of each pair is set).
+    private @Nullable String remoteImgrec;
+    private @Nullable String remoteImgidx;
+    private @Nullable String remoteImglist;
+    private @Nullable RemoteFiles remoteFiles;
     private @Nullable Path imageFolder;
     private int labelWidth = 1;
     private int channels;
@@ -284,12 +335,40 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     /** The RecordIO file of image records (MXNet {@code path_imgrec}). One source is required. */
     public Builder pathImgrec(Path rec) {
       this.pathImgrec = rec;
+      this.remoteImgrec = null;
+      return this;
+    }
+
+    /**
+     * The RecordIO file at {@code location}: a local path, or a URI of another file system ({@code
+     * hdfs://namenode/data/train.rec}, {@code s3a://bucket/train.rec}) read by byte ranges, only the
+     * records the epoch's order needs, through {@link #remoteFiles(RemoteFiles)} or the {@link
+     * RemoteFiles} on the class path that reads its scheme (add minibatch-shards). The batches are
+     * those of the same file read locally (docs/images.md, "Remote record files").
+     */
+    public Builder pathImgrec(String location) {
+      Path local = Locations.local(location);
+      this.pathImgrec = local;
+      this.remoteImgrec = local == null ? location : null;
       return this;
     }
 
     /** The record file's {@code .idx} index (MXNet {@code path_imgidx}), to find records without a walk, in its order. */
     public Builder pathImgidx(@Nullable Path idx) {
       this.pathImgidx = idx;
+      this.remoteImgidx = null;
+      return this;
+    }
+
+    /**
+     * The {@code .idx} index at {@code location}, a local path or a remote URI as {@link
+     * #pathImgrec(String)} takes; read whole when the provider is built. Give it with a remote record
+     * file: without one the record file is walked from start to end before the first batch.
+     */
+    public Builder pathImgidx(@Nullable String location) {
+      Path local = location == null ? null : Locations.local(location);
+      this.pathImgidx = local;
+      this.remoteImgidx = local == null ? location : null;
       return this;
     }
 
@@ -299,6 +378,26 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
      */
     public Builder pathImglist(@Nullable Path lst) {
       this.pathImglist = lst;
+      this.remoteImglist = null;
+      return this;
+    }
+
+    /** The {@code .lst} file at {@code location}, a local path or a remote URI as {@link #pathImgrec(String)} takes. */
+    public Builder pathImglist(@Nullable String location) {
+      Path local = location == null ? null : Locations.local(location);
+      this.pathImglist = local;
+      this.remoteImglist = local == null ? location : null;
+      return this;
+    }
+
+    /**
+     * What reads the remote locations given to {@link #pathImgrec(String)}, {@link #pathImgidx(String)}
+     * and {@link #pathImglist(String)}, e.g. minibatch-shards' {@code HadoopFiles} with a Hadoop
+     * configuration (endpoints, credentials); default the first {@link RemoteFiles} on the class path
+     * (found with {@link java.util.ServiceLoader}) that reads the location's scheme.
+     */
+    public Builder remoteFiles(RemoteFiles files) {
+      this.remoteFiles = files;
       return this;
     }
 

@@ -5,7 +5,6 @@ import dev.minibatch.runtime.io.recordio.ImageRecord;
 import dev.minibatch.runtime.io.recordio.RecordIOFile;
 import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordProblem;
 import java.nio.ByteBuffer;
-import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,33 +20,34 @@ final class RecordImages extends ImageSource {
   private final RecordIOFile file;
   private final String name;
   private final int labelWidth;
-  private final @Nullable Path listPath;
+  private final @Nullable String listPath;
   private final @Nullable Map<Long, float[]> list;
 
   /**
-   * Images in {@code file}, opened with {@code index} (or null), labelled from {@code listPath} (or
-   * null): checks at once that there is a record (and a list line), and that the label width fits
+   * Images in {@code file}, opened with the index {@code index} (its path or location, or null),
+   * labelled from the image list {@code list} read from {@code listPath} (or both null): checks at once that there is a record (and a list line), and that the label width fits
    * record 0 (or the list's first line), so a file read with the wrong setting fails at build time
    * with the setting that fits, not in the first batch.
    *
    * @throws FileFormatException naming the file that holds no records or list lines, the list line
    *     or record 0 whose label count is not {@code labelWidth}, or a malformed record 0
    */
-  RecordImages(RecordIOFile file, @Nullable Path index, int labelWidth, @Nullable Path listPath) {
+  RecordImages(RecordIOFile file, @Nullable String index, int labelWidth, @Nullable String listPath,
+      @Nullable ImageList imageList) {
     this.file = file;
-    this.name = file.path().toString();
+    this.name = file.location();
     this.labelWidth = labelWidth;
     this.listPath = listPath;
     requireRecords(file, index);
-    if (listPath == null) {
+    if (listPath == null || imageList == null) {
       this.list = null;
     } else {
       Map<Long, float[]> m = new HashMap<>();
-      for (ImageList.Entry e : ImageList.read(listPath, labelWidth).entries()) {
+      for (ImageList.Entry e : imageList.entries()) {
         m.put(e.index(), e.labels());
       }
       if (m.isEmpty()) {
-        throw new FileFormatException(listPath.toString(), "lists no images; expected an 'index<TAB>label...<TAB>path'"
+        throw new FileFormatException(listPath, "lists no images; expected an 'index<TAB>label...<TAB>path'"
             + " line for each image id of " + name);
       }
       this.list = m;
@@ -61,11 +61,11 @@ final class RecordImages extends ImageSource {
    *
    * @throws FileFormatException if there is no record
    */
-  static void requireRecords(RecordIOFile rec, @Nullable Path index) {
+  static void requireRecords(RecordIOFile rec, @Nullable Object index) {
     if (rec.records() > 0) {
       return;
     }
-    String file = rec.path().toString();
+    String file = rec.location();
     if (index != null) {
       throw new FileFormatException(index.toString(), "lists no records: it has no key<TAB>offset line; expected one "
           + "line per record of " + file + " (" + rec.size() + " bytes)");

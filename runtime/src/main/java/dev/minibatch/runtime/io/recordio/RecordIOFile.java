@@ -1,8 +1,10 @@
 package dev.minibatch.runtime.io.recordio;
 
 import dev.minibatch.runtime.check.IoFailure;
+import dev.minibatch.runtime.internal.io.Locations;
 import dev.minibatch.runtime.internal.io.TextLines;
 import dev.minibatch.runtime.io.FileFormatException;
+import dev.minibatch.runtime.spi.RangedFile;
 import java.io.BufferedOutputStream;
 import java.io.BufferedWriter;
 import java.io.IOException;
@@ -37,8 +39,10 @@ import org.jspecify.annotations.Nullable;
  * resynchronises at the next magic word that starts a record, as dmlc's input splitter does, and
  * reports every skipped stretch as a {@link RecordProblem}: nothing is dropped silently.
  *
- * <p>The file is memory-mapped, so several threads may read records at once, each with its own
- * buffer, and an interrupted reader disturbs no other.
+ * <p>A local file is memory-mapped, so several threads may read records at once, each with its own
+ * buffer, and an interrupted reader disturbs no other. A file on another file system ({@link
+ * #builder(RangedFile)}) is read by byte ranges: one range per record read, and the walk without an
+ * index reads the file in pieces of {@link #WALK_PIECE} bytes rather than one range per header.
  * Memory is bounded by the file: a length field is checked against the file's size before anything
  * is allocated for it.
  *
@@ -59,10 +63,14 @@ public final class RecordIOFile implements AutoCloseable {
   private static final ThreadLocal<ByteBuffer> HEADERS =
       ThreadLocal.withInitial(() -> ByteBuffer.allocate(RecordParts.HEADER).order(ByteOrder.LITTLE_ENDIAN));
 
-  private final Path path;
+  /** The bytes of one read of the walk over a remote file. */
+  static final int WALK_PIECE = 1 << 20;
+
+  private final @Nullable Path path;
   private final String name;
-  /** The file mapped in chunks of {@link #CHUNK} bytes (the last one shorter). */
-  private final MappedByteBuffer[] maps;
+  /** The file's bytes: the local file mapped, or a remote one read by ranges. */
+  private final RangedFile bytes;
+  private final boolean remote;
   private final long size;
   private volatile boolean closed;
   private final long[] offsets;
@@ -72,25 +80,19 @@ public final class RecordIOFile implements AutoCloseable {
 
   private RecordIOFile(Builder b) {
     this.path = b.path;
-    this.name = b.path.toString();
-    // Mapped rather than read through the channel: a positional channel read is interruptible,
-    // and the engine interrupts reader threads when an epoch stops, which would close the channel
-    // under every other reader. Reads from a mapping are plain copies.
-    try (FileChannel c = FileChannel.open(b.path, StandardOpenOption.READ)) {
-      this.size = c.size();
-      int chunks = (int) ((size + CHUNK - 1) / CHUNK);
-      this.maps = new MappedByteBuffer[chunks];
-      for (int i = 0; i < chunks; i++) {
-        long from = (long) i * CHUNK;
-        maps[i] = c.map(FileChannel.MapMode.READ_ONLY, from, Math.min(CHUNK, size - from));
-      }
-    } catch (IOException e) {
-      throw IoFailure.of("open", b.path, e);
-    }
-    {
+    RangedFile ranged = b.ranged;
+    Path local = b.path;
+    this.remote = ranged != null;
+    this.bytes = ranged != null ? ranged : new MappedFile(java.util.Objects.requireNonNull(local, "path"));
+    this.name = bytes.location();
+    this.size = bytes.size();
+    Path index = b.index;
+    RangedFile rangedIndex = b.rangedIndex;
+    try {
       List<RecordProblem> found = new ArrayList<>();
-      if (b.index != null) {
-        long[][] idx = readIndex(b.index);
+      if (index != null || rangedIndex != null) {
+        long[][] idx = index != null ? readIndex(index.toString(), TextLines.read(index, INDEX_LINES))
+            : readIndex(rangedIndex.location(), Locations.lines(rangedIndex, INDEX_LINES));
         this.keys = idx[0];
         this.offsets = idx[1];
       } else {
@@ -101,8 +103,17 @@ public final class RecordIOFile implements AutoCloseable {
         });
       }
       this.problems = List.copyOf(found);
+    } catch (RuntimeException | Error e) {
+      bytes.close();
+      throw e;
+    } finally {
+      if (rangedIndex != null) {
+        rangedIndex.close();
+      }
     }
   }
+
+  private static final String INDEX_LINES = "key<TAB>offset lines";
 
   /**
    * Opens {@code rec} and walks its part headers; a corrupt file is an error.
@@ -126,12 +137,32 @@ public final class RecordIOFile implements AutoCloseable {
 
   /** A builder for the less common settings. */
   public static Builder builder(Path rec) {
-    return new Builder(rec);
+    return new Builder(rec, null);
   }
 
-  /** The file. */
+  /**
+   * A builder of a file on another file system, read by byte ranges ({@link
+   * dev.minibatch.runtime.spi.RemoteFiles#open(String)}); closing the {@link RecordIOFile} closes it.
+   */
+  public static Builder builder(RangedFile rec) {
+    return new Builder(null, rec);
+  }
+
+  /**
+   * The local file.
+   *
+   * @throws IllegalStateException for a file opened with {@link #builder(RangedFile)}: see {@link #location()}
+   */
   public Path path() {
+    if (path == null) {
+      throw new IllegalStateException(name + " is not a local file");
+    }
     return path;
+  }
+
+  /** The file's path or remote location, for messages. */
+  public String location() {
+    return name;
   }
 
   /** The file's size in bytes. */
@@ -259,22 +290,7 @@ public final class RecordIOFile implements AutoCloseable {
     if (closed) {
       throw new IllegalStateException(name + " is closed");
     }
-    long at = position;
-    try {
-      while (dst.hasRemaining()) {
-        int chunk = (int) (at / CHUNK);
-        int offset = (int) (at % CHUNK);
-        int n = Math.min(dst.remaining(), maps[chunk].limit() - offset);
-        // Absolute bulk copy: the mapping's own position is shared by every reading thread.
-        dst.put(dst.position(), maps[chunk], offset, n);
-        dst.position(dst.position() + n);
-        at += n;
-      }
-    } catch (InternalError e) {
-      // The JVM's way of reporting a fault in a mapped file that shrank under it.
-      throw new FileFormatException(name, "reading offset " + at + " failed: the file was truncated or changed while "
-          + "open", e);
-    }
+    bytes.read(position, dst);
   }
 
   private FileFormatException error(int record, long offset, String message) {
@@ -291,6 +307,7 @@ public final class RecordIOFile implements AutoCloseable {
    * resumes at the next magic word that starts a record.
    */
   private long[] walk(boolean skip, Consumer<RecordProblem> report) {
+    Window window = remote ? new Window() : null;
     LongList out = new LongList();
     ByteBuffer header = ByteBuffer.allocate(RecordParts.HEADER).order(ByteOrder.LITTLE_ENDIAN);
     long pos = 0;
@@ -303,7 +320,11 @@ public final class RecordIOFile implements AutoCloseable {
         problem = "the file ends " + (size - pos) + " bytes after the last part; a part header needs 8 bytes";
       } else {
         header.clear();
-        readFully(header, pos);
+        if (window != null) {
+          window.read(header, pos);
+        } else {
+          readFully(header, pos);
+        }
         int magic = header.getInt(0);
         int lrecord = header.getInt(4);
         int flag = RecordParts.flag(lrecord);
@@ -385,9 +406,8 @@ public final class RecordIOFile implements AutoCloseable {
     return size;
   }
 
-  /** Reads {@code key\toffset} lines: keys and offsets, in the index's order. */
-  private long[][] readIndex(Path idx) {
-    List<String> lines = TextLines.read(idx, "key<TAB>offset lines");
+  /** Reads the {@code key\toffset} lines of the index {@code idx}: keys and offsets, in the index's order. */
+  private long[][] readIndex(String idx, List<String> lines) {
     LongList keyList = new LongList();
     LongList offsetList = new LongList();
     Map<Long, Integer> seen = new HashMap<>();
@@ -398,7 +418,7 @@ public final class RecordIOFile implements AutoCloseable {
       }
       String[] f = line.split("\\s+");
       if (f.length != 2) {
-        throw new FileFormatException(idx.toString(), "line " + (i + 1) + ": expected 'key<TAB>offset', found '"
+        throw new FileFormatException(idx, "line " + (i + 1) + ": expected 'key<TAB>offset', found '"
             + abbreviate(line) + "'");
       }
       long key;
@@ -407,16 +427,16 @@ public final class RecordIOFile implements AutoCloseable {
         key = Long.parseLong(f[0]);
         offset = Long.parseLong(f[1]);
       } catch (NumberFormatException e) {
-        throw new FileFormatException(idx.toString(), "line " + (i + 1) + ": key and offset must be integers, found '"
+        throw new FileFormatException(idx, "line " + (i + 1) + ": key and offset must be integers, found '"
             + abbreviate(line) + "'");
       }
       if (offset < 0 || offset % 4 != 0 || offset + RecordParts.HEADER > size) {
-        throw new FileFormatException(idx.toString(), "line " + (i + 1) + ": offset " + offset + " of key " + key
+        throw new FileFormatException(idx, "line " + (i + 1) + ": offset " + offset + " of key " + key
             + " is not a 4-aligned part start inside " + name + " (" + size + " bytes)");
       }
       Integer before = seen.put(key, i + 1);
       if (before != null) {
-        throw new FileFormatException(idx.toString(), "line " + (i + 1) + ": key " + key + " was already on line "
+        throw new FileFormatException(idx, "line " + (i + 1) + ": key " + key + " was already on line "
             + before);
       }
       keyList.add(key);
@@ -429,15 +449,99 @@ public final class RecordIOFile implements AutoCloseable {
     return s.length() <= 60 ? s : s.substring(0, 57) + "...";
   }
 
-  /** Closes the file: later reads fail (the mapping is released when it is garbage). */
+  /** Closes the file: later reads fail (a mapping is released when it is garbage, a remote file at once). */
   @Override
   public void close() {
     closed = true;
+    bytes.close();
   }
 
   @Override
   public String toString() {
     return "RecordIOFile[" + name + ", " + offsets.length + " records]";
+  }
+
+  /**
+   * The last {@link #WALK_PIECE} bytes read of a remote file, for the walk: it reads the part headers
+   * in order, so a piece serves every header in it with one request instead of one each.
+   */
+  private final class Window {
+    private final ByteBuffer piece = ByteBuffer.allocate(WALK_PIECE);
+    private long start = -1;
+
+    /** Fills {@code dst} (a part header, shorter than a piece) with the bytes from {@code position}. */
+    void read(ByteBuffer dst, long position) {
+      int n = dst.remaining();
+      if (start < 0 || position < start || position + n > start + piece.limit()) {
+        start = position;
+        piece.clear().limit((int) Math.min(WALK_PIECE, size - position));
+        readFully(piece, position);
+      }
+      dst.put(dst.position(), piece, (int) (position - start), n);
+      dst.position(dst.position() + n);
+    }
+  }
+
+  /**
+   * A local file mapped in chunks of {@link #CHUNK} bytes (the last one shorter). Mapped rather than
+   * read through a channel: a positional channel read is interruptible, and the engine interrupts
+   * reader threads when an epoch stops, which would close the channel under every other reader.
+   * Reads from a mapping are plain copies.
+   */
+  private static final class MappedFile implements RangedFile {
+    private final String name;
+    private final MappedByteBuffer[] maps;
+    private final long size;
+
+    MappedFile(Path path) {
+      this.name = path.toString();
+      try (FileChannel c = FileChannel.open(path, StandardOpenOption.READ)) {
+        this.size = c.size();
+        int chunks = (int) ((size + CHUNK - 1) / CHUNK);
+        this.maps = new MappedByteBuffer[chunks];
+        for (int i = 0; i < chunks; i++) {
+          long from = (long) i * CHUNK;
+          maps[i] = c.map(FileChannel.MapMode.READ_ONLY, from, Math.min(CHUNK, size - from));
+        }
+      } catch (IOException e) {
+        throw IoFailure.of("open", path, e);
+      }
+    }
+
+    @Override
+    public String location() {
+      return name;
+    }
+
+    @Override
+    public long size() {
+      return size;
+    }
+
+    @Override
+    public void read(long position, ByteBuffer dst) {
+      long at = position;
+      try {
+        while (dst.hasRemaining()) {
+          int chunk = (int) (at / CHUNK);
+          int offset = (int) (at % CHUNK);
+          int n = Math.min(dst.remaining(), maps[chunk].limit() - offset);
+          // Absolute bulk copy: the mapping's own position is shared by every reading thread.
+          dst.put(dst.position(), maps[chunk], offset, n);
+          dst.position(dst.position() + n);
+          at += n;
+        }
+      } catch (InternalError e) {
+        // The JVM's way of reporting a fault in a mapped file that shrank under it.
+        throw new FileFormatException(name, "reading offset " + at + " failed: the file was truncated or changed "
+            + "while open", e);
+      }
+    }
+
+    @Override
+    public void close() {
+      // the mapping is released when it is garbage
+    }
   }
 
   /** A growable list of longs (offsets of millions of records without boxing). */
@@ -459,18 +563,32 @@ public final class RecordIOFile implements AutoCloseable {
 
   /** Settings for opening a RecordIO file. */
   public static final class Builder {
-    private final Path path;
+    private final @Nullable Path path;
+    private final @Nullable RangedFile ranged;
     private @Nullable Path index;
+    private @Nullable RangedFile rangedIndex;
     private boolean skipCorrupt;
     private Consumer<RecordProblem> problems = p -> {};
 
-    private Builder(Path path) {
+    private Builder(@Nullable Path path, @Nullable RangedFile ranged) {
       this.path = path;
+      this.ranged = ranged;
     }
 
     /** Read the records' offsets from this {@code .idx} file instead of walking the file. */
     public Builder index(@Nullable Path idx) {
       this.index = idx;
+      this.rangedIndex = null;
+      return this;
+    }
+
+    /**
+     * Read the records' offsets from this {@code .idx} file on another file system, read whole and
+     * closed when the record file opens.
+     */
+    public Builder rangedIndex(@Nullable RangedFile idx) {
+      this.rangedIndex = idx;
+      this.index = null;
       return this;
     }
 
