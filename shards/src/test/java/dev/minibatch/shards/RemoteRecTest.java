@@ -91,6 +91,19 @@ class RemoteRecTest {
       assertSame(expected, batches(b -> b.pathImgrec(rec).pathImgidx(idx).remoteFiles(files), readers),
           rec + ", readers " + readers);
     }
+    // An epoch left after its first batch stops reader threads in the middle of their reads; the next
+    // epoch is whole and the same as the second epoch read without a stop.
+    List<float[]> resumed = new ArrayList<>();
+    try (ImageRecordProvider p = builder(b -> b.pathImgrec(rec).pathImgidx(idx).remoteFiles(files), 3).build()) {
+      for (NamedBatch batch : p) {
+        break;
+      }
+      for (NamedBatch batch : p) {
+        resumed.add(floats(batch.get(ImageRecordProvider.DATA_NAME)));
+        resumed.add(floats(batch.get(ImageRecordProvider.LABEL_NAME)));
+      }
+    }
+    assertSame(expected.subList(2 * IMAGES / BATCH, expected.size()), resumed, rec + " after a stopped epoch");
     // Without the index the remote file is walked; the local one is walked too.
     assertSame(batches(b -> b.pathImgrec(local.rec()), 1), batches(b -> b.pathImgrec(rec).remoteFiles(files), 3),
         rec + " walked");
@@ -149,13 +162,8 @@ class RemoteRecTest {
 
   /** Two shuffled epochs of the provider {@code source} sets up: data, then labels, per batch. */
   private static List<float[]> batches(Consumer<ImageRecordProvider.Builder> source, int readers) {
-    ImageRecordProvider.Builder b = ImageRecordProvider.builder().dataShape(3, 24, 24).batchSize(BATCH)
-        .shuffle(true).seed(SEED).lastBatch(LastBatch.PARTIAL).preprocessThreads(readers)
-        .augment(a -> a.randomResizedCrop(true).randMirror(true))
-        .normalize(n -> n.meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.4f, 57.1f, 57.4f));
-    source.accept(b);
     List<float[]> out = new ArrayList<>();
-    try (ImageRecordProvider p = b.build()) {
+    try (ImageRecordProvider p = builder(source, readers).build()) {
       for (int epoch = 0; epoch < 2; epoch++) {
         for (NamedBatch batch : p) {
           out.add(floats(batch.get(ImageRecordProvider.DATA_NAME)));
@@ -164,6 +172,16 @@ class RemoteRecTest {
       }
     }
     return out;
+  }
+
+  /** The provider's settings: shuffled under a seed, random resized crops and mirrors, normalised. */
+  private static ImageRecordProvider.Builder builder(Consumer<ImageRecordProvider.Builder> source, int readers) {
+    ImageRecordProvider.Builder b = ImageRecordProvider.builder().dataShape(3, 24, 24).batchSize(BATCH)
+        .shuffle(true).seed(SEED).lastBatch(LastBatch.PARTIAL).preprocessThreads(readers).prefetchBuffer(4)
+        .augment(a -> a.randomResizedCrop(true).randMirror(true))
+        .normalize(n -> n.meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.4f, 57.1f, 57.4f));
+    source.accept(b);
+    return b;
   }
 
   private static void assertSame(List<float[]> expected, List<float[]> got, String what) {
