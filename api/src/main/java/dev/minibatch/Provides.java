@@ -77,4 +77,17 @@ public @interface Provides {
 
   /** The value padded steps of the variable axis hold (0 by default); padded rows keep the builder's padding. */
   double stepPadding() default 0;
+
+  /**
+   * How the member holds its value: {@link SampleSchema.Encoding#RAW} (the default), the elements
+   * themselves; or an {@code IMAGE_*} encoding, the bytes of one encoded image (JPEG, PNG, or
+   * another format OpenCV reads) in a {@code byte[]}, which the provider decodes, augments and
+   * normalises on its reader threads into the batch array the shape, layout and dtype declare: a
+   * shape of rank 3 with the channel axis first ({@code {3, 224, 224}}, layout {@code NCHW}, the
+   * default) or last ({@code layout = "NHWC"}), as many channels as the encoding names, dtype
+   * {@code UINT8} (the default here) or {@code FLOAT32}. The processor checks all of it at compile
+   * time (diagnostic {@code EncodedImage}); the builder gets {@code augment}, {@code normalize} and
+   * {@code reducedDecode}, as {@code ImageRecordProvider} has them (docs/images.md).
+   */
+  SampleSchema.Encoding encoding() default SampleSchema.Encoding.RAW;
 }

@@ -1,5 +1,6 @@
 package dev.minibatch.processor.internal;
 
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.MethodSpec;
@@ -32,11 +33,18 @@ final class CollateWriter {
         .addParameter(int.class, "from")
         .addParameter(int.class, "to")
         .addParameter(RuntimeNames.COLLATE_TARGET, "target");
+    if (encoded(d)) {
+      m.addParameter(ArrayTypeName.of(RuntimeNames.IMAGE_DECODER), "decoders")
+          .addJavadoc("{@code decoders[i]} decodes member {@code i} when it is an encoded image.\n");
+    }
     List<FieldDescriptor> fields = d.fields();
     // Per batch: the typed view (or array) of every member.
     for (int i = 0; i < fields.size(); i++) {
       FieldDescriptor f = fields.get(i);
-      if (f.storage() == FieldType.Storage.INDARRAY) {
+      if (f.encoded()) {
+        // The decoder writes the row's pixels, UINT8 or FLOAT32, through the array's bytes.
+        m.addStatement("$T out$L = target.bytes($L)", ClassName.get("java.nio", "ByteBuffer"), i, i);
+      } else if (f.storage() == FieldType.Storage.INDARRAY) {
         m.addStatement("$T out$L = target.array($L)", RuntimeNames.INDARRAY, i, i);
       } else {
         m.addStatement("$T out$L = target.$L($L)", bufferType(f), i, ProviderWriter.viewMethod(f.dtype()), i);
@@ -119,11 +127,16 @@ final class CollateWriter {
     m.endControlFlow();
   }
 
+  /** True when some member is an encoded image: the collate then takes the provider's decoders. */
+  static boolean encoded(SampleDescriptor d) {
+    return d.fields().stream().anyMatch(FieldDescriptor::encoded);
+  }
+
   /** Checks {@code held<position>} (member {@code f} of sample {@code next - 1}): an array's length. */
   private static CodeBlock check(FieldDescriptor f, int position) {
     String held = "held" + position;
     CodeBlock.Builder c = CodeBlock.builder();
-    if (f.storage() == FieldType.Storage.ARRAY) {
+    if (f.storage() == FieldType.Storage.ARRAY && !f.encoded()) {
       outerLengthCheck(c, f, "indices[next - 1]", held);
     }
     return c.build();
@@ -177,6 +190,17 @@ final class CollateWriter {
     String out = "out" + position;
     CodeBlock.Builder c = CodeBlock.builder();
     c.add("// $L: $L $L\n", f.name(), f.dtype(), BatchWriter.batchShape(f));
+    if (f.encoded()) {
+      // One decode step, the image providers' own: the draws of (seed, epoch, sample), whatever
+      // thread writes the row; a bad image names the member and the sample.
+      c.beginControlFlow("try");
+      c.addStatement("decoders[$L].write($L, 0, $L.length, target.seed(), target.epoch(), $T.sampleIndex(indices[row]), $L,"
+          + " row)", position, v, v, RuntimeNames.COLLATE, out);
+      c.nextControlFlow("catch ($T e)", RuntimeNames.IMAGE_DECODER.nestedClass("BadImageException"));
+      c.addStatement("throw $T.badImage($S, indices[row], e)", RuntimeNames.COLLATE, f.name());
+      c.endControlFlow();
+      return c.build();
+    }
     switch (f.storage()) {
       case SCALAR -> c.addStatement("$L.put(row, $L)", out, v);
       case INDARRAY -> c.addStatement("$T.indarray($S, indices[row], $L, $L, $L, row)", RuntimeNames.COLLATE, f.name(),
@@ -384,7 +408,7 @@ final class CollateWriter {
     } else {
       c.addStatement("$T $L = sample.$L", valueType(f), v, f.read());
       nullCheck(c, f, v);
-      if (f.storage() == FieldType.Storage.ARRAY) {
+      if (f.storage() == FieldType.Storage.ARRAY && !f.encoded()) {
         outerLengthCheck(c, f, "indices[row]", v);
       }
     }

@@ -79,8 +79,10 @@ final class DescriptorFactory {
     AnnotationData a = m.annotation();
     FieldType ft = FieldType.of(m.type());
     DType dtype = DType.valueOf(Annotations.enumValue(a, "dtype"));
+    dev.minibatch.SampleSchema.Encoding encoding = SampleValidator.encodingOf(a);
     if (dtype == DType.INFER) {
-      dtype = ft.inferredDType();
+      // An image's bytes decode to pixels: UINT8 unless the sample asks for FLOAT32.
+      dtype = encoding.image() ? DType.UINT8 : ft.inferredDType();
     }
     int[] shape = Annotations.intArray(a, "shape");
     String layout = Annotations.stringValue(a, "layout");
@@ -104,6 +106,7 @@ final class DescriptorFactory {
         group,
         Annotations.intValue(root.annotation(), "maxLength"),
         dev.minibatch.TooLong.valueOf(Annotations.enumValue(root.annotation(), "tooLong")),
-        Annotations.doubleValue(a, "stepPadding"));
+        Annotations.doubleValue(a, "stepPadding"),
+        encoding);
   }
 }

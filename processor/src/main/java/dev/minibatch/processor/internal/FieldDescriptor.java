@@ -25,6 +25,8 @@ import org.jspecify.annotations.Nullable;
  * @param maxLength the bound of the variable axis (the group root's), 0 for none
  * @param tooLong the group root's policy for samples longer than maxLength
  * @param stepPadding the value of padded steps
+ * @param encoding how the member holds its value: RAW elements, or an encoded image's bytes that the
+ *     provider decodes into the shape, layout and dtype above
  */
 record FieldDescriptor(
     String property,
@@ -43,7 +45,8 @@ record FieldDescriptor(
     int group,
     int maxLength,
     dev.minibatch.TooLong tooLong,
-    double stepPadding) {
+    double stepPadding,
+    dev.minibatch.SampleSchema.Encoding encoding) {
 
   FieldDescriptor {
     shape = List.copyOf(shape);
@@ -56,6 +59,11 @@ record FieldDescriptor(
       n *= d == dev.minibatch.Provides.VARIABLE ? 1 : d;
     }
     return n;
+  }
+
+  /** True for an encoded image: the collate decodes the member's bytes instead of copying elements. */
+  boolean encoded() {
+    return encoding.image();
   }
 
   boolean variable() {

@@ -70,7 +70,7 @@ final class ManifestWriter {
       Role role = f.label() ? Role.LABEL : Role.DATA;
       String key = "slot." + i;
       line(out, key, new SampleSchema.Field(f.name(), role, SampleValidator.shapeOf(
-          f.shape().stream().mapToInt(Integer::intValue).toArray()), f.dtype(), f.layout(), f.variable() ? f.maxLength() : 0).toString());
+          f.shape().stream().mapToInt(Integer::intValue).toArray()), f.dtype(), f.layout(), f.variable() ? f.maxLength() : 0, f.encoding()).toString());
       line(out, key + ".property", f.property());
     }
     return out.toString();

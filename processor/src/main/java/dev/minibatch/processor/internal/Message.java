@@ -57,6 +57,9 @@ enum Message {
   /** A dtype the member's Java type cannot be converted to. */
   DTYPE_MISMATCH("DTypeMismatch",
       "@Provides '%s' has type %s, which cannot be stored as dtype %s; allowed: %s"),
+  /** An encoded-image member that is not a {@code byte[]}, or whose shape, layout or dtype no image decodes to. */
+  ENCODED_IMAGE("EncodedImage",
+      "@Provides '%s' is an encoded image (%s): %s"),
   /** Two members provide the same name. */
   DUPLICATE_NAME("DuplicateName",
       "the name '%s' is provided by both %s and %s; names must be unique across data and labels"),

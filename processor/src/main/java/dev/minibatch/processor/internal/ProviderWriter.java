@@ -139,8 +139,75 @@ final class ProviderWriter {
         .build());
     t.addMethod(override("close", TypeName.VOID).addStatement("batcher.close()").build());
     t.addMethod(CollateWriter.collateMethod(d));
+    if (CollateWriter.encoded(d)) {
+      t.addMethod(fieldsMethod(d));
+    }
     t.addType(builderType(d, builder, samplesList, samplesIterable, shards, packed));
     return t;
+  }
+
+  /**
+   * The builder's image settings, for a sample with encoded-image members: the names and meaning of
+   * {@code ShardProvider.Builder}'s, kept in the runtime's {@code ImageDecoders}.
+   */
+  private static void imageSettings(SampleDescriptor d, ClassName builder, TypeSpec.Builder b) {
+    List<String> images = d.fields().stream().filter(FieldDescriptor::encoded).map(FieldDescriptor::name).toList();
+    String which = images.size() == 1 ? "{@code \"" + images.get(0) + "\"}" : "one of " + images;
+    b.addField(FieldSpec.builder(RuntimeNames.IMAGE_DECODERS, "images", Modifier.PRIVATE)
+        .initializer("new $T()", RuntimeNames.IMAGE_DECODERS).build());
+    b.addMethod(MethodSpec.methodBuilder("augment")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(String.class, "member")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(Consumer.class), RuntimeNames.IMAGE_OPTIONS_AUGMENT), "options")
+        .addJavadoc("Augments the encoded image {@code member} (its provided name, " + which + ") as\n"
+            + "{@code ImageRecordProvider.Builder.augment} does: crops, resizes, flips, colour; the draws are those of\n"
+            + "(seed, epoch, sample), the same for any number of reader threads. Calls add up, in order.\n\n"
+            + "@throws IllegalArgumentException at {@code build()} if {@code member} is not an encoded image\n")
+        .addStatement("images.augment(member, options)")
+        .addStatement("return this")
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("normalize")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(String.class, "member")
+        .addParameter(ParameterizedTypeName.get(ClassName.get(Consumer.class), RuntimeNames.IMAGE_OPTIONS_NORMALIZE),
+            "options")
+        .addJavadoc("Normalises the encoded image {@code member} (" + which + ") as\n"
+            + "{@code ImageRecordProvider.Builder.normalize} does: mean, std, scale (a FLOAT32 member). Calls add up.\n\n"
+            + "@throws IllegalArgumentException at {@code build()} if {@code member} is not an encoded image\n")
+        .addStatement("images.normalize(member, options)")
+        .addStatement("return this")
+        .build());
+    b.addMethod(MethodSpec.methodBuilder("reducedDecode")
+        .addModifiers(Modifier.PUBLIC)
+        .returns(builder)
+        .addParameter(boolean.class, "reduced")
+        .addJavadoc("Whether JPEGs much larger than their output decode at 1/2, 1/4 or 1/8 of their size, as\n"
+            + "{@code ImageRecordProvider.Builder.reducedDecode}; default true.\n")
+        .addStatement("images.reducedDecode(reduced)")
+        .addStatement("return this")
+        .build());
+  }
+
+  /** The sample's fields as the schema describes them, encodings included: what the image decoders decode to. */
+  private static MethodSpec fieldsMethod(SampleDescriptor d) {
+    CodeBlock.Builder c = CodeBlock.builder();
+    for (FieldDescriptor f : d.fields()) {
+      if (!c.isEmpty()) {
+        c.add(",\n");
+      }
+      c.add("new $T($T.$L, $T.$L, $L, $T.$L, $S, $L, $T.Encoding.$L)", RuntimeNames.SAMPLE_SCHEMA_FIELD, d.batch(),
+          f.constant(), RuntimeNames.ROLE, f.label() ? "LABEL" : "DATA", shapeConstant(f), RuntimeNames.DTYPE,
+          f.dtype().name(), f.layout(), f.variable() ? f.maxLength() + "L" : "0L", RuntimeNames.SAMPLE_SCHEMA,
+          f.encoding().name());
+    }
+    return MethodSpec.methodBuilder("fields")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(ParameterizedTypeName.get(ClassName.get(List.class), RuntimeNames.SAMPLE_SCHEMA_FIELD))
+        .addJavadoc("The sample's fields, data then labels, with their encodings.\n")
+        .addStatement("return $T.of(\n$>$L$<)", List.class, c.build())
+        .build();
   }
 
   private static MethodSpec.Builder override(String name, TypeName returns) {
@@ -188,10 +255,16 @@ final class ProviderWriter {
     if (shards) {
       ShardsWriter.builderSource(d, builder, b);
     }
+    if (CollateWriter.encoded(d)) {
+      imageSettings(d, builder, b);
+    }
     if (packed.isPresent()) {
       com.palantir.javapoet.CodeBlock.Builder copy = com.palantir.javapoet.CodeBlock.builder()
           .addStatement("b.list = list")
           .addStatement("b.stream = stream");
+      if (CollateWriter.encoded(d)) {
+        copy.addStatement("b.images = images");
+      }
       if (shards) {
         copy.addStatement("b.shards = shards");
       }
@@ -241,21 +314,53 @@ final class ProviderWriter {
             .addCode(shards ? ShardsWriter.buildBranch(d) : com.palantir.javapoet.CodeBlock.of(""))
             .addStatement("$T l = list", list)
             .beginControlFlow("if (l != null)")
-            .addStatement("return new $T($T.<$T, $T>of($S, l, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
+            .addCode(decoders(d, "l.size()"))
+            .addStatement("return new $T($T.<$T, $T>of($S, l, $T.resolve(settings()), $T::layout, $T::new, " + collate(d)
                 + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("$T s = stream", iterable)
             .beginControlFlow("if (s != null)")
-            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, $T::collate"
-                + sequenceArgs + "))",
+            .addCode(decoders(d, "$T.UNCOUNTED", RuntimeNames.IMAGE_DECODER))
+            .addStatement("return new $T($T.<$T, $T>streaming($S, s, $T.resolve(settings()), $T::layout, $T::new, "
+                + collate(d) + sequenceArgs + "))",
                 sequenceArgs(d, d.provider(), RuntimeNames.SAMPLE_BATCHER, d.sample(), d.batch(), d.provider().simpleName(),
                 RuntimeNames.SAMPLING, d.provider(), d.batch(), d.provider()))
             .endControlFlow()
             .addStatement("throw new $T($S)", IllegalStateException.class, noSource)
             .build())
         .build();
+  }
+
+  /**
+   * The collate the batcher calls: the static method, or for a sample with encoded images a lambda
+   * that hands it the provider's decoders ({@code $T} is the provider, as for the method reference).
+   */
+  private static String collate(SampleDescriptor d) {
+    return CollateWriter.encoded(d) ? "(a, p, x, f, t, g) -> $T.collate(a, p, x, f, t, g, decoders)" : "$T::collate";
+  }
+
+  /**
+   * For a sample with encoded images: {@code decoders}, one per member (null for the others), for
+   * sample indices below {@code samples}, from the builder's image settings.
+   */
+  private static CodeBlock decoders(SampleDescriptor d, String samples, Object... args) {
+    if (!CollateWriter.encoded(d)) {
+      return CodeBlock.of("");
+    }
+    return CodeBlock.builder()
+        .addStatement("$T[] decoders = images.decoders(fields(), " + samples + ", $S)",
+            concat(new Object[] {RuntimeNames.IMAGE_DECODER}, args, new Object[] {d.provider().simpleName()}))
+        .build();
+  }
+
+  private static Object[] concat(Object[]... parts) {
+    java.util.List<Object> out = new java.util.ArrayList<>();
+    for (Object[] p : parts) {
+      out.addAll(java.util.Arrays.asList(p));
+    }
+    return out.toArray();
   }
 
   /** {@code args}, plus the SequenceOptions class when the sample has variable-length members. */

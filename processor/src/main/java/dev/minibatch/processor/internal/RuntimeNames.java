@@ -24,6 +24,12 @@ final class RuntimeNames {
   static final ClassName COLLATE = ClassName.get(ENGINE, "Collate");
   static final ClassName SEQUENCE_FIELDS = ClassName.get(ENGINE, "SequenceFields");
   static final ClassName SEQUENCE_OPTIONS = ClassName.get(INTERNAL, "SequenceOptions");
+  static final ClassName IMAGE_DECODERS = ClassName.get(RT + ".io.image", "ImageDecoders");
+  static final ClassName SAMPLE_SCHEMA = ClassName.get("dev.minibatch", "SampleSchema");
+  static final ClassName SAMPLE_SCHEMA_FIELD = SAMPLE_SCHEMA.nestedClass("Field");
+  static final ClassName IMAGE_DECODER = ClassName.get(RT + ".io.image", "ImageDecoder");
+  static final ClassName IMAGE_OPTIONS_AUGMENT = ClassName.get(RT + ".io.image", "ImageRecordProvider", "Augment");
+  static final ClassName IMAGE_OPTIONS_NORMALIZE = ClassName.get(RT + ".io.image", "ImageRecordProvider", "Normalize");
   static final ClassName TOO_LONG = ClassName.get("dev.minibatch", "TooLong");
 
   static final ClassName DATA_DESC = ClassName.get("dev.minibatch", "DataDesc");

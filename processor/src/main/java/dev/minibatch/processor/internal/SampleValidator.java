@@ -2,6 +2,8 @@ package dev.minibatch.processor.internal;
 
 import com.palantir.javapoet.ClassName;
 import dev.minibatch.DType;
+import dev.minibatch.DataDesc;
+import dev.minibatch.SampleSchema;
 import dev.minibatch.processor.internal.model.AnnotationData;
 import dev.minibatch.processor.internal.model.Position;
 import dev.minibatch.processor.internal.model.SourceMember;
@@ -315,9 +317,51 @@ final class SampleValidator {
         break;
     }
     DType dtype = DType.valueOf(Annotations.enumValue(a, "dtype"));
+    SampleSchema.Encoding encoding = encodingOf(a);
+    if (encoding.image()) {
+      checkEncodedImage(m, name, ft, shape, layout, dtype, encoding, report);
+      return;
+    }
     if (dtype != DType.INFER && !ft.allowedDTypes().contains(dtype)) {
       report.error(Annotations.at(a, "dtype"), Message.DTYPE_MISMATCH, name, m.type().text(), dtype,
           ft.allowedDTypes().stream().map(Enum::name).collect(Collectors.joining(", ")));
+    }
+  }
+
+  /** The member's {@code encoding}: RAW unless declared. */
+  static SampleSchema.Encoding encodingOf(AnnotationData a) {
+    return SampleSchema.Encoding.valueOf(Annotations.enumValue(a, "encoding"));
+  }
+
+  /**
+   * An encoded image: the bytes in a {@code byte[]}, decoded to what the shape, layout and dtype
+   * say, by the schema's one rule for image fields ({@link SampleSchema.Field}); an unset dtype is
+   * UINT8, the decoder's pixels.
+   */
+  private void checkEncodedImage(Member m, String name, FieldType ft, int[] shape, String layout, DType dtype,
+      SampleSchema.Encoding encoding, ValidationReport.Builder report) {
+    AnnotationData a = m.annotation();
+    if (ft.storage() != FieldType.Storage.ARRAY || ft.rank() != 1 || !"byte".equals(ft.primitive())) {
+      report.error(a.position(), Message.ENCODED_IMAGE, name, encoding, "it holds the encoded bytes, so its type must"
+          + " be byte[], not " + m.type().text());
+      return;
+    }
+    if (Annotations.explicit(a, "stepPadding") != null) {
+      report.error(Annotations.at(a, "stepPadding"), Message.ENCODED_IMAGE, name, encoding, "an image has no variable"
+          + " axis to pad; drop stepPadding");
+    }
+    String effectiveLayout = layout.isEmpty() && shape.length == 3
+        ? DataDesc.defaultLayout(shapeOf(shape).withBatch(1)) : layout;
+    try {
+      new SampleSchema.Field(name, Annotations.booleanValue(a, "label") ? dev.minibatch.Role.LABEL
+          : dev.minibatch.Role.DATA, shapeOf(shape), dtype == DType.INFER ? DType.UINT8 : dtype,
+          effectiveLayout.isEmpty() ? "N" + "C".repeat(shape.length) : effectiveLayout, 0, encoding);
+    } catch (IllegalArgumentException e) {
+      String problem = e.getMessage();
+      // The schema names the field first; the diagnostic already does.
+      String prefix = "field '" + name + "' of sample shape " + shapeOf(shape) + ": ";
+      report.error(Annotations.at(a, "shape"), Message.ENCODED_IMAGE, name, encoding,
+          problem.startsWith(prefix) ? problem.substring(prefix.length()) : problem);
     }
   }
 

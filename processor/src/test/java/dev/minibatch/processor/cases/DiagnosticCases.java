@@ -246,6 +246,32 @@ public final class DiagnosticCases {
             "record S(",
             "    @Provides(shape = {2}, dtype = DType.INT8) float[] x) {}").error("DTypeMismatch",
             "dtype = DType.INT8").build(),
+        DiagnosticCase.named("encodedImageNotBytes").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {3, 8, 8}, encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGB) int[] x,",
+            "    @Provides(label = true) int y) {}").error("EncodedImage", "int[] x",
+            "@Provides 'x' is an encoded image (IMAGE_RGB): it holds the encoded bytes, so its type must be byte[], not"
+                + " int[]").build(),
+        DiagnosticCase.named("encodedImageChannels").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {1, 8, 8}, encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGB) byte[] x) {}")
+            .error("EncodedImage", "shape = {1, 8, 8}",
+                "@Provides 'x' is an encoded image (IMAGE_RGB): IMAGE_RGB decodes to 3 channels, the layout NCHW gives 1")
+            .build(),
+        DiagnosticCase.named("encodedImageRank").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {192}, encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGB) byte[] x) {}")
+            .error("EncodedImage", "shape = {192}", "decodes to a fixed (channels, height, width) array of layout NCHW")
+            .build(),
+        DiagnosticCase.named("encodedImageDtype").sample("S",
+            "@DataProvider",
+            "record S(",
+            "    @Provides(shape = {8, 8, 4}, layout = \"NHWC\", dtype = DType.INT32,",
+            "        encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGBA) byte[] x) {}")
+            .error("EncodedImage", "shape = {8, 8, 4}", "IMAGE_RGBA decodes to FLOAT32 or UINT8 pixels, not INT32").build(),
         DiagnosticCase.named("duplicateName").sample("S",
             "@DataProvider",
             "record S(",

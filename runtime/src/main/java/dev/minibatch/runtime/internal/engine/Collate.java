@@ -48,6 +48,16 @@ public final class Collate {
         + " but is sameLengthAs '" + root + "', which has length " + rootLength);
   }
 
+  /** The sample index {@code index} as an image decoder's {@code int} (checked: a source of 2^31 samples or more is refused). */
+  public static int sampleIndex(long index) {
+    return Math.toIntExact(index);
+  }
+
+  /** The error for an encoded image that does not decode, naming the member and the sample. */
+  public static IllegalArgumentException badImage(String name, long sampleIndex, RuntimeException e) {
+    return new IllegalArgumentException("field '" + name + "' of sample " + sampleIndex + ": " + e.getMessage(), e);
+  }
+
   /** The error for a null sample. */
   public static NullPointerException nullSample(long sampleIndex) {
     return new NullPointerException("sample " + sampleIndex + " is null");

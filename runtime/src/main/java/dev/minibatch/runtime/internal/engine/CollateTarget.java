@@ -65,6 +65,16 @@ public final class CollateTarget {
     return p.limit(n).asByteBuffer().order(ByteOrder.nativeOrder());
   }
 
+  /** The seed of the epoch whose batch is being written ({@link Slot#seed()}): per-sample draws derive from it. */
+  public long seed() {
+    return slot.seed();
+  }
+
+  /** The epoch whose batch is being written ({@link Slot#epoch()}). */
+  public int epoch() {
+    return slot.epoch();
+  }
+
   /**
    * The padded length of length group {@code g} in the batch being written: a variable member's row
    * holds this many steps, its sample's own and then padding.

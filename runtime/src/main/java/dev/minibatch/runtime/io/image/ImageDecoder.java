@@ -41,6 +41,9 @@ import org.jspecify.annotations.Nullable;
 public final class ImageDecoder {
   private static final LongBinaryOperator OR = (x, y) -> x | y;
 
+  /** {@link Builder#samples(int)} of a stream: any sample index, each image checked at every decode. */
+  public static final int UNCOUNTED = Integer.MAX_VALUE;
+
   private final Augmentation a;
   private final boolean channelsLast;
   private final boolean uint8;
@@ -60,7 +63,8 @@ public final class ImageDecoder {
     this.meanImage = meanImage;
     this.reduce = reducedDecode && Augmenter.reducible(a);
     this.samples = samples;
-    this.checked = new AtomicLongArray((samples + 63) >>> 6);
+    // A stream's count is not known: no memo, every decode checks its image.
+    this.checked = new AtomicLongArray(samples == UNCOUNTED ? 0 : (samples + 63) >>> 6);
   }
 
   /** A builder: {@link Builder#dataShape} and {@link Builder#samples} are required. */
@@ -158,7 +162,8 @@ public final class ImageDecoder {
         wrapped = b;
       }
       long bit = 1L << i;
-      boolean check = (checked.get(i >>> 6) & bit) == 0;
+      boolean memo = samples != UNCOUNTED;
+      boolean check = !memo || (checked.get(i >>> 6) & bit) == 0;
       if (check) {
         String corrupt = jpeg.check(b, offset, length);
         if (corrupt != null) {
@@ -202,7 +207,7 @@ public final class ImageDecoder {
         throw new BadImageException("the image has " + depthName(decoded.depth()) + " samples; minibatch reads "
             + "8-bit images", null);
       }
-      if (check) {
+      if (check && memo) {
         checked.getAndAccumulate(i >>> 6, bit, OR);
       }
       if (a.channels() == 4 && decoded.channels() != 4) {
@@ -299,7 +304,11 @@ public final class ImageDecoder {
       return this;
     }
 
-    /** How many samples there are: {@link ImageDecoder#write}'s {@code sample} is below it (each is checked once). */
+    /**
+     * How many samples there are: {@link ImageDecoder#write}'s {@code sample} is below it (each is
+     * checked once); {@link ImageDecoder#UNCOUNTED} for a stream whose count is not known, where
+     * every decode checks its image.
+     */
     public Builder samples(int samples) {
       this.samples = Check.atLeast("samples", samples, 0);
       return this;
