@@ -34,7 +34,6 @@ import java.util.function.Consumer;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nd4j.linalg.api.buffer.DataType;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
@@ -96,22 +95,6 @@ class ImageShardsTest {
   private static final Consumer<ImageRecordProvider.Normalize> NORMALIZE =
       n -> n.meanRgb(123.68f, 116.28f, 103.53f).stdRgb(58.4f, 57.1f, 57.4f);
 
-  /** Every batch of {@code epochs} epochs: each one's data values and labels. */
-  private static List<float[]> batches(Iterable<NamedBatch> provider, int epochs, String label) {
-    List<float[]> out = new ArrayList<>();
-    for (int e = 0; e < epochs; e++) {
-      for (NamedBatch b : provider) {
-        out.add(floats(b.get("data")));
-        out.add(floats(b.get(label)));
-      }
-    }
-    return out;
-  }
-
-  private static float[] floats(INDArray a) {
-    return a.castTo(DataType.FLOAT).dup('c').reshape(a.length()).toFloatVector();
-  }
-
   private ImageRecordProvider.Builder records(Path rec, int threads) {
     return records(rec, threads, AUGMENT).dataShape(3, 24, 24);
   }
@@ -139,7 +122,7 @@ class ImageShardsTest {
         .writeRecordIO(rec, dir.resolve("photos.idx"), set);
     List<float[]> expected;
     try (ImageRecordProvider p = records(rec, 1).build()) {
-      expected = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+      expected = ImageBatches.read(p, 2, "data", ImageRecordProvider.LABEL_NAME);
     }
     assertEquals(2 * 2 * IMAGES / BATCH, expected.size());
     // Not vacuous: the random crop and mirror differ between epochs (the draws include the epoch).
@@ -150,7 +133,7 @@ class ImageShardsTest {
       try (ShardProvider p = shards(set, readers).build()) {
         assertEquals(List.of(dev.minibatch.DataDesc.builder().name("data").shape(dev.minibatch.shape.Shape.of(BATCH, 3,
             24, 24)).dtype(DType.FLOAT32).layout("NCHW").build()), p.provideData());
-        List<float[]> got = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+        List<float[]> got = ImageBatches.read(p, 2, "data", ImageRecordProvider.LABEL_NAME);
         assertEquals(expected.size(), got.size());
         for (int i = 0; i < got.size(); i++) {
           assertArrayEquals(expected.get(i), got.get(i), "readers " + readers + ", array " + i);
@@ -169,16 +152,16 @@ class ImageShardsTest {
     ImageShardWriter.builder().dataShape(3, 8, 8).build().writeRecordIO(rec, null, set);
     List<float[]> expected;
     try (ImageRecordProvider p = records(rec, 2, rrc).dataShape(3, 8, 8).build()) {
-      expected = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+      expected = ImageBatches.read(p, 2, "data", ImageRecordProvider.LABEL_NAME);
     }
     List<float[]> full;
     try (ImageRecordProvider p = records(rec, 2, rrc).dataShape(3, 8, 8).reducedDecode(false).build()) {
-      full = batches(p, 1, ImageRecordProvider.LABEL_NAME);
+      full = ImageBatches.read(p, 1, "data", ImageRecordProvider.LABEL_NAME);
     }
     // Premise: the reduced decode does happen (its pixels differ from the full decode's).
     assertNotEquals(Arrays.toString(expected.get(0)), Arrays.toString(full.get(0)));
     try (ShardProvider p = shards(set, 3, rrc).build()) {
-      List<float[]> got = batches(p, 2, ImageRecordProvider.LABEL_NAME);
+      List<float[]> got = ImageBatches.read(p, 2, "data", ImageRecordProvider.LABEL_NAME);
       assertEquals(expected.size(), got.size());
       for (int i = 0; i < got.size(); i++) {
         assertArrayEquals(expected.get(i), got.get(i), "array " + i);
@@ -193,11 +176,11 @@ class ImageShardsTest {
     ImageShardWriter.builder().dataShape(3, 24, 24).build().writeRecordIO(rec, null, set);
     List<float[]> single;
     try (ShardProvider p = shards(set, 2).shuffle(true).build()) {
-      single = batches(p, 1, ImageRecordProvider.LABEL_NAME);
+      single = ImageBatches.read(p, 1, "data", ImageRecordProvider.LABEL_NAME);
     }
     for (int rank = 0; rank < 2; rank++) {
       try (ShardProvider p = shards(set, 1).shuffle(true).shard(2, rank).build()) {
-        List<float[]> mine = batches(p, 1, ImageRecordProvider.LABEL_NAME);
+        List<float[]> mine = ImageBatches.read(p, 1, "data", ImageRecordProvider.LABEL_NAME);
         for (int j = 0; j < mine.size() / 2; j++) {
           int global = 2 * j + rank; // elastic shards: trainer p gets global batches p, p + 2, ...
           assertArrayEquals(single.get(2 * global), mine.get(2 * j), "trainer " + rank + ", batch " + j);
@@ -212,7 +195,7 @@ class ImageShardsTest {
     }
     try (ShardProvider p = shards(set, 2).shuffle(true).build()) {
       p.restoreState(IterationState.decode(state.encode()));
-      List<float[]> rest = batches(p, 1, ImageRecordProvider.LABEL_NAME);
+      List<float[]> rest = ImageBatches.read(p, 1, "data", ImageRecordProvider.LABEL_NAME);
       assertEquals(single.subList(2, single.size()).size(), rest.size());
       for (int i = 0; i < rest.size(); i++) {
         assertArrayEquals(single.get(2 + i), rest.get(i), "after the resume, array " + i);

@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.minibatch.LastBatch;
-import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.io.image.EncodedImages;
 import dev.minibatch.shards.servers.LoopbackHdfs;
 import dev.minibatch.shards.servers.LoopbackS3;
@@ -21,13 +20,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 import javax.imageio.ImageIO;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.FileUtil;
-import org.apache.hadoop.fs.Path;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.nd4j.linalg.api.buffer.DataType;
-import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
  * A shard set of encoded images copied file for file onto a real HDFS (MiniDFSCluster) and a real
@@ -63,7 +57,7 @@ class RemoteImageShardsTest {
   private void sameBatchesAsLocal(URI root, Configuration conf) throws IOException {
     String local = write(images(false), "local");
     String remote = root.resolve("photos/").toString();
-    copy(local, remote, conf);
+    ImageBatches.copySet(local, remote, conf);
     List<float[]> expected = batches(local, null, 1);
     assertEquals(2 * 2 * IMAGES / BATCH, expected.size());
     // Not vacuous: the draws change between epochs, so the two epochs' first batches differ.
@@ -77,7 +71,7 @@ class RemoteImageShardsTest {
     }
     // The same set with image PERTURBED re-encoded brighter: only the data of its batch differs.
     String changed = root.resolve("perturbed/").toString();
-    copy(write(images(true), "perturbed"), changed, conf);
+    ImageBatches.copySet(write(images(true), "perturbed"), changed, conf);
     List<float[]> other = batches(changed, conf, 3);
     int batchOfPerturbed = PERTURBED / BATCH;
     for (int i = 0; i < other.size(); i++) {
@@ -100,20 +94,9 @@ class RemoteImageShardsTest {
     if (conf != null) {
       b.configuration(conf);
     }
-    List<float[]> out = new ArrayList<>();
     try (ShardProvider p = b.build()) {
-      for (int epoch = 0; epoch < 2; epoch++) {
-        for (NamedBatch batch : p) {
-          out.add(floats(batch.get("data")));
-          out.add(floats(batch.get("softmax_label")));
-        }
-      }
+      return ImageBatches.read(p, 2, "data", "softmax_label");
     }
-    return out;
-  }
-
-  private static float[] floats(INDArray a) {
-    return a.castTo(DataType.FLOAT).dup('c').reshape(a.length()).toFloatVector();
   }
 
   private String write(List<EncodedImages.Image> images, String name) {
@@ -121,19 +104,6 @@ class RemoteImageShardsTest {
     ImageShardWriter.builder().dataShape(3, SIDE, SIDE).writer(ShardWriter.builder().samplesPerFile(7).build()).build()
         .write(images, set);
     return set;
-  }
-
-  /** Copies every file of the local set {@code from} into the remote directory {@code to}, byte for byte. */
-  private static void copy(String from, String to, Configuration conf) throws IOException {
-    FileSystem localFs = FileSystem.getLocal(new Configuration());
-    FileSystem remoteFs = FileSystem.newInstance(URI.create(to), conf);
-    try {
-      for (var status : localFs.listStatus(new Path(from))) {
-        FileUtil.copy(localFs, status.getPath(), remoteFs, new Path(to + status.getPath().getName()), false, conf);
-      }
-    } finally {
-      remoteFs.close();
-    }
   }
 
   /** {@link #IMAGES} photo-like JPEGs of 40-63 x 36-57 pixels labelled i % 5; {@code perturbed}: one brighter. */
