@@ -269,8 +269,7 @@ public final class DiagnosticCases {
         DiagnosticCase.named("encodedImageDtype").sample("S",
             "@DataProvider",
             "record S(",
-            "    @Provides(shape = {8, 8, 4}, layout = \"NHWC\", dtype = DType.INT32,",
-            "        encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGBA) byte[] x) {}")
+            "    @Provides(shape = {8, 8, 4}, layout = \"NHWC\", dtype = DType.INT32, encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGBA) byte[] x) {}")
             .error("EncodedImage", "shape = {8, 8, 4}", "IMAGE_RGBA decodes to FLOAT32 or UINT8 pixels, not INT32").build(),
         DiagnosticCase.named("duplicateName").sample("S",
             "@DataProvider",
