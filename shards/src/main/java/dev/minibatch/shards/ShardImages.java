@@ -14,7 +14,17 @@ import org.jspecify.annotations.Nullable;
  * fields, so shard sets and generated samples decode through one implementation.
  */
 final class ShardImages {
-  private final ImageDecoders decoders = new ImageDecoders();
+  private final ImageDecoders decoders;
+
+  /** Settings given on a {@code ShardProvider.Builder}. */
+  ShardImages() {
+    this(new ImageDecoders());
+  }
+
+  /** Settings given elsewhere: a generated provider's builder, for its encoded-image members. */
+  ShardImages(ImageDecoders decoders) {
+    this.decoders = decoders;
+  }
 
   void augment(String column, Consumer<ImageRecordProvider.Augment> options) {
     decoders.augment(column, options);

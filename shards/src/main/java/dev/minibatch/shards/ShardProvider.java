@@ -244,18 +244,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
     }
 
     static {
-      GeneratedShards.register(new GeneratedShards.Access() {
-        @Override
-        public <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(ProviderBuilder<?> source, Settings given,
-            Settings defaults, String providerName, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches,
-            GeneratedShards.@Nullable Variable<S> variable) {
-          if (!(source instanceof Builder b)) {
-            throw new IllegalArgumentException(providerName + ": shards(...) takes a ShardProvider.Builder, got "
-                + source.getClass().getName());
-          }
-          return b.batcher(given, defaults, providerName, layouts, batches, variable);
-        }
-      });
+      GeneratedAccess.register();
     }
 
     /**
@@ -263,9 +252,9 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
      * cut by the settings given to the generated builder merged with those given to this one, over
      * both builders' defaults.
      */
-    private <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(Settings generated, Settings generatedDefaults,
-        String providerName,
-        IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches, GeneratedShards.@Nullable Variable<S> variable) {
+    <S, B extends AbstractBatch<B>> SampleBatcher<S, B> batcher(Settings generated, Settings generatedDefaults,
+        String providerName, IntFunction<BatchLayout> layouts, Function<BatchLayout, B> batches,
+        GeneratedShards.@Nullable Variable<S> variable, GeneratedShards.@Nullable Images generatedImages) {
       if (variable != null && variable.options().buckets() != null) {
         throw new IllegalArgumentException(providerName + ": buckets(...) cannot be honoured from a shard set: buckets"
             + " group every sample by its length before an epoch is cut, and a shard set's lengths are read file by"
@@ -274,9 +263,10 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       }
       ShardSource source = source();
       if (images.any()) {
-        throw new IllegalArgumentException(providerName + ": augment, normalize and reducedDecode decode a shard set's"
-            + " encoded images, which " + providerName + " does not read; leave them off the ShardProvider.Builder given"
-            + " to shards(...), or read the set with ShardProvider");
+        throw new IllegalArgumentException(providerName + ": augment, normalize and reducedDecode on the"
+            + " ShardProvider.Builder given to shards(...) are not used: " + (generatedImages == null ? providerName
+            + " reads no encoded images; read the set with ShardProvider, which decodes them"
+            : "set them on " + providerName + ".Builder, for its encoded-image members"));
       }
       if (variable != null && (!source.maxLengths.isEmpty() || !source.stepPaddings.isEmpty())) {
         throw new IllegalArgumentException(providerName + ": maxLength and stepPadding are declared on the sample's"
@@ -293,7 +283,9 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       try {
         ShardSequences sequences = variable == null ? null
             : new ShardSequences(variable.fields(), variable.options().fixedLength(), variable.stepPadding());
-        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences, null), reading);
+        ShardImages decoding = generatedImages == null ? null : new ShardImages(generatedImages.decoders());
+        return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences, decoding,
+            generatedImages == null ? null : generatedImages.fields()), reading);
       } catch (RuntimeException | Error t) {
         reading.close();
         throw t;

@@ -120,7 +120,22 @@ final class ShardReading implements AutoCloseable {
    */
   <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
       Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ShardImages images) {
-    check(providerName, layouts.apply(1));
+    return engine(providerName, layouts, batches, variable, images, null);
+  }
+
+  /**
+   * As the other, for a reader whose fields are known with their encodings ({@code fields}, a
+   * generated sample's): the columns must be those fields, an encoded image where the sample
+   * declares one.
+   */
+  <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
+      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ShardImages images,
+      @Nullable List<SampleSchema.Field> fields) {
+    if (fields == null) {
+      check(providerName, layouts.apply(1));
+    } else {
+      check(providerName, fields.stream().map(Column::new).toList());
+    }
     if (variable == null && ShardSequences.any(files.columns())) {
       throw new IllegalArgumentException(providerName + " reads fixed-size arrays, but the shard set "
           + stores.get(0).directory() + " has columns with a variable axis");
@@ -157,6 +172,10 @@ final class ShardReading implements AutoCloseable {
         reads.add(new Column(SampleSchema.Field.of(d)));
       }
     }
+    check(providerName, reads);
+  }
+
+  private void check(String providerName, List<Column> reads) {
     String difference = ShardColumns.difference(reads, files.columns());
     if (difference != null) {
       throw new IllegalArgumentException(providerName + " reads arrays other than the columns of the shard set "

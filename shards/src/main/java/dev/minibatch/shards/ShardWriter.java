@@ -1,5 +1,6 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.Batch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.check.Check;
@@ -55,6 +56,11 @@ import org.nd4j.linalg.api.ndarray.INDArray;
  * }</pre>
  */
 public final class ShardWriter implements Serializable {
+  static {
+    // Generated code writes samples with encoded images through GeneratedShards, which reaches this package so.
+    GeneratedAccess.register();
+  }
+
   private static final long serialVersionUID = 1L;
 
   /** The codec of the files' pages. */
@@ -331,6 +337,58 @@ public final class ShardWriter implements Serializable {
           for (int r = 0; r < rows; r++) {
             row.row = r;
             append(row);
+          }
+        }
+        ok = true;
+      } finally {
+        failed |= !ok;
+      }
+      return this;
+    }
+
+    /**
+     * Appends one epoch of {@code provider}, a generated provider over the samples in their order that
+     * leaves its encoded images undecoded, as the columns {@code fields}: an encoded-image column's
+     * value is the sample's bytes ({@code bytes}, by the row's sample index), every other column
+     * the batch's row.
+     */
+    Segment writeEncoded(BatchProvider<? extends Batch> provider, List<SampleSchema.Field> fields,
+        dev.minibatch.shards.internal.GeneratedShards.EncodedBytes bytes) {
+      if (done) {
+        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
+      }
+      List<Column> given = fields.stream().map(Column::new).toList();
+      RowCursor row = begin(given);
+      byte[][] encoded = new byte[given.size()][];
+      Row mixed = new Row() {
+        @Override
+        public byte[] bytes(int i) {
+          return given.get(i).encoded() ? encoded[i] : row.bytes(i);
+        }
+
+        @Override
+        public int length(int i) {
+          return given.get(i).encoded() ? encoded[i].length : row.length(i);
+        }
+      };
+      boolean ok = false;
+      try {
+        for (Batch batch : provider) {
+          row.load(batch);
+          for (int r = 0; r < batch.countSamples(); r++) {
+            row.row = r;
+            long sample = batch.sampleIndex(r);
+            for (int i = 0; i < encoded.length; i++) {
+              if (given.get(i).encoded()) {
+                byte[] b = bytes.bytes(sample, i);
+                if (b == null || b.length == 0) {
+                  throw new IllegalArgumentException("sample " + sample + "'s encoded image '" + given.get(i).name()
+                      + "' has " + (b == null ? "none (null)" : "no bytes") + "; expected an encoded image (JPEG, PNG)");
+                }
+                encoded[i] = b;
+              }
+            }
+            append(mixed);
           }
         }
         ok = true;

@@ -193,11 +193,13 @@ final class CollateWriter {
     if (f.encoded()) {
       // One decode step, the image providers' own: the draws of (seed, epoch, sample), whatever
       // thread writes the row; a bad image names the member and the sample.
+      c.beginControlFlow("if (decoders[$L] != null)", position);
       c.beginControlFlow("try");
       c.addStatement("decoders[$L].write($L, 0, $L.length, target.seed(), target.epoch(), $T.sampleIndex(indices[row]), $L,"
           + " row)", position, v, v, RuntimeNames.COLLATE, out);
       c.nextControlFlow("catch ($T e)", RuntimeNames.IMAGE_DECODER.nestedClass("BadImageException"));
       c.addStatement("throw $T.badImage($S, indices[row], e)", RuntimeNames.COLLATE, f.name());
+      c.endControlFlow();
       c.endControlFlow();
       return c.build();
     }

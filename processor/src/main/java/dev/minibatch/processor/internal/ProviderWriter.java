@@ -155,6 +155,14 @@ final class ProviderWriter {
     String which = images.size() == 1 ? "{@code \"" + images.get(0) + "\"}" : "one of " + images;
     b.addField(FieldSpec.builder(RuntimeNames.IMAGE_DECODERS, "images", Modifier.PRIVATE)
         .initializer("new $T()", RuntimeNames.IMAGE_DECODERS).build());
+    b.addField(FieldSpec.builder(boolean.class, "undecoded", Modifier.PRIVATE).build());
+    b.addMethod(MethodSpec.methodBuilder("undecoded")
+        .returns(builder)
+        .addJavadoc("Leaves the encoded images undecoded (their arrays unwritten): for the shard writer, which\n"
+            + "stores each image's bytes as they are.\n")
+        .addStatement("this.undecoded = true")
+        .addStatement("return this")
+        .build());
     b.addMethod(MethodSpec.methodBuilder("augment")
         .addModifiers(Modifier.PUBLIC)
         .returns(builder)
@@ -203,7 +211,7 @@ final class ProviderWriter {
           f.encoding().name());
     }
     return MethodSpec.methodBuilder("fields")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .addModifiers(Modifier.STATIC)
         .returns(ParameterizedTypeName.get(ClassName.get(List.class), RuntimeNames.SAMPLE_SCHEMA_FIELD))
         .addJavadoc("The sample's fields, data then labels, with their encodings.\n")
         .addStatement("return $T.of(\n$>$L$<)", List.class, c.build())
@@ -350,8 +358,10 @@ final class ProviderWriter {
       return CodeBlock.of("");
     }
     return CodeBlock.builder()
-        .addStatement("$T[] decoders = images.decoders(fields(), " + samples + ", $S)",
-            concat(new Object[] {RuntimeNames.IMAGE_DECODER}, args, new Object[] {d.provider().simpleName()}))
+        .addStatement("$T[] decoders = undecoded ? new $T[" + d.fields().size() + "] : images.decoders(fields(), "
+            + samples + ", $S)",
+            concat(new Object[] {RuntimeNames.IMAGE_DECODER, RuntimeNames.IMAGE_DECODER}, args,
+                new Object[] {d.provider().simpleName()}))
         .build();
   }
 

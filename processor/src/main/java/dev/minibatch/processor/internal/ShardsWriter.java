@@ -1,6 +1,7 @@
 package dev.minibatch.processor.internal;
 
 import com.palantir.javapoet.AnnotationSpec;
+import com.palantir.javapoet.ArrayTypeName;
 import com.palantir.javapoet.ClassName;
 import com.palantir.javapoet.CodeBlock;
 import com.palantir.javapoet.FieldSpec;
@@ -74,9 +75,39 @@ final class ShardsWriter {
                 + (d.variable() ? "Variable-length members are stored as their real steps (after their maxLength); the\n"
                     + "files are one segment of the set, {@code part-00000-00000.parquet}, ….\n" : "")
                 + "\n@return the shard set written\n", WRITE_BATCH)
-            .addCode(d.variable() ? writeInLists(d) : writeStreaming(d))
+            .addCode(inLists(d) ? writeInLists(d) : writeStreaming(d))
             .build())
-        .addMethods(d.variable() ? List.of(writeList(d)) : List.of());
+        .addMethods(inLists(d) ? List.of(writeList(d)) : List.of())
+        .addMethods(CollateWriter.encoded(d) ? List.of(encodedBytes(d)) : List.of());
+  }
+
+  /**
+   * Whether the samples are written in Lists: variable-length members (a List source measures their
+   * lengths) and encoded images (the writer takes each image's bytes from its sample, by index).
+   */
+  private static boolean inLists(SampleDescriptor d) {
+    return d.variable() || CollateWriter.encoded(d);
+  }
+
+  /** {@code encodedBytes(sample, field)}: the bytes of the encoded-image member at {@code field}. */
+  private static MethodSpec encodedBytes(SampleDescriptor d) {
+    MethodSpec.Builder m = MethodSpec.methodBuilder("encodedBytes")
+        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+        .returns(ArrayTypeName.of(TypeName.BYTE).annotated(AnnotationSpec.builder(RuntimeNames.NULLABLE).build()))
+        .addParameter(d.sample(), "sample")
+        .addParameter(int.class, "field")
+        .addJavadoc("The encoded bytes of the member at {@code field} (data, then labels) of {@code sample}.\n")
+        .beginControlFlow("switch (field)");
+    for (int i = 0; i < d.fields().size(); i++) {
+      FieldDescriptor f = d.fields().get(i);
+      if (f.encoded()) {
+        m.addStatement("case $L: return sample.$L", i, f.read());
+      }
+    }
+    return m.addStatement("default: throw new $T($S + field)", IllegalArgumentException.class,
+            "not an encoded-image member: ")
+        .endControlFlow()
+        .build();
   }
 
   private static CodeBlock writeStreaming(SampleDescriptor d) {
@@ -117,9 +148,13 @@ final class ShardsWriter {
         .addParameter(SHARD_WRITER.nestedClass("Segment"), "segment")
         .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
         .addJavadoc("Appends {@code chunk} to {@code segment}, read by a List provider (which measures the lengths).\n")
-        .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL).build())",
-            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH)
-        .addStatement("segment.write(p)")
+        .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL)$L.build())",
+            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH, CollateWriter.encoded(d) ? ".undecoded()" : "")
+        .addCode(CollateWriter.encoded(d)
+            // The images are stored as they are: the provider leaves them undecoded, the writer takes their bytes.
+            ? CodeBlock.of("$T.writeEncoded(segment, p, $T.fields(), (sample, field) -> encodedBytes(chunk.get((int) sample),"
+                + " field));\n", GENERATED_SHARDS, d.provider())
+            : CodeBlock.of("segment.write(p);\n"))
         .endControlFlow()
         .build();
   }
@@ -163,6 +198,11 @@ final class ShardsWriter {
         .build());
   }
 
+  /** For a sample with encoded images, the batcher's last argument: the builder's image settings and the fields. */
+  private static String images(SampleDescriptor d) {
+    return CollateWriter.encoded(d) ? ", new " + GENERATED_SHARDS.canonicalName() + ".Images(images, fields())" : "";
+  }
+
   /** The first branch of the builder's {@code build()}: a shard source, when one is set. */
   static CodeBlock buildBranch(SampleDescriptor d) {
     CodeBlock.Builder c = CodeBlock.builder()
@@ -178,11 +218,12 @@ final class ShardsWriter {
         pads.add(i == 0 ? "$L" : ", $L", v);
       }
       c.addStatement("return new $T($T.<$T, $T>batcher(sh, givenSettings(), defaultSettings(), $S, $T::layout, $T::new, SEQUENCES, new $T(fixedLength,"
-          + " buckets), new double[] {$L}))", d.provider(), GENERATED_SHARDS, d.sample(), d.batch(), d.provider().simpleName(),
-          d.provider(), d.batch(), RuntimeNames.SEQUENCE_OPTIONS, pads.build());
+          + " buckets), new double[] {$L}" + images(d) + "))", d.provider(), GENERATED_SHARDS, d.sample(), d.batch(),
+          d.provider().simpleName(), d.provider(), d.batch(), RuntimeNames.SEQUENCE_OPTIONS, pads.build());
     } else {
-      c.addStatement("return new $T($T.<$T, $T>batcher(sh, givenSettings(), defaultSettings(), $S, $T::layout, $T::new))", d.provider(),
-          GENERATED_SHARDS, d.sample(), d.batch(), d.provider().simpleName(), d.provider(), d.batch());
+      c.addStatement("return new $T($T.<$T, $T>batcher(sh, givenSettings(), defaultSettings(), $S, $T::layout, $T::new"
+          + images(d) + "))", d.provider(), GENERATED_SHARDS, d.sample(), d.batch(), d.provider().simpleName(),
+          d.provider(), d.batch());
     }
     return c.endControlFlow().build();
   }

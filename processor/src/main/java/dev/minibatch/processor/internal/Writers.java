@@ -52,8 +52,7 @@ final class Writers {
     write(d, BatchWriter.write(d));
     // Every member kind a sample can declare has a shard column: fixed arrays a fixed-size one, a
     // variable axis (primitive arrays and INDArray, one VARIABLE axis) a binary one of its real steps.
-    // Not yet for encoded images: a generated set would store the decoded pixels (docs/images.md).
-    boolean shards = shardsAvailable && !CollateWriter.encoded(d);
+    boolean shards = shardsAvailable;
     // A variable-length INT32 member is a document of token ids that minibatch-text packs.
     java.util.Optional<FieldDescriptor> packed = packingAvailable ? PackedWriter.member(d) : java.util.Optional.empty();
     write(d, ProviderWriter.write(d, shards, packed));

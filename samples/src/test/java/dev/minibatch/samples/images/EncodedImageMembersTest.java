@@ -195,4 +195,57 @@ class EncodedImageMembersTest {
     assertEquals("augment and normalize name encoded images; 'softmax_label' is not one in PhotoProvider (its encoded"
         + " images: [jpeg], all fields: [jpeg, softmax_label])", e.getMessage());
   }
+
+  @Test
+  void aShardSetOfTheSamplesStoresTheEncodedBytesAndDecodesThemAsTheListDoes() throws IOException {
+    List<Photo> photos = photos();
+    String set = dir.resolve("photos-set").toString();
+    dev.minibatch.shards.ShardSet written = PhotoShards.write(photos, set);
+    assertEquals(IMAGES, written.samples());
+    // The column holds the JPEGs as they are, not decoded pixels: the files are about the JPEGs' size.
+    long jpegBytes = photos.stream().mapToLong(p -> p.jpeg().length).sum();
+    long fileBytes;
+    try (java.util.stream.Stream<Path> files = java.nio.file.Files.list(Path.of(set))) {
+      fileBytes = files.filter(f -> f.toString().endsWith(".parquet")).mapToLong(f -> f.toFile().length()).sum();
+    }
+    assertTrue(fileBytes >= jpegBytes && fileBytes < jpegBytes + 16 * 1024, fileBytes + " bytes of files for "
+        + jpegBytes + " bytes of JPEGs (decoded they would be " + IMAGES * 3 * 24 * 24 * 4 + ")");
+    String index = java.nio.file.Files.readString(Path.of(set, "shards.index"));
+    assertTrue(index.contains("encoding=IMAGE_RGB"), index);
+    List<float[]> fromList;
+    try (PhotoProvider p = PhotoProvider.builder().samples(photos).batchSize(4).shuffle(true).seed(SEED)
+        .augment(PhotoBatch.JPEG, AUGMENT).normalize(PhotoBatch.JPEG, NORMALIZE).build()) {
+      fromList = epochs(p, PhotoBatch.JPEG, PhotoBatch.LABEL);
+    }
+    for (int readers : new int[] {0, 3}) {
+      try (PhotoProvider p = PhotoProvider.builder().shards(dev.minibatch.shards.ShardProvider.builder(set)
+          .shuffleWindow(IMAGES)).batchSize(4).shuffle(true).seed(SEED).augment(PhotoBatch.JPEG, AUGMENT)
+          .normalize(PhotoBatch.JPEG, NORMALIZE).readers(readers).build()) {
+        List<float[]> got = epochs(p, PhotoBatch.JPEG, PhotoBatch.LABEL);
+        assertEquals(fromList.size(), got.size());
+        // The shard set's order is its own (a window shuffle); the draws are the samples': compare by label and pixels.
+        assertSameBatchesAsSets(fromList, got, readers + " readers");
+      }
+    }
+  }
+
+  /** The same (pixels, label) rows, whatever their order in each epoch. */
+  private static void assertSameBatchesAsSets(List<float[]> expected, List<float[]> got, String what) {
+    assertEquals(rows(expected, 0, expected.size() / 2), rows(got, 0, got.size() / 2), what + ", epoch 1");
+    assertEquals(rows(expected, expected.size() / 2, expected.size()), rows(got, got.size() / 2, got.size()),
+        what + ", epoch 2");
+  }
+
+  private static java.util.Set<String> rows(List<float[]> arrays, int from, int to) {
+    java.util.Set<String> out = new java.util.HashSet<>();
+    for (int i = from; i < to; i += 2) {
+      float[] data = arrays.get(i);
+      float[] labels = arrays.get(i + 1);
+      int per = data.length / labels.length;
+      for (int r = 0; r < labels.length; r++) {
+        out.add(labels[r] + ":" + java.util.Arrays.hashCode(java.util.Arrays.copyOfRange(data, r * per, (r + 1) * per)));
+      }
+    }
+    return out;
+  }
 }
