@@ -56,8 +56,17 @@ import org.bytedeco.opencv.opencv_core.Size;
  *       {@code readers(n)};
  *   <li>{@code rec n}: {@link ImageRecordProvider} over a {@code .rec}/{@code .idx} of the same
  *       JPEGs, {@code preprocessThreads(n)};
- *   <li>{@code loop n}: the limit, {@link FullDecodeLoop} with the same crop draws and a flip.
+ *   <li>{@code loop n}: the limit, {@link FullDecodeLoop} with the same crop draws and a flip;
+ *   <li>{@code torchvision 0w}, {@code torchvision 2w}: the peer, {@link TorchvisionPeer}: torchvision's ImageFolder over the
+ *       same JPEGs written as {@code <label>/<n>.jpg}, the same transforms, a DataLoader with 0 or 2
+ *       (persistent) workers, run by Debian's Python (property {@code python}, default {@code
+ *       /usr/bin/python3}); left out, with how to install it, where torchvision is missing. Its CPU
+ *       time is that of the Python process and its workers.
  * </ul>
+ *
+ * <p>Each variant's CPU time per epoch is recorded beside its wall time: for ours the JVM's process
+ * CPU time (all threads), so the per-core comparison with torchvision holds on a machine whose other
+ * loads make the wall times wander.
  *
  * <p>The JPEGs are made at start, under a temporary directory deleted at the end, from the real
  * photos of a record file (default {@code ../shared/data/recordio/benz_train.rec}; their licences
@@ -127,6 +136,12 @@ public final class ImagenetPairs {
       }
     }
     photos.forEach(p -> p.pixels.close());
+    Path folder = dir.resolve("imagenet-folder");
+    for (int i = 0; i < IMAGES; i++) { // torchvision's ImageFolder layout: <label>/<n>.jpg
+      Path file = folder.resolve(labelName(labelled.get(i).labels()[0])).resolve(i + ".jpg");
+      Files.createDirectories(file.getParent());
+      Files.write(file, jpegs.get(i));
+    }
     String set = dir.resolve("imagenet-shards").toString();
     ImageShardWriter.builder().dataShape(3, OUT, OUT)
         .writer(ShardWriter.builder().samplesPerFile(PER_FILE).build()).build().write(labelled, set);
@@ -146,6 +161,7 @@ public final class ImagenetPairs {
     List<Epoch> epochs = new ArrayList<>();
     List<long[]> cpu = new ArrayList<>();
     List<AutoCloseable> closers = new ArrayList<>();
+    TorchvisionPeer peer = TorchvisionPeer.start(System.getProperty("python", "/usr/bin/python3"), folder, SEED, dir);
     for (int n = 2; n >= 1; n--) {
       ShardProvider shards = ShardProvider.builder(set).batchSize(BATCH).shuffle(true).seed(SEED)
           .shuffleWindow(PER_FILE).cacheFiles(Integer.getInteger("cacheFiles", 4)).augment("data", augment).normalize("data", normalize).readers(n)
@@ -160,6 +176,13 @@ public final class ImagenetPairs {
       FullDecodeLoop loop = new FullDecodeLoop(jpegs, OUT, true, true, n, SEED, BATCH);
       closers.add(loop);
       variant(names, epochs, cpu, "loop " + n, loop::epoch);
+    }
+    if (peer != null) {
+      closers.add(peer);
+      System.out.println("torchvision peer: " + peer.versions());
+      for (int w : new int[] {2, 0}) {
+        timed(names, epochs, cpu, "torchvision " + w + "w", () -> peer.epoch(w, IMAGES));
+      }
     }
     double[][] rate = rates(epochs, rounds, IMAGES);
     System.out.println("load average after: " + loadAverage());
@@ -178,6 +201,15 @@ public final class ImagenetPairs {
       double[] ms = Arrays.stream(c).mapToDouble(ns -> ns / 1e6 / IMAGES).sorted().toArray();
       print(names.get(v), ms);
     }
+    System.out.println("cores busy (the variant's CPU time over its wall time), median (min-max) over the rounds:");
+    for (int v = 0; v < k; v++) {
+      double[] busy = new double[rounds];
+      for (int i = 0; i < rounds; i++) {
+        busy[i] = cpu.get(v)[2 + i] / 1e9 / (IMAGES / rate[i][v]);
+      }
+      Arrays.sort(busy);
+      print(names.get(v), busy);
+    }
     // Indices: 0 shards 2, 1 rec 2, 2 loop 2, 3 shards 1, 4 rec 1, 5 loop 1.
     System.out.println("ratios within each round, median (min-max):");
     print("(a) shards 2 / rec 2", column(rate, r -> r[0] / r[1]));
@@ -188,19 +220,61 @@ public final class ImagenetPairs {
     print("(c) rec 2 / rec 1", column(rate, r -> r[1] / r[4]));
     print("(c) loop 2 / loop 1", column(rate, r -> r[2] / r[5]));
     print("shards 2 / loop 2", column(rate, r -> r[0] / r[2]));
+    if (peer == null) {
+      return;
+    }
+    // 6 torchvision 2 workers, 7 torchvision 0 workers; per CPU-second = its CPU per image over ours.
+    System.out.println("against torchvision, images per CPU-second (per core), within each round:");
+    print("shards 1 / torchvision 0w", cpuRatio(cpu, rounds, 3, 7));
+    print("shards 1 / torchvision 2w", cpuRatio(cpu, rounds, 3, 6));
+    print("shards 2 / torchvision 2w", cpuRatio(cpu, rounds, 0, 6));
+    print("rec 1 / torchvision 0w", cpuRatio(cpu, rounds, 4, 7));
+    print("rec 2 / torchvision 2w", cpuRatio(cpu, rounds, 1, 6));
+    print("loop 1 / torchvision 0w", cpuRatio(cpu, rounds, 5, 7));
+    System.out.println("against torchvision, images/s (wall), within each round:");
+    print("shards 1 / torchvision 0w", column(rate, r -> r[3] / r[7]));
+    print("shards 2 / torchvision 2w", column(rate, r -> r[0] / r[6]));
+    print("rec 1 / torchvision 0w", column(rate, r -> r[4] / r[7]));
+    print("rec 2 / torchvision 2w", column(rate, r -> r[1] / r[6]));
+    print("torchvision 2w / 0w", column(rate, r -> r[6] / r[7]));
   }
 
-  /** Adds a variant whose epochs also record the process's CPU time, one entry per call. */
+  /** Per round, variant {@code ours}'s images per CPU-second over {@code theirs}', sorted. */
+  private static double[] cpuRatio(List<long[]> cpu, int rounds, int ours, int theirs) {
+    double[] out = new double[rounds];
+    for (int i = 0; i < rounds; i++) {
+      out[i] = (double) cpu.get(theirs)[2 + i] / cpu.get(ours)[2 + i]; // two warm-up rounds first
+    }
+    Arrays.sort(out);
+    return out;
+  }
+
+  /** The folder name of a label: the integer when it is one, else the float. */
+  private static String labelName(float label) {
+    return label == Math.rint(label) ? Integer.toString((int) label) : Float.toString(label);
+  }
+
+  /** Adds a variant of ours whose epochs also record this process's CPU time, one entry per call. */
   private static void variant(List<String> names, List<Epoch> epochs, List<long[]> cpu, String name, Epoch epoch) {
+    timed(names, epochs, cpu, name, () -> {
+      long c = processCpu();
+      epoch.run();
+      return processCpu() - c;
+    });
+  }
+
+  /** An epoch that returns the CPU time (ns) it cost, wherever that was spent. */
+  private interface CpuEpoch {
+    long run() throws Exception;
+  }
+
+  /** Adds a variant whose epochs record the CPU time they return, one entry per call. */
+  private static void timed(List<String> names, List<Epoch> epochs, List<long[]> cpu, String name, CpuEpoch epoch) {
     long[] times = new long[64];
     int[] calls = {0};
     names.add(name);
     cpu.add(times);
-    epochs.add(() -> {
-      long c = processCpu();
-      epoch.run();
-      times[calls[0]++] = processCpu() - c;
-    });
+    epochs.add(() -> times[calls[0]++] = epoch.run());
   }
 
   private static long processCpu() {
