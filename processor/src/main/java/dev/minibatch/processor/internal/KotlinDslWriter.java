@@ -109,6 +109,14 @@ final class KotlinDslWriter {
           .addKdoc("The [buckets] call, if the block made one.\n")
           .build());
     }
+    if (CollateWriter.encoded(d)) {
+      TypeName call = LambdaTypeName.get(null, new TypeName[] {builder}, TypeNames.UNIT);
+      t.addProperty(PropertySpec.builder("imaging", ParameterizedTypeName.get(TypeNames.MUTABLE_LIST, call),
+              KModifier.PRIVATE)
+          .initializer("mutableListOf()")
+          .addKdoc("The [augment] and [normalize] calls, in order.\n")
+          .build());
+    }
     t.addProperty(PropertySpec.builder("paddings", padding, KModifier.PRIVATE).initializer("%T()", padding)
         .addKdoc("The per-member constants of [padding].\n")
         .build());
@@ -175,6 +183,21 @@ final class KotlinDslWriter {
               + "buckets.\n")
           .addStatement("bucketing = { it.buckets(buckets) }")
           .build());
+    }
+    if (CollateWriter.encoded(d)) {
+      List<String> images = d.fields().stream().filter(FieldDescriptor::encoded).map(FieldDescriptor::name).toList();
+      for (String[] group : new String[][] {{"augment", "Augment", "crops, resizes, flips, colour"},
+          {"normalize", "Normalize", "mean, std, scale"}}) {
+        ClassName options = new ClassName("dev.minibatch.runtime.io.image", "ImageRecordProvider", group[1]);
+        t.addFunction(FunSpec.builder(group[0])
+            .addParameter("member", TypeNames.STRING)
+            .addParameter("block", LambdaTypeName.get(options, new TypeName[0], TypeNames.UNIT))
+            .addKdoc("%L the encoded image [member] (%L) as `ImageRecordProvider`'s `%L` does: %L. Calls add up, in\n"
+                + "order.\n", group[0].equals("augment") ? "Augments" : "Normalises", String.join(", ", images), group[0],
+                group[2])
+            .addStatement("imaging += { it.%N(member) { o -> o.block() } }", group[0])
+            .build());
+      }
     }
     t.addFunction(FunSpec.builder("padding")
         .addParameter("block", LambdaTypeName.get(padding, new TypeName[0], TypeNames.UNIT))
@@ -269,6 +292,11 @@ final class KotlinDslWriter {
           "Pad every batch to the bound of each variable axis instead of to the batch's longest sample, so\n"
               + "every batch has the same shapes. Unset: false.\n")));
     }
+    if (CollateWriter.encoded(d)) {
+      settings.add(new Setting("reducedDecode", TypeNames.BOOLEAN, CodeBlock.of(
+          "Decode JPEGs much larger than their output at 1/2, 1/4 or 1/8 of their size, as\n"
+              + "`ImageRecordProvider` does. Unset: true.\n")));
+    }
     return settings;
   }
 
@@ -328,6 +356,9 @@ final class KotlinDslWriter {
     }
     for (Setting s : settings(d, shards)) {
       c.addStatement("%N?.let { builder.%N(it) }", s.name(), s.name());
+    }
+    if (CollateWriter.encoded(d)) {
+      c.addStatement("imaging.forEach { it(builder) }");
     }
     c.addStatement("paddings.applyTo(builder)");
     c.addStatement("return builder");

@@ -237,4 +237,37 @@ class ProviderDslTest {
         }
         assertEquals(listOf(Triple(listOf(0L, 2L), 2, listOf(0, 0, 20, 21)), Triple(listOf(1L), 3, listOf(10, 11, 12))), budget)
     }
+
+    @Test
+    fun imageSettingsOfAnEncodedImageMember() {
+        // Five 12 x 10 PNGs: picture i is a gradient whose red starts at 20 i.
+        val pictures = (0 until 5).map { i ->
+            val img = java.awt.image.BufferedImage(12, 10, java.awt.image.BufferedImage.TYPE_INT_RGB)
+            for (y in 0 until 10) for (x in 0 until 12) img.setRGB(x, y, (20 * i + 9 * x) shl 16 or (20 * y shl 8) or 77)
+            val out = java.io.ByteArrayOutputStream()
+            javax.imageio.ImageIO.write(img, "png", out)
+            Picture(out.toByteArray(), i)
+        }
+        fun values(provider: PictureProvider): List<List<Float>> = provider.use { p ->
+            p.map { b -> b.png.dup().reshape(b.png.length()).toFloatVector().toList() }
+        }
+        val fromDsl = values(pictureProvider {
+            samples(pictures)
+            seed = 3
+            augment("png") { randCrop(true).randMirror(true) }
+            normalize("png") { meanRgb(100f, 90f, 80f).stdRgb(50f, 40f, 30f) }
+            reducedDecode = false
+        })
+        val fromJava = values(PictureProvider.builder().samples(pictures).seed(3)
+            .augment(PictureBatch.PNG) { it.randCrop(true).randMirror(true) }
+            .normalize(PictureBatch.PNG) { it.meanRgb(100f, 90f, 80f).stdRgb(50f, 40f, 30f) }
+            .reducedDecode(false).build())
+        assertEquals(fromJava, fromDsl)
+        // The block's settings reach the builder: without them the pixels are the plain crops.
+        assertNotEquals(values(pictureProvider { samples(pictures); seed = 3 }), fromDsl)
+        val wrong = assertThrows(IllegalArgumentException::class.java) {
+            pictureProvider { samples(pictures); augment("label") { randMirror(true) } }
+        }
+        assertTrue(wrong.message!!.contains("'label' is not one"), wrong.message)
+    }
 }
