@@ -40,7 +40,7 @@ final class GeneratedAccess implements GeneratedShards.Access {
 
   @Override
   public void writeEncoded(Object segment, BatchProvider<? extends Batch> provider, List<SampleSchema.Field> fields,
-      GeneratedShards.EncodedBytes bytes) {
-    ((ShardWriter.Segment) segment).writeEncoded(provider, fields, bytes);
+      GeneratedShards.EncodedBytes bytes, long base) {
+    ((ShardWriter.Segment) segment).writeEncoded(provider, fields, bytes, base);
   }
 }

@@ -327,40 +327,32 @@ public final class ShardWriter implements Serializable {
       if (done) {
         throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
       }
-      List<Column> given = ShardColumns.of(provider.provideData(), provider.provideLabel());
-      RowCursor row = begin(given);
-      boolean ok = false;
-      try {
-        for (Batch batch : provider) {
-          row.load(batch);
-          int rows = batch.countSamples();
-          for (int r = 0; r < rows; r++) {
-            row.row = r;
-            append(row);
-          }
-        }
-        ok = true;
-      } finally {
-        failed |= !ok;
-      }
-      return this;
+      return append(provider, ShardColumns.of(provider.provideData(), provider.provideLabel()), null, 0);
     }
 
     /**
-     * Appends one epoch of {@code provider}, a generated provider over the samples in their order that
-     * leaves its encoded images undecoded, as the columns {@code fields}: an encoded-image column's
-     * value is the sample's bytes ({@code bytes}, by the row's sample index), every other column
-     * the batch's row.
+     * Appends one epoch of {@code provider}, a generated provider over samples {@code base, base + 1,
+     * ...} of what is written, in their order, that leaves its encoded images undecoded, as the columns
+     * {@code fields}: an encoded-image column's value is the sample's bytes ({@code bytes}, by the
+     * row's sample index in the provider's source), every other column the batch's row.
      */
     Segment writeEncoded(BatchProvider<? extends Batch> provider, List<SampleSchema.Field> fields,
-        dev.minibatch.shards.internal.GeneratedShards.EncodedBytes bytes) {
+        dev.minibatch.shards.internal.GeneratedShards.EncodedBytes bytes, long base) {
       if (done) {
         throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
       }
-      List<Column> given = fields.stream().map(Column::new).toList();
+      return append(provider, fields.stream().map(Column::new).toList(), bytes, base);
+    }
+
+    /**
+     * The one loop appending a provider's epoch: each batch's sample rows, as {@code given}; with
+     * {@code bytes}, the encoded-image columns' values from the samples themselves.
+     */
+    private Segment append(BatchProvider<? extends Batch> provider, List<Column> given,
+        dev.minibatch.shards.internal.GeneratedShards.@Nullable EncodedBytes bytes, long base) {
       RowCursor row = begin(given);
       byte[][] encoded = new byte[given.size()][];
-      Row mixed = new Row() {
+      Row out = bytes == null ? row : new Row() {
         @Override
         public byte[] bytes(int i) {
           return given.get(i).encoded() ? encoded[i] : row.bytes(i);
@@ -373,22 +365,39 @@ public final class ShardWriter implements Serializable {
       };
       boolean ok = false;
       try {
-        for (Batch batch : provider) {
+        java.util.Iterator<? extends Batch> batches = provider.iterator();
+        while (true) {
+          Batch batch;
+          try {
+            if (!batches.hasNext()) {
+              break;
+            }
+            batch = batches.next();
+          } catch (RuntimeException e) {
+            if (base == 0) {
+              throw e;
+            }
+            // The provider counts its samples from 0: say where they start among those written.
+            throw new IllegalArgumentException("writing samples " + base + " on (a sample i below is sample " + base
+                + " + i): " + e.getMessage(), e);
+          }
           row.load(batch);
           for (int r = 0; r < batch.countSamples(); r++) {
             row.row = r;
-            long sample = batch.sampleIndex(r);
-            for (int i = 0; i < encoded.length; i++) {
-              if (given.get(i).encoded()) {
-                byte[] b = bytes.bytes(sample, i);
-                if (b == null || b.length == 0) {
-                  throw new IllegalArgumentException("sample " + sample + "'s encoded image '" + given.get(i).name()
-                      + "' has " + (b == null ? "none (null)" : "no bytes") + "; expected an encoded image (JPEG, PNG)");
+            if (bytes != null) {
+              long sample = batch.sampleIndex(r);
+              for (int i = 0; i < encoded.length; i++) {
+                if (given.get(i).encoded()) {
+                  byte[] b = bytes.bytes(sample, i);
+                  if (b == null || b.length == 0) {
+                    throw new IllegalArgumentException("sample " + (base + sample) + "'s encoded image '"
+                        + given.get(i).name() + "' has no bytes; expected an encoded image (JPEG, PNG)");
+                  }
+                  encoded[i] = b;
                 }
-                encoded[i] = b;
               }
             }
-            append(mixed);
+            append(out);
           }
         }
         ok = true;

@@ -12,6 +12,15 @@ final class FrontEnd {
   private FrontEnd() {}
 
   /**
+   * {@code settings} for the documents' provider, with the settings that keep every document once
+   * given explicitly ({@code PARTIAL}, no even shards): a shard source's own builder that sets
+   * them otherwise then disagrees at {@code build()}, loudly, instead of winning the merge.
+   */
+  static Settings.Builder documents(Settings settings) {
+    return settings.toBuilder().lastBatch(LastBatch.PARTIAL).evenShards(false);
+  }
+
+  /**
    * Refuses the settings that would drop or repeat documents in an epoch: a last-batch policy other
    * than {@code PARTIAL} (discarded, wrapped, padded or rolled-over documents) and {@code evenShards}
    * (repeated documents in the short parts).

@@ -232,12 +232,13 @@ public final class Packing {
       Function<PackedBatch, ? extends B> typed) {
     int rows = settings.batchSize().orElse(0);
     if (rows <= 0) {
-      throw new IllegalArgumentException("packed batches need batchSize(R), the rows of a batch, > 0; got "
-          + (settings.batchSize().isPresent() ? rows + " (the whole data set as one batch)" : "none"));
+      throw new IllegalArgumentException("packed batches need batchSize(R), the rows of a batch, > 0, set on the"
+          + " provider's builder; got " + (settings.batchSize().isPresent() ? rows + " (the whole data set as one batch)"
+          : "none"));
     }
     FrontEnd.requireEveryDocumentOnce(settings, "packed batches");
     Settings.Sharding sharding = settings.sharding();
-    Settings read = settings.toBuilder().batchSize(documentsPerUnit).shard(1, 0).build();
+    Settings read = FrontEnd.documents(settings).batchSize(documentsPerUnit).shard(1, 0).build();
     BatchProvider<? extends Batch> provider = documents.apply(read);
     try {
       PackedBatches packed = batches(provider, tokens, rows, sharding.numParts(), sharding.partIndex());

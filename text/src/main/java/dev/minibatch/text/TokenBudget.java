@@ -160,7 +160,8 @@ public final class TokenBudget {
    * The batches of each epoch of the documents' provider that {@code documents} builds: what a
    * generated provider's {@code tokenBudget(...)} returns, its builder's settings in {@code
    * settings}. The provider is built once, at once, with those settings but its batch size (how many
-   * documents it reads a step) set to the builder's batch size when one is set, else to the window;
+   * documents it reads a step) set to the builder's batch size when it is positive (set, or declared
+   * by {@code @DataProvider}), else (none, or 0) to the window;
    * its order (shuffle, seed, buckets), its share of a sharded epoch ({@code shard(k, p)}: each
    * trainer batches its own documents) and its readers are the builder's. Closing the result closes
    * the provider.
@@ -171,7 +172,7 @@ public final class TokenBudget {
   public BudgetBatches batches(Settings settings, Function<Settings, ? extends BatchProvider<? extends Batch>> documents,
       String tokens) {
     FrontEnd.requireEveryDocumentOnce(settings, "token-budget batches");
-    Settings read = settings.toBuilder().batchSize(settings.batchSize().orElse(0) > 0
+    Settings read = FrontEnd.documents(settings).batchSize(settings.batchSize().orElse(0) > 0
         ? settings.batchSize().getAsInt() : window).build();
     BatchProvider<? extends Batch> provider = documents.apply(read);
     try {

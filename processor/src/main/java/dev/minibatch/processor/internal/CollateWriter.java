@@ -34,8 +34,10 @@ final class CollateWriter {
         .addParameter(int.class, "to")
         .addParameter(RuntimeNames.COLLATE_TARGET, "target");
     if (encoded(d)) {
-      m.addParameter(ArrayTypeName.of(RuntimeNames.IMAGE_DECODER), "decoders")
-          .addJavadoc("{@code decoders[i]} decodes member {@code i} when it is an encoded image.\n");
+      m.addParameter(ArrayTypeName.of(RuntimeNames.IMAGE_DECODER.annotated(
+              com.palantir.javapoet.AnnotationSpec.builder(RuntimeNames.NULLABLE).build())), "decoders")
+          .addJavadoc("{@code decoders[i]} decodes member {@code i} when it is an encoded image (null: left undecoded,\n"
+              + "for the shard writer).\n");
     }
     List<FieldDescriptor> fields = d.fields();
     // Per batch: the typed view (or array) of every member.

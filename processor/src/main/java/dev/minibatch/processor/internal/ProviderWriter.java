@@ -271,7 +271,8 @@ final class ProviderWriter {
           .addStatement("b.list = list")
           .addStatement("b.stream = stream");
       if (CollateWriter.encoded(d)) {
-        copy.addStatement("b.images = images");
+        // Packing reads token ids only: the documents' images are left undecoded.
+        copy.addStatement("b.undecoded = true");
       }
       if (shards) {
         copy.addStatement("b.shards = shards");
@@ -358,9 +359,9 @@ final class ProviderWriter {
       return CodeBlock.of("");
     }
     return CodeBlock.builder()
-        .addStatement("$T[] decoders = undecoded ? new $T[" + d.fields().size() + "] : images.decoders(fields(), "
+        .addStatement("@$T $T[] decoders = undecoded ? new $T[" + d.fields().size() + "] : images.decoders(fields(), "
             + samples + ", $S)",
-            concat(new Object[] {RuntimeNames.IMAGE_DECODER, RuntimeNames.IMAGE_DECODER}, args,
+            concat(new Object[] {RuntimeNames.NULLABLE, RuntimeNames.IMAGE_DECODER, RuntimeNames.IMAGE_DECODER}, args,
                 new Object[] {d.provider().simpleName()}))
         .build();
   }

@@ -126,15 +126,17 @@ final class ShardsWriter {
         .addStatement("$T.WrittenSegment written", SHARD_WRITER)
         .beginControlFlow("try ($T.Segment segment = writer.segment(directory, 0))", SHARD_WRITER)
         .addStatement("$T chunk = new $T<>($L)", list, ArrayList.class, WRITE_BATCH)
+        .addStatement("long base = 0")
         .beginControlFlow("for ($T sample : samples)", d.sample())
         .addStatement("chunk.add(sample)")
         .beginControlFlow("if (chunk.size() == $L)", WRITE_BATCH)
-        .addStatement("writeList(segment, chunk)")
+        .addStatement("writeList(segment, chunk, base)")
+        .addStatement("base += chunk.size()")
         .addStatement("chunk = new $T<>($L)", ArrayList.class, WRITE_BATCH)
         .endControlFlow()
         .endControlFlow()
         .beginControlFlow("if (!chunk.isEmpty())")
-        .addStatement("writeList(segment, chunk)")
+        .addStatement("writeList(segment, chunk, base)")
         .endControlFlow()
         .addStatement("written = segment.finish()")
         .endControlFlow()
@@ -143,17 +145,22 @@ final class ShardsWriter {
   }
 
   private static MethodSpec writeList(SampleDescriptor d) {
+    boolean encoded = CollateWriter.encoded(d);
     return MethodSpec.methodBuilder("writeList")
         .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
         .addParameter(SHARD_WRITER.nestedClass("Segment"), "segment")
         .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
-        .addJavadoc("Appends {@code chunk} to {@code segment}, read by a List provider (which measures the lengths).\n")
+        .addParameter(long.class, "base")
+        .addJavadoc("Appends {@code chunk}, samples {@code base, base + 1, …} of those written, to {@code segment}, read\n"
+            + "by a List provider (which measures the lengths).\n")
+        // An encoded sample's batches are never decoded, but their buffers are allocated: bounded to 64 MiB.
         .beginControlFlow("try ($T p = $T.builder().samples(chunk).batchSize($L).lastBatch($T.PARTIAL)$L.build())",
-            d.provider(), d.provider(), WRITE_BATCH, LAST_BATCH, CollateWriter.encoded(d) ? ".undecoded()" : "")
-        .addCode(CollateWriter.encoded(d)
+            d.provider(), d.provider(), encoded ? CodeBlock.of("(int) Math.max(1, Math.min($L, (64L << 20) / $T.BYTES_PER_SAMPLE))",
+                WRITE_BATCH, d.provider()) : CodeBlock.of("$L", WRITE_BATCH), LAST_BATCH, encoded ? ".undecoded()" : "")
+        .addCode(encoded
             // The images are stored as they are: the provider leaves them undecoded, the writer takes their bytes.
             ? CodeBlock.of("$T.writeEncoded(segment, p, $T.fields(), (sample, field) -> encodedBytes(chunk.get((int) sample),"
-                + " field));\n", GENERATED_SHARDS, d.provider())
+                + " field), base);\n", GENERATED_SHARDS, d.provider())
             : CodeBlock.of("segment.write(p);\n"))
         .endControlFlow()
         .build();

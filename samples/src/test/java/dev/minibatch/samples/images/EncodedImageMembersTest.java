@@ -248,4 +248,32 @@ class EncodedImageMembersTest {
     }
     return out;
   }
+
+  @Test
+  void moreSamplesThanOneWriteListAndAnImageWithoutBytesNamedByItsPlace() throws IOException {
+    List<Thumbnail> thumbs = new ArrayList<>();
+    List<BufferedImage> pictures = new ArrayList<>();
+    for (int i = 0; i < 1100; i++) {
+      BufferedImage p = picture(i % 7, 8, 8);
+      pictures.add(p);
+      thumbs.add(new Thumbnail(encode(p, "png")));
+    }
+    String set = dir.resolve("thumbs").toString();
+    ThumbnailShards.write(thumbs, set);
+    // The 1 100 samples, written in two lists of 1 024 and 76, read back in order: each its own pixels.
+    try (ThumbnailProvider p = ThumbnailProvider.builder().shards(set).batchSize(100).elasticShards(false).build()) {
+      int i = 0;
+      for (ThumbnailBatch b : p) {
+        for (int r = 0; r < b.countSamples(); r++, i++) {
+          int rgb = pictures.get(i).getRGB(3, 5);
+          assertEquals(rgb >> 16 & 0xff, b.getPng().getInt(r, 5, 3, 0), "sample " + i);
+        }
+      }
+      assertEquals(1100, i);
+    }
+    thumbs.set(1050, new Thumbnail(new byte[0]));
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> ThumbnailShards.write(thumbs, dir.resolve("broken").toString()));
+    assertEquals("sample 1050's encoded image 'png' has no bytes; expected an encoded image (JPEG, PNG)", e.getMessage());
+  }
 }

@@ -16,6 +16,9 @@ import dev.minibatch.text.PackedBatches;
 import dev.minibatch.text.Packing;
 import dev.minibatch.text.TokenBudget;
 import dev.minibatch.text.TypedPackedBatches;
+import dev.minibatch.shards.ShardProvider;
+import java.nio.file.Path;
+import org.junit.jupiter.api.io.TempDir;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -262,9 +265,32 @@ class GeneratedPackingTest {
         + " documents in the short parts; leave it unset", even.getMessage());
     IllegalArgumentException rows = assertThrows(IllegalArgumentException.class,
         () -> CharLineProvider.builder().samples(lines).packed(L));
-    assertEquals("packed batches need batchSize(R), the rows of a batch, > 0; got none", rows.getMessage());
+    assertEquals("packed batches need batchSize(R), the rows of a batch, > 0, set on the provider's builder; got none",
+        rows.getMessage());
     IllegalStateException source = assertThrows(IllegalStateException.class,
         () -> CharLineProvider.builder().batchSize(4).packed(L));
     assertTrue(source.getMessage().startsWith("CharLineProvider: no samples"), source.getMessage());
+  }
+
+  @Test
+  void aShardSourceIsPackedAndItsOwnBuilderCannotDropDocuments(@TempDir Path dir) {
+    List<CharLine> lines = lines();
+    String set = dir.resolve("lines").toString();
+    CharLineShards.write(lines, set);
+    Map<Long, List<Integer>> docs = new HashMap<>();
+    try (TypedPackedBatches<CharLinePackedBatch> batches = CharLineProvider.builder().shards(set).batchSize(4).seed(9)
+        .packed(packing())) {
+      for (CharLinePackedBatch b : batches) {
+        check(b, docs);
+      }
+    }
+    assertEveryLineOnce(lines, docs);
+    // Settings that drop or repeat documents are refused on the shard source's own builder too.
+    IllegalArgumentException discard = assertThrows(IllegalArgumentException.class, () -> CharLineProvider.builder()
+        .shards(ShardProvider.builder(set).lastBatch(LastBatch.DISCARD)).batchSize(4).packed(L));
+    assertTrue(discard.getMessage().contains("lastBatch is set twice, to PARTIAL and to DISCARD"), discard.getMessage());
+    IllegalArgumentException even = assertThrows(IllegalArgumentException.class, () -> CharLineProvider.builder()
+        .shards(ShardProvider.builder(set).shard(2, 0).evenShards(true)).tokenBudget(100));
+    assertTrue(even.getMessage().contains("evenShards is set twice"), even.getMessage());
   }
 }

@@ -34,7 +34,7 @@ public final class GeneratedShards {
 
     /** {@link #writeEncoded}. */
     void writeEncoded(Object segment, BatchProvider<? extends Batch> provider, List<SampleSchema.Field> fields,
-        EncodedBytes bytes);
+        EncodedBytes bytes, long base);
   }
 
   /**
@@ -129,19 +129,20 @@ public final class GeneratedShards {
    * decode its images) to {@code segment}, a {@code ShardWriter.Segment} (typed {@code Object} so that
    * this package does not depend on the shards package): the columns {@code fields}, every encoded-image column's
    * value the sample's own bytes ({@code bytes}, by the sample's index in the provider's source),
-   * every other column the batch's row.
+   * every other column the batch's row. The provider's samples are samples {@code base, base + 1, …}
+   * of those written (for messages).
    *
    * @throws IllegalArgumentException naming the sample and member whose encoded bytes are missing or
    *     empty, or as {@link ShardWriter.Segment#write}
    */
   public static void writeEncoded(Object segment, BatchProvider<? extends Batch> provider,
-      List<SampleSchema.Field> fields, EncodedBytes bytes) {
+      List<SampleSchema.Field> fields, EncodedBytes bytes, long base) {
     // A segment comes from a ShardWriter, whose class initialisation registered the access.
     Access a = access;
     if (a == null) {
       throw new IllegalStateException("internal: ShardWriter did not register its access");
     }
-    a.writeEncoded(segment, provider, fields, bytes);
+    a.writeEncoded(segment, provider, fields, bytes, base);
   }
 
   private static Access access(ProviderBuilder<?> source) {

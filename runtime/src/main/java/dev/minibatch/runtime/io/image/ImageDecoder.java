@@ -28,10 +28,10 @@ import org.jspecify.annotations.Nullable;
 
 /**
  * The image providers' one decode step: an image's encoded bytes checked ({@link JpegCheck}, once per
- * sample), decoded by OpenCV (a JPEG at 1/2, 1/4 or 1/8 of its size where the augmentation allows it),
+ * sample; at every decode for {@link #UNCOUNTED} samples), decoded by OpenCV (a JPEG at 1/2, 1/4 or 1/8 of its size where the augmentation allows it),
  * augmented and normalised as {@link ImageRecordProvider} does, and written as one row of a batch
  * array. {@link ImageRecordProvider} decodes through it; so can any other source of encoded images
- * (a shard set's image column): the same settings ({@link Builder#augment}, {@link
+ * (a shard set's image column, a generated sample's encoded-image member): the same settings ({@link Builder#augment}, {@link
  * Builder#normalize}) and the same (seed, epoch, sample) give the same pixels.
  *
  * <p>Each sample's random draws come from (seed, epoch, sample) alone, so batches are the same for
