@@ -21,8 +21,9 @@ import org.nd4j.linalg.factory.Nd4j;
  * samples, 784 float32 + 10 float32, files of 5 000: 6 files of 15.9 MB) on the local disk, on
  * HDFS (MiniDFSCluster, 128 MiB blocks) and on S3 (S3Proxy over an in-memory store, read through
  * S3A), both on 127.0.0.1, streamed with a cache of 3 files and a window of 5 000 so every epoch
- * reads most files again over its file system. Per round one epoch of each, in alternating order;
- * the ratios to local are taken within each round. Then 20 epochs of the local streaming provider
+ * reads most files again over its file system. Per round one epoch of each and Hadoop's own {@code
+ * readFully} of every file from each server, in alternating order; the ratios to local, and of each
+ * remote epoch to the time readFully takes for the bytes that epoch read, are taken within each round. Then 20 epochs of the local streaming provider
  * with the process's resident set size after each. Usage: {@code ShardSources [rounds]}.
  */
 public final class ShardSources {
@@ -56,18 +57,34 @@ public final class ShardSources {
         Epochs.samplesPerSecond(s);
         double[] hr = new double[rounds];
         double[] sr = new double[rounds];
+        double[] hf = new double[rounds];
+        double[] sf = new double[rounds];
+        byte[] buffer = new byte[32 << 20];
         for (int r = 0; r < rounds; r++) {
-          double[] rates = Epochs.round(r, l, h, s);
+          long hBytes = h.remoteBytes();
+          long sBytes = s.remoteBytes();
+          // Each epoch with the same file system's own readFully of every file of the set, in one round.
+          double[] rates = Epochs.round(r, () -> Epochs.samplesPerSecond(l), () -> Epochs.samplesPerSecond(h),
+              () -> Epochs.samplesPerSecond(s), () -> readFully(onHdfs, hdfsConf, buffer),
+              () -> readFully(onS3, s3.conf(), buffer));
           double a = rates[0];
           double b = rates[1];
           double c = rates[2];
           hr[r] = b / a;
           sr[r] = c / a;
-          System.out.printf("round %d: local %.0f, hdfs %.0f, s3 %.0f samples/s; hdfs/local %.3f, s3/local %.3f%n", r, a,
-              b, c, hr[r], sr[r]);
+          // The limit for an epoch that read epochBytes: the same bytes at readFully's rate, as samples/s.
+          double hLimit = N / ((h.remoteBytes() - hBytes) / rates[3]);
+          double sLimit = N / ((s.remoteBytes() - sBytes) / rates[4]);
+          hf[r] = b / hLimit;
+          sf[r] = c / sLimit;
+          System.out.printf("round %d: local %.0f, hdfs %.0f, s3 %.0f samples/s; hdfs/local %.3f, s3/local %.3f;"
+              + " readFully hdfs %.0f, s3 %.0f MB/s; epoch / readFully of its bytes: hdfs %.3f, s3 %.3f%n", r, a, b, c,
+              hr[r], sr[r], rates[3] / 1e6, rates[4] / 1e6, hf[r], sf[r]);
         }
         System.out.printf("hdfs / local: %s%n", Epochs.summary(hr));
         System.out.printf("s3 / local: %s%n", Epochs.summary(sr));
+        System.out.printf("hdfs epoch / readFully of the epoch's bytes: %s%n", Epochs.summary(hf));
+        System.out.printf("s3 epoch / readFully of the epoch's bytes: %s%n", Epochs.summary(sf));
         System.out.printf("file loads: local %d, hdfs %d, s3 %d over %d epochs each%n", l.fileLoads(), h.fileLoads(),
             s.fileLoads(), rounds + 1);
       }
@@ -85,6 +102,29 @@ public final class ShardSources {
       try (Stream<Path> files = Files.walk(dir)) {
         files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
+    }
+  }
+
+  /**
+   * Hadoop's own read of every file of the set at {@code where}: {@code open} and {@code readFully}
+   * of each whole file into one reused buffer, as the file system's clients do it; bytes per second.
+   */
+  private static double readFully(String where, Configuration conf, byte[] buffer) {
+    try {
+      org.apache.hadoop.fs.Path dir = new org.apache.hadoop.fs.Path(where);
+      org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(conf);
+      long t = System.nanoTime();
+      long bytes = 0;
+      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
+        int n = Math.toIntExact(f.getLen());
+        try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(f.getPath())) {
+          in.readFully(0, buffer, 0, n);
+        }
+        bytes += n;
+      }
+      return bytes / ((System.nanoTime() - t) / 1e9);
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
     }
   }
 
