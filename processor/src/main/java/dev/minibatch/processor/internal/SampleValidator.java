@@ -360,7 +360,9 @@ final class SampleValidator {
       String problem = e.getMessage();
       // The schema names the field first; the diagnostic already does.
       String prefix = "field '" + name + "' of sample shape " + shapeOf(shape) + ": ";
-      report.error(Annotations.at(a, "shape"), Message.ENCODED_IMAGE, name, encoding,
+      // Point at the attribute at fault: the dtype when no image decodes to it, else the shape.
+      boolean dtypeAtFault = problem.contains("pixels, not") && Annotations.explicit(a, "dtype") != null;
+      report.error(Annotations.at(a, dtypeAtFault ? "dtype" : "shape"), Message.ENCODED_IMAGE, name, encoding,
           problem.startsWith(prefix) ? problem.substring(prefix.length()) : problem);
     }
   }
