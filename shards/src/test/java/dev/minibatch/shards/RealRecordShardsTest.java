@@ -168,7 +168,7 @@ class RealRecordShardsTest {
         float[] labelValues = ImageBatches.floats(label);
         int width = (int) (label.length() / 4);
         assertArrayEquals(new long[] {4, 3, rows, cols}, data.shape());
-        int[] pixels = data.castTo(org.nd4j.linalg.api.buffer.DataType.INT).dup('c').reshape(data.length())
+        int[] pixels = data.castTo(org.nd4j.linalg.api.buffer.DataType.INT32).dup('c').reshape(data.length())
             .toIntVector();
         for (int r = 0; r < b.rows(); r++, sample++) {
           assertArrayEquals(labels.get(sample), Arrays.copyOfRange(labelValues, r * width, (r + 1) * width),
