@@ -224,6 +224,11 @@ final class ShardColumns {
   }
 
   /** The columns as {@link SampleSchema} text: one line per column. */
+  /** The columns' fields, in order: what the runtime's image decoders and the schema take. */
+  static List<SampleSchema.Field> fields(List<Column> columns) {
+    return columns.stream().map(Column::field).toList();
+  }
+
   static String text(List<Column> columns) {
     return schema(columns).toString();
   }

@@ -9,6 +9,7 @@ import dev.minibatch.runtime.internal.SampleBatcher;
 import dev.minibatch.runtime.internal.engine.BatchEngine;
 import dev.minibatch.runtime.spi.EngineProvider;
 import dev.minibatch.runtime.internal.settings.Sampling;
+import dev.minibatch.runtime.io.image.ImageDecoders;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.shards.ShardColumns.Column;
 import dev.minibatch.shards.internal.GeneratedShards;
@@ -46,7 +47,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
   private final ShardReading reading;
   private final BatchEngine<NamedBatch> engine;
 
-  private ShardProvider(ShardSource b, Sampling sampling, ShardImages images) {
+  private ShardProvider(ShardSource b, Sampling sampling, ImageDecoders images) {
     this.reading = new ShardReading(b, sampling);
     try {
       List<Column> columns = reading.columns();
@@ -131,7 +132,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
    */
   public static final class Builder extends ProviderBuilder<Builder> {
     private final ShardSource.Builder source;
-    private final ShardImages images = new ShardImages();
+    private final ImageDecoders images = new ImageDecoders();
 
     private Builder(ShardSource.Builder source) {
       // Elastic by default: a default, not a setting, so a generated provider's own
@@ -283,7 +284,7 @@ public final class ShardProvider extends EngineProvider<NamedBatch> {
       try {
         ShardSequences sequences = variable == null ? null
             : new ShardSequences(variable.fields(), variable.options().fixedLength(), variable.stepPadding());
-        ShardImages decoding = generatedImages == null ? null : new ShardImages(generatedImages.decoders());
+        ImageDecoders decoding = generatedImages == null ? null : generatedImages.decoders();
         return SampleBatcher.of(providerName, reading.engine(providerName, layouts, batches, sequences, decoding,
             generatedImages == null ? null : generatedImages.fields()), reading);
       } catch (RuntimeException | Error t) {

@@ -13,6 +13,7 @@ import dev.minibatch.runtime.spi.RowWriter;
 import dev.minibatch.runtime.internal.settings.Sampling;
 import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.image.ImageDecoder;
+import dev.minibatch.runtime.io.image.ImageDecoders;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -119,7 +120,7 @@ final class ShardReading implements AutoCloseable {
    * @throws IllegalArgumentException if the layout's arrays are not the sets' columns, in order
    */
   <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ShardImages images) {
+      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ImageDecoders images) {
     return engine(providerName, layouts, batches, variable, images, null);
   }
 
@@ -129,7 +130,7 @@ final class ShardReading implements AutoCloseable {
    * declares one.
    */
   <B extends AbstractBatch<B>> BatchEngine<B> engine(String providerName, IntFunction<BatchLayout> layouts,
-      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ShardImages images,
+      Function<BatchLayout, B> batches, @Nullable ShardSequences variable, @Nullable ImageDecoders images,
       @Nullable List<SampleSchema.Field> fields) {
     if (fields == null) {
       check(providerName, layouts.apply(1));
@@ -146,7 +147,8 @@ final class ShardReading implements AutoCloseable {
           .map(Column::name).toList() + ": read it with ShardProvider, which decodes and augments them");
     }
     ImageDecoder[] decoders = images == null ? new ImageDecoder[files.columns().size()]
-        : images.decoders(files.columns(), files.samples(), stores.get(0).directory().toString());
+        : images.decoders(ShardColumns.fields(files.columns()), files.samples(), "the shard set "
+            + stores.get(0).directory());
     Rows rows = new Rows(files, cache, needs, readAhead, variable, decoders);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)

@@ -6,6 +6,7 @@ import dev.minibatch.runtime.io.FileFormatException;
 import dev.minibatch.runtime.io.Format;
 import dev.minibatch.runtime.io.Location;
 import dev.minibatch.runtime.io.image.ImageDecoder;
+import dev.minibatch.runtime.io.image.ImageDecoders;
 import dev.minibatch.shards.ShardColumns.Column;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -98,8 +99,8 @@ public final class ShardSetFormat implements Format {
       }
       // One decoder per image column for the whole set: the default settings, so every image is
       // checked as a ShardProvider without augment or normalize settings reads it.
-      @Nullable ImageDecoder[] images = new ShardImages().decoders(index.columns(), Math.toIntExact(index.samples()),
-          store.directory().toString());
+      @Nullable ImageDecoder[] images = new ImageDecoders().decoders(ShardColumns.fields(index.columns()),
+          Math.toIntExact(index.samples()), "the shard set " + store.directory());
       for (ShardIndex.Entry e : index.files()) {
         if (problems.isFull()) {
           return;

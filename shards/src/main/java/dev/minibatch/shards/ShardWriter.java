@@ -351,16 +351,17 @@ public final class ShardWriter implements Serializable {
     private Segment append(BatchProvider<? extends Batch> provider, List<Column> given,
         dev.minibatch.shards.internal.GeneratedShards.@Nullable EncodedBytes bytes, long base) {
       RowCursor row = begin(given);
+      // Per column, the current row's encoded image, or null for a column the batch's row holds.
       byte[][] encoded = new byte[given.size()][];
       Row out = bytes == null ? row : new Row() {
         @Override
         public byte[] bytes(int i) {
-          return given.get(i).encoded() ? encoded[i] : row.bytes(i);
+          return encoded[i] != null ? encoded[i] : row.bytes(i);
         }
 
         @Override
         public int length(int i) {
-          return given.get(i).encoded() ? encoded[i].length : row.length(i);
+          return encoded[i] != null ? encoded[i].length : row.length(i);
         }
       };
       boolean ok = false;

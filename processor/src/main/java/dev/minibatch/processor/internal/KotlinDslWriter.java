@@ -315,33 +315,32 @@ final class KotlinDslWriter {
     ClassName budgetBatches = new ClassName("dev.minibatch.text", "BudgetBatches");
     ClassName packing = new ClassName("dev.minibatch.text", "Packing");
     ClassName budget = new ClassName("dev.minibatch.text", "TokenBudget");
-    TypeName block = LambdaTypeName.get(dsl, new TypeName[0], TypeNames.UNIT);
     List<FunSpec.Builder> out = new java.util.ArrayList<>();
     String packedName = functionName(base + "Packed");
     String budgetName = functionName(base + "TokenBudget");
-    out.add(entry(packedName, "contextLength", TypeNames.INT, packedBatches, block, "packed", CodeBlock.of(
+    out.add(entry(packedName, "contextLength", TypeNames.INT, packedBatches, dsl, "packed", CodeBlock.of(
         "Packs each sample's `%L` into rows of [contextLength] token ids, concatenated, in batches of the\n"
         + "block's `batchSize` rows: [%T.Builder.packed]. Close the result (`use { }`).\n", f.property(), kotlin(d.provider()))));
-    out.add(entry(packedName, "packing", packing, packedBatches, block, "packed", CodeBlock.of(
+    out.add(entry(packedName, "packing", packing, packedBatches, dsl, "packed", CodeBlock.of(
         "Packs each sample's `%L` by [packing]'s rules in batches of the block's `batchSize` rows, dealt by its\n"
         + "`shard(k, p)`: [%T.Builder.packed]. Close the result (`use { }`).\n", f.property(), kotlin(d.provider()))));
-    out.add(entry(budgetName, "tokens", TypeNames.INT, budgetBatches, block, "tokenBudget", CodeBlock.of(
+    out.add(entry(budgetName, "tokens", TypeNames.INT, budgetBatches, dsl, "tokenBudget", CodeBlock.of(
         "Batches of whole samples' `%L` of at most [tokens] positions, padding included:\n"
         + "[%T.Builder.tokenBudget]. Close the result (`use { }`).\n", f.property(), kotlin(d.provider()))));
-    out.add(entry(budgetName, "budget", budget, budgetBatches, block, "tokenBudget", CodeBlock.of(
+    out.add(entry(budgetName, "budget", budget, budgetBatches, dsl, "tokenBudget", CodeBlock.of(
         "Batches of whole samples' `%L` under [budget]: [%T.Builder.tokenBudget]. Close the result (`use { }`).\n",
         f.property(), kotlin(d.provider()))));
     return out;
   }
 
-  private static FunSpec.Builder entry(String name, String parameter, TypeName type, TypeName returns, TypeName block,
+  private static FunSpec.Builder entry(String name, String parameter, TypeName type, TypeName returns, ClassName dsl,
       String method, CodeBlock kdoc) {
     return FunSpec.builder(name)
         .addParameter(parameter, type)
-        .addParameter("block", block)
+        .addParameter("block", LambdaTypeName.get(dsl, new TypeName[0], TypeNames.UNIT))
         .returns(returns)
         .addKdoc(kdoc)
-        .addStatement("val dsl = %T()", ((com.squareup.kotlinpoet.LambdaTypeName) block).getReceiver())
+        .addStatement("val dsl = %T()", dsl)
         .addStatement("dsl.block()")
         .addStatement("return dsl.builder().%N(%N)", method, parameter);
   }
