@@ -4,6 +4,7 @@ import dev.minibatch.DType;
 import dev.minibatch.Role;
 import dev.minibatch.SampleSchema;
 import dev.minibatch.runtime.io.image.EncodedImages;
+import dev.minibatch.runtime.io.image.ImageOutput;
 import dev.minibatch.runtime.io.image.ImageRecordProvider;
 import dev.minibatch.shape.Shape;
 import dev.minibatch.shards.ShardColumns.Column;
@@ -52,11 +53,9 @@ public final class ImageShardWriter implements Serializable {
   /** The settings this writer was built from: its serial form. */
   private final transient Settings settings;
 
-  private ImageShardWriter(Builder b) {
-    String layout = b.channelsLast ? "NHWC" : "NCHW";
-    Shape shape = b.channelsLast ? Shape.of(b.height, b.width, b.channels) : Shape.of(b.channels, b.height, b.width);
-    this.data = new Column(new SampleSchema.Field(b.dataName, Role.DATA, shape, b.dtype, layout, 0,
-        SampleSchema.Encoding.image(b.channels)));
+  private ImageShardWriter(Builder b, ImageOutput out) {
+    this.data = new Column(new SampleSchema.Field(b.dataName, Role.DATA, out.shape(), out.dtype(), out.layout(), 0,
+        SampleSchema.Encoding.image(out.channels())));
     this.labelName = b.labelName;
     this.labelWidth = b.labelWidth;
     this.writer = b.writer;
@@ -279,7 +278,7 @@ public final class ImageShardWriter implements Serializable {
 
     /** FLOAT32 (normalised; the default) or UINT8 (raw pixels) in the batch. */
     public Builder dtype(DType dtype) {
-      this.dtype = Objects.requireNonNull(dtype, "dtype");
+      this.dtype = ImageOutput.requireImageType(Objects.requireNonNull(dtype, "dtype"));
       return this;
     }
 
@@ -315,19 +314,12 @@ public final class ImageShardWriter implements Serializable {
      *     channels, positive sides, FLOAT32 or UINT8), or the names are equal
      */
     public ImageShardWriter build() {
-      if (channels == 0) {
-        throw new IllegalStateException("ImageShardWriter: set dataShape(channels, height, width), e.g. dataShape(3, 224,"
-            + " 224)");
-      }
-      if (height <= 0 || width <= 0) {
-        throw new IllegalArgumentException("ImageShardWriter: dataShape's height and width must be positive, got "
-            + height + "x" + width);
-      }
+      ImageOutput out = ImageOutput.of("ImageShardWriter", channels, height, width, channelsLast, dtype);
       if (dataName.equals(labelName)) {
         throw new IllegalArgumentException("ImageShardWriter: the data and label columns are both named '" + dataName
             + "'");
       }
-      ImageShardWriter w = new ImageShardWriter(this);
+      ImageShardWriter w = new ImageShardWriter(this, out);
       w.columns().forEach(Column::rowBytes);
       return w;
     }

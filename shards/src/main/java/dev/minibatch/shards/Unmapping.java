@@ -1,9 +1,7 @@
 package dev.minibatch.shards;
 
+import dev.minibatch.runtime.spi.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import java.nio.ByteBuffer;
 import java.nio.MappedByteBuffer;
 import org.jspecify.annotations.Nullable;
@@ -20,26 +18,12 @@ import org.jspecify.annotations.Nullable;
  * {@link #AVAILABLE} is false and files are read into buffers instead.
  */
 final class Unmapping {
-  private static final @Nullable MethodHandle CLEANER = bind();
+  private static final @Nullable MethodHandle CLEANER =
+      UnsafeHandles.find("invokeCleaner", void.class, ByteBuffer.class);
   /** Whether {@link #unmap} may be called. */
   static final boolean AVAILABLE = CLEANER != null;
 
   private Unmapping() {}
-
-  private static @Nullable MethodHandle bind() {
-    if (Runtime.version().feature() >= 24) {
-      return null;
-    }
-    try {
-      Class<?> type = Class.forName("sun.misc.Unsafe");
-      Field f = type.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return MethodHandles.lookup().findVirtual(type, "invokeCleaner", MethodType.methodType(void.class,
-          ByteBuffer.class)).bindTo(f.get(null));
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
 
   /** Unmaps {@code mapped} (the buffer {@code map} returned, not a slice of it); only if {@link #AVAILABLE}. */
   static void unmap(MappedByteBuffer mapped) {

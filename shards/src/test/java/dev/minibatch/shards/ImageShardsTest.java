@@ -336,6 +336,19 @@ class ImageShardsTest {
   }
 
   @Test
+  void theWritersOutputIsCheckedAsTheImageProvidersIs() {
+    // The same checks and phrasing as ImageRecordProvider and ImageDecoder (one ImageOutput value), named.
+    assertEquals("ImageShardWriter: dataShape's channels must be 1, 3 or 4, got 2", assertThrows(
+        IllegalArgumentException.class, () -> ImageShardWriter.builder().dataShape(2, 8, 8).build()).getMessage());
+    assertEquals("ImageShardWriter: dataShape's height and width must be positive, got 8x0", assertThrows(
+        IllegalArgumentException.class, () -> ImageShardWriter.builder().dataShape(3, 8, 0).build()).getMessage());
+    assertEquals("ImageShardWriter: set dataShape(channels, height, width), e.g. dataShape(3, 224, 224)",
+        assertThrows(IllegalStateException.class, () -> ImageShardWriter.builder().build()).getMessage());
+    assertEquals("image data is FLOAT32 or UINT8, got INT32", assertThrows(IllegalArgumentException.class,
+        () -> ImageShardWriter.builder().dtype(DType.INT32)).getMessage());
+  }
+
+  @Test
   void anotherToolReadsTheImageColumnAsTheImageFilesBytes() throws Exception {
     List<EncodedImages.Image> list = new ArrayList<>();
     for (int i = 0; i < 3; i++) {

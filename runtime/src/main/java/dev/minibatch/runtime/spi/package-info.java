@@ -7,7 +7,8 @@
  * per-sample draw uses ({@link dev.minibatch.runtime.spi.Seeds}), and the element types' ND4J
  * counterparts ({@link dev.minibatch.runtime.spi.DTypes}), and files on other file systems read by
  * byte ranges ({@link dev.minibatch.runtime.spi.RemoteFiles}, {@link
- * dev.minibatch.runtime.spi.RangedFile}). Every signature here names only API
+ * dev.minibatch.runtime.spi.RangedFile}), and {@code sun.misc.Unsafe}'s methods where the JDK offers
+ * them quietly ({@link dev.minibatch.runtime.spi.UnsafeHandles}). Every signature here names only API
  * types: nothing in {@code internal} is needed to use them. See docs/engine.md, "Packages".
  */
 @NullMarked

@@ -1,9 +1,7 @@
 package dev.minibatch.runtime.internal.engine;
 
+import dev.minibatch.runtime.spi.UnsafeHandles;
 import java.lang.invoke.MethodHandle;
-import java.lang.invoke.MethodHandles;
-import java.lang.invoke.MethodType;
-import java.lang.reflect.Field;
 import org.jspecify.annotations.Nullable;
 
 /**
@@ -12,32 +10,16 @@ import org.jspecify.annotations.Nullable;
  * bounds and scope checks around the same copy) measured slower (docs/performance.md). Callers
  * check every bound themselves before they copy. From JDK 24 on the JDK prints a warning on the
  * first use of {@code Unsafe}'s memory methods (JEP 498), so there {@link #AVAILABLE} is false and
- * callers keep their buffer copies. The two methods are bound once as constant method handles,
- * which the JIT compiles to direct calls, and which need no compile-time reference to the
- * unsupported class (javac warns on each one).
+ * callers keep their buffer copies. The two methods are bound once ({@link UnsafeHandles}).
  */
 final class RawMemory {
-  private static final @Nullable MethodHandle COPY = bind("copyMemory", void.class, long.class, long.class, long.class);
-  private static final @Nullable MethodHandle GET_BYTE = bind("getByte", byte.class, long.class);
+  private static final @Nullable MethodHandle COPY =
+      UnsafeHandles.find("copyMemory", void.class, long.class, long.class, long.class);
+  private static final @Nullable MethodHandle GET_BYTE = UnsafeHandles.find("getByte", byte.class, long.class);
   /** Whether {@link #copy} and {@link #touch} may be called. */
   static final boolean AVAILABLE = COPY != null && GET_BYTE != null;
 
   private RawMemory() {}
-
-  private static @Nullable MethodHandle bind(String name, Class<?> result, Class<?>... parameters) {
-    if (Runtime.version().feature() >= 24) {
-      return null;
-    }
-    try {
-      Class<?> type = Class.forName("sun.misc.Unsafe");
-      Field f = type.getDeclaredField("theUnsafe");
-      f.setAccessible(true);
-      return MethodHandles.lookup().findVirtual(type, name, MethodType.methodType(result, parameters))
-          .bindTo(f.get(null));
-    } catch (ReflectiveOperationException | RuntimeException e) {
-      return null;
-    }
-  }
 
   /** Copies {@code bytes} from address {@code src} to address {@code dst}; only if {@link #AVAILABLE}. */
   static void copy(long src, long dst, long bytes) {

@@ -291,10 +291,7 @@ public final class ImageDecoder {
 
     /** FLOAT32 (normalised, the default) or UINT8 (raw pixels, cropped and mirrored, as {@link ImageRecordProvider}). */
     public Builder dtype(DType dtype) {
-      if (dtype != DType.FLOAT32 && dtype != DType.UINT8) {
-        throw new IllegalArgumentException("image data is FLOAT32 or UINT8, got " + dtype);
-      }
-      this.dtype = dtype;
+      this.dtype = ImageOutput.requireImageType(dtype);
       return this;
     }
 
@@ -342,7 +339,8 @@ public final class ImageDecoder {
       if (samples < 0) {
         throw new IllegalStateException("ImageDecoder: set samples(n), the number of samples it decodes");
       }
-      Augmentation a = ImageRecordProvider.augmentation(channels, height, width, augment, normalize);
+      ImageOutput out = ImageOutput.of("ImageDecoder", channels, height, width, channelsLast, dtype);
+      Augmentation a = ImageRecordProvider.augmentation(out, augment, normalize);
       Path meanImg = a.normalization().meanImg();
       float[] mean = null;
       if (meanImg != null) {
@@ -353,7 +351,7 @@ public final class ImageDecoder {
         mean = MeanImage.load(meanImg, a);
       }
       OpenCv.require();
-      return new ImageDecoder(a, channelsLast, dtype == DType.UINT8, mean, reducedDecode, samples);
+      return new ImageDecoder(a, out.channelsLast(), out.uint8(), mean, reducedDecode, samples);
     }
   }
 }

@@ -78,16 +78,15 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
     this.problems = problems;
     this.normalization = aug.normalization();
     this.meanImage = meanImage;
-    Shape sample = b.channelsLast ? Shape.of(aug.height(), aug.width(), aug.channels())
-        : Shape.of(aug.channels(), aug.height(), aug.width());
-    String layout = b.channelsLast ? "NHWC" : "NCHW";
-    DType dtype = b.dtype;
+    ImageOutput out = b.output();
+    Shape sample = out.shape();
+    String layout = out.layout();
+    DType dtype = out.dtype();
     int labelWidth = source.labelWidth();
     Shape labelShape = labelWidth == 1 ? Shape.scalar() : Shape.of(labelWidth);
     String dataName = b.data();
     String labelName = b.label();
-    ImageRowWriter rows = new ImageRowWriter(source, aug, b.channelsLast, dtype == DType.UINT8, meanImage,
-        b.reducedDecode);
+    ImageRowWriter rows = new ImageRowWriter(source, aug, out.channelsLast(), out.uint8(), meanImage, b.reducedDecode);
     this.engine = BatchEngine.<NamedBatch>builder(getClass().getSimpleName(), source.size(), sampling)
         .layout(n -> BatchLayout.of(
             List.of(DataDesc.builder().name(dataName).shape(sample.withBatch(n)).dtype(dtype).layout(layout)
@@ -267,27 +266,15 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
   /** The image settings of {@code b}, checked. */
   private static Augmentation augmentation(Builder b) {
-    if (b.channels == 0) {
-      throw new IllegalStateException("ImageRecordProvider: set dataShape(channels, height, width), e.g. "
-          + "dataShape(3, 224, 224)");
-    }
-    requireShape(b.channels, b.height, b.width);
+    ImageOutput out = b.output();
     require(b.labelWidth >= 1, "labelWidth must be >= 1, got " + b.labelWidth);
-    return new Augmentation(b.channels, b.height, b.width, b.augment.settings(b.channels), b.normalize.settings());
+    return augmentation(out, b.augment, b.normalize);
   }
 
-  /** The image settings of an output of {@code channels x height x width}, checked: what {@link ImageDecoder} decodes by. */
-  static Augmentation augmentation(int channels, int height, int width, Augment augment, Normalize normalize) {
-    if (channels == 0) {
-      throw new IllegalStateException("ImageDecoder: set dataShape(channels, height, width), e.g. dataShape(3, 224, 224)");
-    }
-    requireShape(channels, height, width);
-    return new Augmentation(channels, height, width, augment.settings(channels), normalize.settings());
-  }
-
-  private static void requireShape(int channels, int height, int width) {
-    require(channels == 1 || channels == 3 || channels == 4, "dataShape's channels must be 1, 3 or 4, got " + channels);
-    require(height > 0 && width > 0, "dataShape's height and width must be positive, got " + height + "x" + width);
+  /** The image settings of {@code out} with these augmentation and normalisation groups: what {@link ImageDecoder} decodes by. */
+  static Augmentation augmentation(ImageOutput out, Augment augment, Normalize normalize) {
+    return new Augmentation(out.channels(), out.height(), out.width(), augment.settings(out.channels()),
+        normalize.settings());
   }
 
   /**
@@ -499,11 +486,12 @@ public final class ImageRecordProvider extends EngineProvider<NamedBatch> {
 
     /** FLOAT32 (default, ImageRecordIter) or UINT8 (ImageRecordUInt8Iter: raw pixels, mirrored and cropped). */
     public Builder dtype(DType dtype) {
-      if (dtype != DType.FLOAT32 && dtype != DType.UINT8) {
-        throw new IllegalArgumentException("image data is FLOAT32 or UINT8, got " + dtype);
-      }
-      this.dtype = dtype;
+      this.dtype = ImageOutput.requireImageType(dtype);
       return this;
+    }
+
+    private ImageOutput output() {
+      return ImageOutput.of("ImageRecordProvider", channels, height, width, channelsLast, dtype);
     }
 
     /**

@@ -1,0 +1,38 @@
+package dev.minibatch.runtime.spi;
+
+import java.lang.invoke.MethodHandle;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.MethodType;
+import java.lang.reflect.Field;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * Method handles on {@code sun.misc.Unsafe}'s instance, for the few places where Java 17 has no
+ * public way to do what the hot path needs (the engine's raw copies, unmapping a shard file at once).
+ * Bound once into a {@code static final} field, a handle compiles to a direct call, and needs no
+ * compile-time reference to the unsupported class (javac warns on each one). From JDK 24 on the JDK
+ * warns on the first use of {@code Unsafe}'s memory methods (JEP 498): there, as where the class
+ * cannot be reached, {@link #find} gives {@code null} and callers keep their portable path.
+ */
+public final class UnsafeHandles {
+  private UnsafeHandles() {}
+
+  /**
+   * {@code Unsafe}'s instance method {@code name} with this signature, bound to the instance; {@code
+   * null} from JDK 24 on or where it cannot be found.
+   */
+  public static @Nullable MethodHandle find(String name, Class<?> result, Class<?>... parameters) {
+    if (Runtime.version().feature() >= 24) {
+      return null;
+    }
+    try {
+      Class<?> type = Class.forName("sun.misc.Unsafe");
+      Field f = type.getDeclaredField("theUnsafe");
+      f.setAccessible(true);
+      return MethodHandles.lookup().findVirtual(type, name, MethodType.methodType(result, parameters))
+          .bindTo(f.get(null));
+    } catch (ReflectiveOperationException | RuntimeException e) {
+      return null;
+    }
+  }
+}
