@@ -3,17 +3,21 @@ package dev.minibatch.spark;
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.shards.ShardWriter;
+import dev.minibatch.spark.internal.EncodedSegments;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.spark.sql.Row;
+import org.jspecify.annotations.Nullable;
 import scala.Tuple2;
 
 /**
  * On an executor: one partition of {@link SparkSamples} written as one segment of a shard set. Its
  * rows become samples ({@link ExecutorSamples#sample}) a window at a time, and the generated
  * provider over the window ({@link ExecutorSamples#inOrder}) hands them, collated, to the shard
- * writer: the partition is never held whole.
+ * writer: the partition is never held whole. A sample with encoded images is written by its generated
+ * mapping instead ({@link EncodedSegments}, through {@code <Sample>Shards}): the images' bytes are
+ * stored as they are, not decoded.
  */
 final class ShardSegment {
   /** Samples per window: the records held at once, and the provider's batch size. */
@@ -33,20 +37,34 @@ final class ShardSegment {
     List<T> window = new ArrayList<>(WINDOW);
     long first = -1;
     ProviderSettings none = b -> { };
+    @SuppressWarnings("unchecked")
+    @Nullable EncodedSegments<T> encoded = mapping instanceof EncodedSegments<?> e ? (EncodedSegments<T>) e : null;
     try (ShardWriter.Segment out = writer.segment(directory, segment)) {
       P full = null;
       try {
         while (rows.hasNext()) {
           window.clear();
+          long windowFirst = -1;
           while (window.size() < WINDOW && rows.hasNext()) {
             Tuple2<Long, Row> t = rows.next();
             long index = t._1();
             if (first < 0) {
               first = index;
             }
+            if (windowFirst < 0) {
+              windowFirst = index;
+            }
             window.add(ExecutorSamples.sample(mapping, t._2(), index, index, ExecutorSamples.DATA_SET_ROW));
           }
-          if (window.size() == WINDOW) {
+          if (encoded != null) {
+            // The partition's rows are contiguous global indices: the window's samples are windowFirst, ….
+            try {
+              encoded.writeEncoded(out, window, windowFirst);
+            } catch (RuntimeException e) {
+              // The writer's message names the sample by its global index and the member.
+              throw new SparkSampleException("segment " + segment, -1, e);
+            }
+          } else if (window.size() == WINDOW) {
             // One provider for every full window: its list is refilled between epochs, never during one,
             // so its batch buffers are allocated once per partition.
             if (full == null) {

@@ -219,13 +219,32 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
           for (int k = 0; k < indices.length; k++) {
             indices[k] = route.stream[(int) first + from + k];
           }
-          throw new SparkSampleException("batch " + j + " of epoch " + epoch + " (samples "
-              + java.util.Arrays.toString(indices) + ")", indices.length == 1 ? indices[0] : -1, e);
+          throw failure(rows, user, list, from, indices, j, epoch, e);
         }
         j++;
       }
     }
     return out.iterator();
+  }
+
+  /**
+   * The failure of batch {@code j}, whose samples are {@code list}'s from {@code from} with global
+   * indices {@code indices}: narrowed to its first sample that fails in a provider of its own (a bad
+   * encoded image, say), named by its global index, since the provider's own message counts samples
+   * in this executor's list; else the batch's failure, naming all its samples.
+   */
+  private static <T, P extends BatchProvider<?>> SparkSampleException failure(SparkRows<T, P> rows,
+      ProviderSettings user, List<T> list, int from, long[] indices, int j, int epoch, RuntimeException e) {
+    for (int k = 0; k < indices.length && indices.length > 1; k++) {
+      try (P alone = ExecutorSamples.inOrder(rows, List.of(list.get(from + k)), user, 1, LastBatch.PARTIAL)) {
+        alone.iterator().forEachRemaining(b -> { });
+      } catch (RuntimeException one) {
+        return new SparkSampleException("sample " + indices[k] + " (epoch " + epoch + ", batch " + j
+            + "; collated alone, as sample 0)", indices[k], one);
+      }
+    }
+    return new SparkSampleException("batch " + j + " of epoch " + epoch + " (samples "
+        + java.util.Arrays.toString(indices) + ")", indices.length == 1 ? indices[0] : -1, e);
   }
 
   /** Which epoch positions each sample fills (CSR: sample i at positions[offsets[i] .. offsets[i+1])). */

@@ -13,7 +13,10 @@ import org.apache.spark.sql.types.StructType;
  * ({@code int} → {@code int}, {@code float} → {@code float}, …); a primitive array of any rank is
  * one flat, row-major {@code array<type>} column of the shape's element count ({@code byte[]}
  * arrays a {@code binary} column); the declared shape and the member's role ({@code data} or {@code
- * label}) are in the field's metadata under {@code minibatch.shape} and {@code minibatch.role}.
+ * label}) are in the field's metadata under {@code minibatch.shape} and {@code minibatch.role}. An
+ * encoded-image member ({@code @Provides(encoding = IMAGE_RGB) byte[]}) is a {@code binary} column
+ * of any length holding the encoded bytes, its encoding under {@code minibatch.encoding} and the
+ * shape they decode to under {@code minibatch.shape}; the provider decodes them.
  *
  * @param <T> the record
  * @param <P> its generated provider

@@ -3,6 +3,8 @@ package dev.minibatch.spark;
 import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.shards.ShardSet;
 import dev.minibatch.shards.ShardWriter;
+import dev.minibatch.spark.internal.EncodedSegments;
+import dev.minibatch.spark.internal.RowValues;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Iterator;
@@ -135,13 +137,19 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
    * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
    *     the directory's file system, e.g. {@code spark.sparkContext().hadoopConfiguration()})
    * @return the shard set written
-   * @throws IllegalArgumentException if the directory holds a shard set already
+   * <p>A sample with encoded-image members is written as its generated {@code <Sample>Shards} writes
+   * it: each image's encoded bytes are stored as they are (not decoded), and the set's readers decode
+   * them with their own image settings.
+   *
+   * @throws IllegalArgumentException if the directory holds a shard set already, or the sample has
+   *     encoded images and its mapping cannot store them (generated without {@code minibatch-shards})
    * @throws IllegalStateException if {@code spark.speculation} is on
-   * @throws SparkSampleException if a sample fails on an executor
+   * @throws SparkSampleException if a sample fails on an executor (an encoded image without bytes, say)
    */
   public ShardSet writeShards(String directory, ShardWriter writer) {
     Objects.requireNonNull(directory, "directory");
     Objects.requireNonNull(writer, "writer");
+    refuseUnstorableImages();
     ShardJobs.refuseSpeculation(spark, "writeShards");
     // Fails here, on the driver, for a directory that holds a shard set already or cannot be reached;
     // a segment that met no sample writes nothing.
@@ -164,6 +172,26 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
       throw new IllegalStateException("the segments hold " + next + " samples, expected " + count);
     }
     return writer.commit(directory, segments);
+  }
+
+  /**
+   * An encoded image is stored as its bytes, which only a mapping generated with {@code
+   * minibatch-shards} on the class path can write; decoding it into the set instead would change what
+   * the set holds, so such a mapping is refused.
+   */
+  private void refuseUnstorableImages() {
+    if (rows instanceof EncodedSegments<?>) {
+      return;
+    }
+    for (StructField f : rows.schema().fields()) {
+      String encoding = RowValues.encoding(f);
+      if (encoding != null) {
+        throw new IllegalArgumentException("writeShards: " + rows.sampleType().getSimpleName() + "." + f.name()
+            + " is an encoded " + encoding + " image, stored in a shard set as its bytes, and "
+            + rows.getClass().getName() + " cannot write them (it was generated without minibatch-shards on the"
+            + " compile class path); compile the sample with minibatch-shards");
+      }
+    }
   }
 
   /** Releases the persisted rows. */

@@ -13,8 +13,9 @@ import org.junit.jupiter.api.Test;
 /**
  * The processor with Spark and this module on the class path: {@code <Sample>SparkRows} for records
  * of primitives and primitive arrays (every rank, byte arrays as binary), compiling without
- * warnings; none for samples Spark columns cannot hold (an INDArray or char member, a class, a
- * component that is not provided).
+ * warnings; for an encoded image, a binary column of any length with its encoding in the metadata,
+ * written to shard sets through {@code <Sample>Shards}; none for samples Spark columns cannot hold
+ * (an INDArray or char member, a class, a component that is not provided).
  */
 class SparkRowsGenerationTest {
   private static JavaFileObject sample(String name, String body) {
@@ -48,6 +49,28 @@ class SparkRowsGenerationTest {
         .contains("return new All(v0, v1, v2, v3, v4, v5, v6, v7, v8)");
     assertThat(c).generatedSourceFile("test.AllSparkRows").contentsAsUtf8String()
         .contains("@Generated(");
+  }
+
+  @Test
+  void anEncodedImageIsABinaryColumnOfAnyLength() {
+    Compilation c = compile(sample("Snap",
+        "@DataProvider\n"
+            + "public record Snap(@Provides(shape = {3, 8, 6}, dtype = DType.FLOAT32,\n"
+            + "    encoding = dev.minibatch.SampleSchema.Encoding.IMAGE_RGB) byte[] jpeg,\n"
+            + "    @Provides(label = true) int y) {}\n"));
+    assertThat(c).succeededWithoutWarnings();
+    assertThat(c).generatedSourceFile("test.SnapSparkRows").contentsAsUtf8String()
+        .contains("DataTypes.createStructField(\"jpeg\", DataTypes.BinaryType, false, "
+            + "RowValues.encodedMeta(false, \"IMAGE_RGB\", 3L, 8L, 6L))");
+    // Any length (-1), and no element-count check on the way back.
+    assertThat(c).generatedSourceFile("test.SnapSparkRows").contentsAsUtf8String()
+        .contains("byte[] v0 = RowValues.bytes(row, RowValues.at(row, \"jpeg\", 0, index), \"jpeg\", -1, index);");
+    assertThat(c).generatedSourceFile("test.SnapSparkRows").contentsAsUtf8String()
+        .doesNotContain("v0.length");
+    assertThat(c).generatedSourceFile("test.SnapSparkRows").contentsAsUtf8String()
+        .contains("implements SparkRows<Snap, SnapProvider>, EncodedSegments<Snap>");
+    assertThat(c).generatedSourceFile("test.SnapSparkRows").contentsAsUtf8String()
+        .contains("SnapShards.writeList(segment, samples, base);");
   }
 
   @Test

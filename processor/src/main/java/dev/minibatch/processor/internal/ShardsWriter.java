@@ -144,10 +144,14 @@ final class ShardsWriter {
         .build();
   }
 
+  /** {@code writeList(segment, chunk, base)}, which a List provider writes {@code chunk} with. */
+  static final String WRITE_LIST = "writeList";
+
   private static MethodSpec writeList(SampleDescriptor d) {
     boolean encoded = CollateWriter.encoded(d);
-    return MethodSpec.methodBuilder("writeList")
-        .addModifiers(Modifier.PRIVATE, Modifier.STATIC)
+    // Package-private: the generated <Sample>SparkRows of an encoded sample writes its executors' segments with it.
+    return MethodSpec.methodBuilder(WRITE_LIST)
+        .addModifiers(Modifier.STATIC)
         .addParameter(SHARD_WRITER.nestedClass("Segment"), "segment")
         .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "chunk")
         .addParameter(long.class, "base")

@@ -14,7 +14,8 @@ import org.jspecify.annotations.Nullable;
  * every component is a {@code @Provides} member of a Java primitive other than {@code char} or a
  * primitive array: the generated {@code fromRow} calls the canonical constructor, and Spark has
  * no column type for {@code char} or {@code INDArray}; a {@code VARIABLE} axis only in a rank-1
- * array (an array column of any length). Other samples are left alone (they are
+ * array (an array column of any length). An encoded-image member ({@code byte[]} with an {@code
+ * IMAGE_*} encoding) is a binary column of any length holding the encoded bytes. Other samples are left alone (they are
  * valid samples; they simply have no Spark mapping), which {@code docs/spark.md} documents.
  *
  * @param columns the record's components in declaration order, the constructor's order

@@ -15,7 +15,10 @@ import javax.lang.model.element.Modifier;
  * Writes {@code <Sample>SparkRows} from a {@link SparkRowsPlan}: the Spark schema of the record
  * (one column per component; a primitive array as one flat row-major array column, {@code byte}
  * arrays as {@code binary}; the declared shape in the field metadata), {@code fromRow} with typed
- * reads and the canonical constructor, {@code toRow}, and the generated provider over a list.
+ * reads and the canonical constructor, {@code toRow}, and the generated provider over a list. An
+ * encoded-image member is a {@code binary} column of any length (the encoded bytes; the encoding
+ * in the metadata too), and with {@code minibatch-shards} on the class path the class writes shard
+ * segments through {@code <Sample>Shards}, storing those bytes as they are.
  */
 final class SparkRowsWriter {
   private SparkRowsWriter() {}
@@ -24,6 +27,7 @@ final class SparkRowsWriter {
   static final ClassName SPARK_ROWS = ClassName.get(SPARK, "SparkRows");
   static final ClassName PROVIDER_SETTINGS = ClassName.get(SPARK, "ProviderSettings");
   static final ClassName ROW_VALUES = ClassName.get(SPARK + ".internal", "RowValues");
+  static final ClassName ENCODED_SEGMENTS = ClassName.get(SPARK + ".internal", "EncodedSegments");
   static final ClassName ROW = ClassName.get("org.apache.spark.sql", "Row");
   static final ClassName ROW_FACTORY = ClassName.get("org.apache.spark.sql", "RowFactory");
   static final ClassName DATA_TYPES = ClassName.get("org.apache.spark.sql.types", "DataTypes");
@@ -36,7 +40,11 @@ final class SparkRowsWriter {
     return d.provider().peerClass(p.substring(0, p.length() - "Provider".length()) + "SparkRows");
   }
 
-  static TypeSpec.Builder write(SampleDescriptor d, SparkRowsPlan plan) {
+  /**
+   * The class for {@code d}; {@code shards}: {@code <Sample>Shards} is written too, so an encoded
+   * sample's class implements {@code EncodedSegments} through it.
+   */
+  static TypeSpec.Builder write(SampleDescriptor d, SparkRowsPlan plan, boolean shards) {
     ClassName self = name(d);
     List<FieldDescriptor> cols = plan.columns();
     TypeSpec.Builder t = TypeSpec.classBuilder(self)
@@ -51,8 +59,11 @@ final class SparkRowsWriter {
     CodeBlock.Builder fields = CodeBlock.builder();
     for (int i = 0; i < cols.size(); i++) {
       FieldDescriptor f = cols.get(i);
-      fields.add("$T.createStructField($S, $L, false, $T.meta($L$L))$L\n", DATA_TYPES, f.property(), sparkType(f),
-          ROW_VALUES, f.label(), f.shape().isEmpty() ? "" : ", " + longDims(f), i + 1 < cols.size() ? "," : "");
+      CodeBlock meta = f.encoded()
+          ? CodeBlock.of("$T.encodedMeta($L, $S, $L)", ROW_VALUES, f.label(), f.encoding().name(), longDims(f))
+          : CodeBlock.of("$T.meta($L$L)", ROW_VALUES, f.label(), f.shape().isEmpty() ? "" : ", " + longDims(f));
+      fields.add("$T.createStructField($S, $L, false, $L)$L\n", DATA_TYPES, f.property(), sparkType(f), meta,
+          i + 1 < cols.size() ? "," : "");
     }
     t.addField(FieldSpec.builder(STRUCT_TYPE, "SCHEMA", Modifier.PRIVATE, Modifier.STATIC, Modifier.FINAL)
         .initializer("$T.createStructType(new $T[] {\n$>$L$<})", DATA_TYPES, STRUCT_FIELD, fields.build())
@@ -73,6 +84,15 @@ final class SparkRowsWriter {
         .build());
     t.addMethod(fromRow(d, cols));
     t.addMethod(toRow(d, cols));
+    if (shards && CollateWriter.encoded(d)) {
+      t.addSuperinterface(ParameterizedTypeName.get(ENCODED_SEGMENTS, d.sample()));
+      t.addMethod(override("writeEncoded", TypeName.VOID)
+          .addParameter(ShardsWriter.SHARD_WRITER.nestedClass("Segment"), "segment")
+          .addParameter(ParameterizedTypeName.get(ClassName.get(List.class), d.sample()), "samples")
+          .addParameter(long.class, "base")
+          .addStatement("$T.$L(segment, samples, base)", ShardsWriter.name(d), ShardsWriter.WRITE_LIST)
+          .build());
+    }
     return t;
   }
 
@@ -89,8 +109,8 @@ final class SparkRowsWriter {
         m.addStatement("$T $L = $T.$L(row, $L, $S, index)", ProviderWriter.primitive(f.primitive()), v, ROW_VALUES,
             scalarReader(f.primitive()), at, f.property());
       } else {
-        // A variable axis (rank 1 only, see SparkRowsPlan) takes an array of any length.
-        long n = f.variable() ? -1 : f.elementCount();
+        // A variable axis (rank 1 only, see SparkRowsPlan) and an encoded image's bytes take an array of any length.
+        long n = f.variable() || f.encoded() ? -1 : f.elementCount();
         String flat = f.arrayRank() == 1 ? v : v + "flat";
         m.addStatement("$T $L = $T.$L(row, $L, $S, $L, index)", ProviderWriter.arrayOf(f.primitive(), 1), flat,
             ROW_VALUES, arrayReader(f.primitive()), at, f.property(), n);
@@ -123,8 +143,8 @@ final class SparkRowsWriter {
           v, java.util.Objects.class, f.read(), where + " is null");
       String flat = v;
       if (f.arrayRank() == 1) {
-        if (f.variable()) {
-          // Any length: the provider checks it against maxLength.
+        if (f.variable() || f.encoded()) {
+          // Any length: the provider checks it against maxLength, or decodes the image.
           args.append(i == 0 ? "" : ", ").append(flat);
           continue;
         }
@@ -244,7 +264,8 @@ final class SparkRowsWriter {
       sb.append(sb.length() == 0 ? "" : ", ").append("{@code ").append(f.property()).append("} {@code ")
           .append(f.storage() == FieldType.Storage.SCALAR ? f.primitive()
               : f.primitive().equals("byte") ? "binary" : "array<" + f.primitive() + ">")
-          .append('}').append(f.shape().isEmpty() ? "" : " " + f.shape());
+          .append('}').append(f.encoded() ? " (an encoded " + f.encoding().name() + " image, decoded to " + f.shape() + ")"
+              : f.shape().isEmpty() ? "" : " " + f.shape());
     }
     return sb.toString();
   }

@@ -67,7 +67,8 @@ final class Writers {
       output.writeKotlin(d.element(), KotlinDslWriter.write(d, shards, generatedAvailable, packed));
     }
     if (sparkAvailable) {
-      SparkRowsPlan.of(d).filter(p -> !CollateWriter.encoded(d)).ifPresent(plan -> write(d, SparkRowsWriter.write(d, plan)));
+      // An encoded sample's rows are written to shard sets through its <Sample>Shards (the bytes as they are).
+      SparkRowsPlan.of(d).ifPresent(plan -> write(d, SparkRowsWriter.write(d, plan, shards)));
     }
     writeManifest(d);
   }

@@ -23,12 +23,31 @@ public final class RowValues {
   public static final String SHAPE_KEY = "minibatch.shape";
   /** The metadata key holding a column's role: {@code "data"} or {@code "label"}. */
   public static final String ROLE_KEY = "minibatch.role";
+  /**
+   * The metadata key of an encoded-image column: the member's encoding ({@code "IMAGE_RGB"}, ...), a
+   * {@code SampleSchema.Encoding} name; the column holds the encoded bytes, of any length, and
+   * {@link #SHAPE_KEY} the shape they decode to. Absent for a column of raw elements.
+   */
+  public static final String ENCODING_KEY = "minibatch.encoding";
 
   private RowValues() {}
 
   /** Field metadata recording the member's role and declared shape {@code dims} (empty for a scalar). */
   public static Metadata meta(boolean label, long... dims) {
     return new MetadataBuilder().putString(ROLE_KEY, label ? "label" : "data").putLongArray(SHAPE_KEY, dims).build();
+  }
+
+  /**
+   * Field metadata of an encoded-image member: its role, the shape {@code dims} its bytes decode to,
+   * and its {@code encoding} (a {@code SampleSchema.Encoding} name).
+   */
+  public static Metadata encodedMeta(boolean label, String encoding, long... dims) {
+    return new MetadataBuilder().withMetadata(meta(label, dims)).putString(ENCODING_KEY, encoding).build();
+  }
+
+  /** The encoding of {@code f}'s encoded image ({@code "IMAGE_RGB"}, ...), or null for a column of raw elements. */
+  public static @Nullable String encoding(StructField f) {
+    return f.metadata().contains(ENCODING_KEY) ? f.metadata().getString(ENCODING_KEY) : null;
   }
 
   /** The number of columns of {@code schema} whose metadata gives them the role {@code role}. */
@@ -60,7 +79,10 @@ public final class RowValues {
     return i;
   }
 
-  /** The binary column {@code column} (a {@code byte[]} array) of {@code length} bytes, a new array. */
+  /**
+   * The binary column {@code column} (a {@code byte[]} array) of {@code length} bytes, a new array
+   * (-1: any length, as an encoded image's bytes).
+   */
   public static byte[] bytes(Row row, int at, String column, int length, long index) {
     Object v = value(row, at, column, index);
     if (v instanceof byte[] a) {
@@ -289,6 +311,12 @@ public final class RowValues {
   /** The type and, for arrays, the element count and shape a field expects. */
   public static String describe(StructField f) {
     String type = f.dataType().simpleString();
+    String encoding = encoding(f);
+    if (encoding != null) {
+      // The bytes of an encoded image: any length; the shape is the decoded image's.
+      return type + " (the encoded bytes of an " + encoding + " image, any length, decoded to shape "
+          + Arrays.toString(f.metadata().getLongArray(SHAPE_KEY)) + ")";
+    }
     if (f.metadata().contains(SHAPE_KEY)) {
       long[] dims = f.metadata().getLongArray(SHAPE_KEY);
       if (dims.length > 0 && Arrays.stream(dims).anyMatch(d -> d < 0)) {
