@@ -194,6 +194,28 @@ class EncodedImageSparkTest {
   }
 
   @Test
+  void theDefaultOrderSortsByTheBytesToo() {
+    Map<Integer, byte[]> images = pngs();
+    // No orderBy: the rows are numbered by all the record's columns, the binary one first.
+    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE)
+        .fromDataFrame(frame(images));
+    try {
+      List<Integer> seen = new ArrayList<>();
+      for (MultiDataSet m : samples.batches(b -> b.batchSize(4)).multiDataSets(0).collect()) {
+        for (int r = 0; r < m.getLabels(0).size(0); r++) {
+          int label = m.getLabels(0).getInt(r);
+          seen.add(label);
+          assertArrayEquals(decoded(images.get(label)), pixels(m.getFeatures(0), r), "pixels of picture " + label);
+        }
+      }
+      seen.sort(null);
+      assertEquals(List.of(100, 101, 102, 103, 104, 105, 106), seen);
+    } finally {
+      samples.unpersist();
+    }
+  }
+
+  @Test
   void materialisedSamplesKeepTheBytesAndDecodeOnTheTrainer() {
     Map<Integer, byte[]> images = pngs();
     SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
