@@ -134,13 +134,13 @@ public final class SparkSamples<T, P extends BatchProvider<?>> {
    * rewrites its segment's files; speculative execution must be off ({@code spark.speculation}),
    * since two attempts of one task would write the same files at once.
    *
-   * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
-   *     the directory's file system, e.g. {@code spark.sparkContext().hadoopConfiguration()})
-   * @return the shard set written
    * <p>A sample with encoded-image members is written as its generated {@code <Sample>Shards} writes
    * it: each image's encoded bytes are stored as they are (not decoded), and the set's readers decode
    * them with their own image settings.
    *
+   * @param writer the files' settings (samples per file, compression, the Hadoop configuration of
+   *     the directory's file system, e.g. {@code spark.sparkContext().hadoopConfiguration()})
+   * @return the shard set written
    * @throws IllegalArgumentException if the directory holds a shard set already, or the sample has
    *     encoded images and its mapping cannot store them (generated without {@code minibatch-shards})
    * @throws IllegalStateException if {@code spark.speculation} is on
