@@ -30,8 +30,10 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
 import org.apache.parquet.column.ParquetProperties;
-import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -300,6 +302,9 @@ public final class ShardWriter implements Serializable {
     private final List<String> created = new ArrayList<>();
     private @Nullable List<Column> columns;
     private @Nullable RowCursor cursor;
+    /** The column buffers every file of this segment is written through, and their codecs. */
+    private @Nullable ColumnChunks chunks;
+    private @Nullable CodecFactory codecs;
     private @Nullable FileWriter out;
     private boolean failed;
     private boolean done;
@@ -444,7 +449,13 @@ public final class ShardWriter implements Serializable {
       List<Column> cs = Objects.requireNonNull(columns);
       FileWriter f = out;
       if (f == null) {
-        f = new FileWriter(writer, store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, replace);
+        ColumnChunks c = chunks;
+        if (c == null) {
+          CodecFactory cf = new CodecFactory(writer.conf, ColumnChunks.PAGE_BYTES);
+          codecs = cf;
+          c = chunks = new ColumnChunks(cs, ShardColumns.parquetSchema(cs), writer.compression.codec, cf);
+        }
+        f = new FileWriter(store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, c, replace);
         created.add(f.name);
         out = f;
       }
@@ -478,6 +489,7 @@ public final class ShardWriter implements Serializable {
       RowCursor rc = cursor;
       WrittenSegment written = new WrittenSegment(number, cs == null ? "" : ShardColumns.text(cs), files,
           rc == null ? new int[0] : rc.longest);
+      releaseCodecs();
       if (ownsStore) {
         store.close();
       }
@@ -505,9 +517,20 @@ public final class ShardWriter implements Serializable {
           }
         }
       } finally {
+        releaseCodecs();
         if (ownsStore) {
           store.close();
         }
+      }
+    }
+
+    /** Returns the codecs' pooled buffers; the segment writes no more files. */
+    private void releaseCodecs() {
+      CodecFactory cf = codecs;
+      codecs = null;
+      chunks = null;
+      if (cf != null) {
+        cf.release();
       }
     }
   }
@@ -577,15 +600,19 @@ public final class ShardWriter implements Serializable {
     private static final long serialVersionUID = 1L;
   }
 
-  /** One shard file being written. */
+  /** One shard file being written: its pages written from the rows' bytes by the segment's {@link ColumnChunks}. */
   private static final class FileWriter {
     final String name;
     final CrcOutputFile file;
-    final ParquetWriter<Row> writer;
+    final ParquetFileWriter parquet;
+    final ColumnChunks chunks;
+    final List<Column> columns;
     int samples;
 
-    FileWriter(ShardWriter settings, ShardStore store, String name, List<Column> columns, boolean replace) {
+    FileWriter(ShardStore store, String name, List<Column> columns, ColumnChunks chunks, boolean replace) {
       this.name = name;
+      this.columns = columns;
+      this.chunks = chunks;
       Path path = store.path(name);
       this.file = new CrcOutputFile(store.fileSystem(), path);
       try {
@@ -593,21 +620,21 @@ public final class ShardWriter implements Serializable {
           // A retried task writes the same samples under the same name; the earlier attempt's file goes.
           store.fileSystem().delete(path, false);
         }
-        this.writer = new RowWriteSupport.Builder(file, columns)
-            .withCompressionCodec(settings.compression.codec)
-            .withDictionaryEncoding(false)
-            .withWriterVersion(ParquetProperties.WriterVersion.PARQUET_1_0)
-            .withPageWriteChecksumEnabled(true)
-            .withConf(settings.conf)
-            .build();
+        // No padding to HDFS blocks (a shard file is read whole), Parquet's default truncation of
+        // column-index values, no truncation of statistics (only scalars carry them), page checksums on.
+        this.parquet = new ParquetFileWriter(file, ShardColumns.parquetSchema(columns), ParquetFileWriter.Mode.CREATE,
+            ColumnChunks.ROW_GROUP_BYTES, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE,
+            true);
+        parquet.start();
       } catch (IOException e) {
         throw IoFailure.of("write", store.where(name), e);
       }
+      chunks.start(parquet);
     }
 
     void write(Row row) {
       try {
-        writer.write(row);
+        chunks.write(row);
       } catch (IOException e) {
         throw IoFailure.of("write", name, e);
       }
@@ -616,7 +643,8 @@ public final class ShardWriter implements Serializable {
 
     WrittenFile finish() {
       try {
-        writer.close();
+        chunks.flush();
+        parquet.end(ShardColumns.metadata(columns));
       } catch (IOException e) {
         throw IoFailure.of("write", name, e);
       }
@@ -624,8 +652,9 @@ public final class ShardWriter implements Serializable {
     }
 
     void abandon() {
+      chunks.clear();
       try {
-        writer.close();
+        parquet.close();
       } catch (IOException | RuntimeException e) {
         // The write failed already; that failure is the one to report.
       }
@@ -642,6 +671,21 @@ public final class ShardWriter implements Serializable {
 
     /** The bytes of the value {@link #bytes(int)} returned last for column {@code i}. */
     int length(int i);
+
+    /** The bytes of fixed-size column {@code i}'s value (every row's): what {@link #copyTo} copies. */
+    default int fixedLength(int i) {
+      bytes(i);
+      return length(i);
+    }
+
+    /**
+     * Copies fixed-size column {@code i}'s value ({@link #fixedLength} bytes) to {@code out} at
+     * {@code at}; a row over a batch copies it from the batch's memory, without {@link #bytes}'s
+     * copy in between.
+     */
+    default void copyTo(int i, byte[] out, int at) {
+      System.arraycopy(bytes(i), 0, out, at, length(i));
+    }
   }
 
   /**
@@ -753,6 +797,17 @@ public final class ShardWriter implements Serializable {
     @Override
     public int length(int i) {
       return rowLength[i];
+    }
+
+    @Override
+    public int fixedLength(int i) {
+      return rowBytes[i].length;
+    }
+
+    @Override
+    public void copyTo(int i, byte[] out, int at) {
+      int n = rowBytes[i].length;
+      arrays[i].get(offsets[i] + row * n, out, at, n);
     }
   }
 

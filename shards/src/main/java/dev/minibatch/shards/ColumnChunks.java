@@ -1,0 +1,284 @@
+package dev.minibatch.shards;
+
+import dev.minibatch.shards.ShardColumns.Column;
+import dev.minibatch.shards.ShardWriter.Row;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.jspecify.annotations.Nullable;
+
+/**
+ * A shard file's row groups, written as Parquet pages straight from the rows' bytes: each column's
+ * values are appended PLAIN-encoded to one growing array per column (a fixed array's or an image's
+ * bytes as they are, a {@code binary} value after its 4-byte length, a scalar as the number Parquet
+ * stores), cut into pages of about {@link #PAGE_BYTES} at value boundaries, and handed to Parquet's
+ * file writer page by page, which adds the headers, the page checksums and the footer. Parquet's
+ * record path (a column writer per column, values copied into its page buffers, new buffers each
+ * page) cost about four fifths of the writer's time on image sets (docs/performance.md, "Writing
+ * shards at disk speed"); the files are the same format 2 files (required columns, data page v1,
+ * PLAIN, no dictionary), which any Parquet reader reads.
+ *
+ * <p>Scalar columns carry min/max statistics, computed once per page; array columns carry none
+ * (the min and max of a tensor's or an image's bytes mean nothing, and Parquet would copy values of
+ * any length into every page header).
+ */
+final class ColumnChunks {
+  /** Parquet's default page size: a page ends at the first value boundary at or past it. */
+  static final int PAGE_BYTES = 1 << 20;
+  /** Parquet's default row group size: a row group is written once its columns hold this many bytes. */
+  static final long ROW_GROUP_BYTES = 128L << 20;
+
+  private @Nullable ParquetFileWriter file;
+  private final Values[] columns;
+  private final ColumnDescriptor[] descriptors;
+  private final CompressionCodecName codec;
+  private final CodecFactory.BytesCompressor compressor;
+  private final int pageBytes;
+  private final long rowGroupBytes;
+  private long rows;
+  private long bytes;
+
+  ColumnChunks(List<Column> columns, MessageType schema, CompressionCodecName codec, CodecFactory codecs) {
+    this(columns, schema, codec, codecs, PAGE_BYTES, ROW_GROUP_BYTES);
+  }
+
+  /** With other page and row group sizes: tests cut many pages and row groups from a few rows. */
+  ColumnChunks(List<Column> columns, MessageType schema, CompressionCodecName codec, CodecFactory codecs,
+      int pageBytes, long rowGroupBytes) {
+    this.pageBytes = pageBytes;
+    this.rowGroupBytes = rowGroupBytes;
+    this.columns = new Values[columns.size()];
+    this.descriptors = new ColumnDescriptor[columns.size()];
+    for (int i = 0; i < columns.size(); i++) {
+      this.columns[i] = new Values(columns.get(i), pageBytes);
+      this.descriptors[i] = schema.getColumns().get(i);
+    }
+    this.codec = codec;
+    this.compressor = codecs.getCompressor(codec);
+  }
+
+  /**
+   * Starts the row groups of {@code next}, a started file: the rows of the file before must have
+   * been {@link #flush flushed}. The column buffers stay from file to file, so a segment's files
+   * after its first allocate nothing (a new array per file cost its zeroing and first-touch page
+   * faults, a large share of the write at image sizes).
+   */
+  void start(ParquetFileWriter next) {
+    if (rows != 0) {
+      throw new IllegalStateException("the rows of the file before were not flushed");
+    }
+    this.file = next;
+  }
+
+  /** Appends one row; writes the row group when it is full. */
+  void write(Row row) throws IOException {
+    long added = 0;
+    for (int i = 0; i < columns.length; i++) {
+      added += columns[i].append(row, i);
+    }
+    rows++;
+    bytes += added;
+    if (bytes >= rowGroupBytes) {
+      flush();
+    }
+  }
+
+  /** Writes the rows appended since the last row group as one, if there are any. */
+  void flush() throws IOException {
+    if (rows == 0) {
+      return;
+    }
+    ParquetFileWriter file = java.util.Objects.requireNonNull(this.file, "start(file) first");
+    file.startBlock(rows);
+    for (int i = 0; i < columns.length; i++) {
+      Values v = columns[i];
+      v.endLastPage();
+      file.startColumn(descriptors[i], rows, codec);
+      int from = 0;
+      int fromValue = 0;
+      for (int p = 0; p < v.pages; p++) {
+        int to = v.pageEnds[p];
+        int toValue = v.pageValues[p];
+        BytesInput plain = v.page(from, to, fromValue, toValue);
+        int size = Math.toIntExact(plain.size());
+        // A compressor's output may be a stream over its reused buffer; the page checksum and the write
+        // each read it, so it is materialised once.
+        BytesInput stored = codec == CompressionCodecName.UNCOMPRESSED ? plain
+            : BytesInput.copy(compressor.compress(plain));
+        // Required columns have no repetition or definition levels: their encodings are recorded
+        // as Parquet's own writer records them (BIT_PACKED for an empty level stream).
+        file.writeDataPage(toValue - fromValue, size, stored, v.statistics(from, to, fromValue, toValue),
+            toValue - fromValue, Encoding.BIT_PACKED, Encoding.BIT_PACKED, Encoding.PLAIN);
+        from = to;
+        fromValue = toValue;
+      }
+      file.endColumn();
+      v.clear();
+    }
+    file.endBlock();
+    rows = 0;
+    bytes = 0;
+  }
+
+  /** Drops the rows appended since the last row group (a file given up); the buffers stay. */
+  void clear() {
+    for (Values v : columns) {
+      v.clear();
+    }
+    rows = 0;
+    bytes = 0;
+    file = null;
+  }
+
+  /** One column's values of the current row group, PLAIN-encoded, and where its pages end. */
+  private static final class Values {
+    private final Column column;
+    private final PrimitiveType type;
+    private final PrimitiveType.PrimitiveTypeName kind;
+    private final int pageBytes;
+    /** The values' bytes; a BOOLEAN's values one byte each, packed to bits when a page is written. */
+    private byte[] data = new byte[1 << 16];
+    private int size;
+    private int values;
+    /** Per page: the end of its bytes in {@link #data} and of its values. */
+    private int[] pageEnds = new int[16];
+    private int[] pageValues = new int[16];
+    private int pages;
+    private int pageStart;
+    private byte[] bits = new byte[0];
+
+    Values(Column column, int pageBytes) {
+      this.column = column;
+      this.pageBytes = pageBytes;
+      this.type = column.physical();
+      this.kind = type.getPrimitiveTypeName();
+    }
+
+    /** Appends column {@code i}'s value of {@code row}; the bytes added. */
+    int append(Row row, int i) {
+      int start = size;
+      switch (kind) {
+        case BOOLEAN -> put1(row.bytes(i)[0] != 0 ? (byte) 1 : (byte) 0);
+        case INT32 -> putInt(ScalarBytes.getInt(row.bytes(i), column.dtype()));
+        case BINARY -> {
+          byte[] b = row.bytes(i);
+          int length = row.length(i);
+          putInt(length);
+          room(length);
+          System.arraycopy(b, 0, data, size, length);
+          size += length;
+        }
+        default -> {
+          // INT64, FLOAT, DOUBLE and fixed arrays: the row's bytes as they are, copied once.
+          int length = row.fixedLength(i);
+          room(length);
+          row.copyTo(i, data, size);
+          size += length;
+        }
+      }
+      values++;
+      if (size - pageStart >= pageBytes) {
+        endPage();
+      }
+      return size - start;
+    }
+
+    /** The PLAIN bytes of values {@code [fromValue, toValue)} at {@code [from, to)}. */
+    BytesInput page(int from, int to, int fromValue, int toValue) {
+      if (kind != PrimitiveType.PrimitiveTypeName.BOOLEAN) {
+        return BytesInput.from(data, from, to - from);
+      }
+      // PLAIN booleans are bit-packed, least significant bit first, from the page's first value.
+      int n = toValue - fromValue;
+      int packed = (n + 7) >>> 3;
+      if (bits.length < packed) {
+        bits = new byte[packed];
+      }
+      Arrays.fill(bits, 0, packed, (byte) 0);
+      for (int k = 0; k < n; k++) {
+        bits[k >>> 3] |= (byte) (data[from + k] << (k & 7));
+      }
+      return BytesInput.from(bits, 0, packed);
+    }
+
+    /** Min/max and no nulls for a scalar column's page; Parquet's no-op statistics for an array column. */
+    Statistics<?> statistics(int from, int to, int fromValue, int toValue) {
+      if (column.shape().rank() != 0 || kind == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+          || kind == PrimitiveType.PrimitiveTypeName.BINARY) {
+        return Statistics.noopStats(type);
+      }
+      Statistics<?> s = Statistics.createStats(type);
+      java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(data, from, to - from).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+      for (int k = 0; k < toValue - fromValue; k++) {
+        switch (kind) {
+          case BOOLEAN -> s.updateStats(data[from + k] != 0);
+          case INT32 -> s.updateStats(b.getInt());
+          case INT64 -> s.updateStats(b.getLong());
+          case FLOAT -> s.updateStats(b.getFloat());
+          case DOUBLE -> s.updateStats(b.getDouble());
+          default -> throw new IllegalStateException(kind.toString());
+        }
+      }
+      return s;
+    }
+
+    private void endPage() {
+      if (pages == pageEnds.length) {
+        pageEnds = Arrays.copyOf(pageEnds, pages * 2);
+        pageValues = Arrays.copyOf(pageValues, pages * 2);
+      }
+      pageEnds[pages] = size;
+      pageValues[pages] = values;
+      pages++;
+      pageStart = size;
+    }
+
+    /** Ends the last page, if values follow the last page's end: then the pages are complete. */
+    void endLastPage() {
+      if (values > (pages == 0 ? 0 : pageValues[pages - 1])) {
+        endPage();
+      }
+    }
+
+    void clear() {
+      size = 0;
+      values = 0;
+      pages = 0;
+      pageStart = 0;
+    }
+
+    private void room(int more) {
+      if (data.length - size < more) {
+        long want = Math.max((long) data.length * 2, (long) size + more);
+        data = Arrays.copyOf(data, (int) Math.min(want, Integer.MAX_VALUE - 8));
+        if (data.length - size < more) {
+          throw new IllegalArgumentException("column '" + column.name() + "': a row group's values exceed 2 GiB");
+        }
+      }
+    }
+
+    private void put1(byte v) {
+      room(1);
+      data[size++] = v;
+    }
+
+    private void putInt(int v) {
+      room(4);
+      data[size] = (byte) v;
+      data[size + 1] = (byte) (v >>> 8);
+      data[size + 2] = (byte) (v >>> 16);
+      data[size + 3] = (byte) (v >>> 24);
+      size += 4;
+    }
+
+  }
+}

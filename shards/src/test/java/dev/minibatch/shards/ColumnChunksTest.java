@@ -1,0 +1,156 @@
+package dev.minibatch.shards;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.DType;
+import dev.minibatch.Role;
+import dev.minibatch.shape.Shape;
+import dev.minibatch.shards.ShardColumns.Column;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.hadoop.CodecFactory;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetReader;
+import org.apache.parquet.hadoop.example.GroupReadSupport;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.hadoop.util.HadoopInputFile;
+import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * The pages {@link ColumnChunks} writes from rows' bytes, read back by Parquet's own reader (an
+ * independent decoder): small page and row group sizes cut a few hundred rows into many pages and
+ * row groups, so values straddle every kind of boundary (a boolean page of a count that is not a
+ * multiple of 8, binary values of every length). Row {@code i}: {@code x = [i, -i, i / 2]} float32,
+ * {@code flag = i mod 3 == 0}, {@code label = i mod 7 - 3} as INT16, {@code steps} {@code i mod 5}
+ * int32 steps of value {@code i}, {@code big = i * 10^9} int64.
+ */
+class ColumnChunksTest {
+  private static final int ROWS = 777;
+  private static final List<Column> COLUMNS = List.of(
+      Column.of("x", Role.DATA, Shape.of(3), DType.FLOAT32),
+      Column.of("flag", Role.DATA, Shape.scalar(), DType.BOOL),
+      Column.of("steps", Role.DATA, Shape.of(Shape.VARIABLE), DType.INT32),
+      Column.of("big", Role.DATA, Shape.scalar(), DType.INT64),
+      Column.of("label", Role.LABEL, Shape.scalar(), DType.INT16));
+
+  @TempDir Path dir;
+
+  @ParameterizedTest
+  @EnumSource(value = CompressionCodecName.class, names = {"UNCOMPRESSED", "SNAPPY", "ZSTD"})
+  void parquetsOwnReaderReadsEveryValueAndTheScalarsStatistics(CompressionCodecName codec) throws IOException {
+    Configuration conf = new Configuration();
+    MessageType schema = ShardColumns.parquetSchema(COLUMNS);
+    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
+    // Pages of about 100 bytes, row groups of about 4 000: 9 rows of x a page, several row groups;
+    // two files through the same buffers, as a segment writes its files.
+    ColumnChunks chunks = new ColumnChunks(COLUMNS, schema, codec, codecs, 100, 4_000);
+    for (String name : List.of("first.parquet", "second.parquet")) {
+      Path path = dir.resolve(name);
+      CrcOutputFile out = new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
+          new org.apache.hadoop.fs.Path(path.toUri()));
+      ParquetFileWriter w = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0,
+          ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, true);
+      w.start();
+      chunks.start(w);
+      TestRow row = new TestRow();
+      for (int i = 0; i < ROWS; i++) {
+        row.i = i;
+        chunks.write(row);
+      }
+      chunks.flush();
+      w.end(ShardColumns.metadata(COLUMNS));
+      assertEquals(java.nio.file.Files.size(path), out.length(), "the bytes counted are the file's");
+      readBack(path, codec, conf);
+    }
+    codecs.release();
+  }
+
+  private static void readBack(Path path, CompressionCodecName codec, Configuration conf) throws IOException {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(path.toUri());
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), file).build()) {
+      for (int i = 0; i < ROWS; i++) {
+        Group g = reader.read();
+        ByteBuffer x = g.getBinary("x", 0).toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(i, x.getFloat(0), "x[0] of row " + i);
+        assertEquals(-i, x.getFloat(4));
+        assertEquals(i / 2f, x.getFloat(8));
+        assertEquals(i % 3 == 0, g.getBoolean("flag", 0), "flag of row " + i);
+        ByteBuffer steps = g.getBinary("steps", 0).toByteBuffer().slice().order(ByteOrder.LITTLE_ENDIAN);
+        assertEquals(4 * (i % 5), steps.remaining(), "steps of row " + i);
+        for (int k = 0; k < i % 5; k++) {
+          assertEquals(i, steps.getInt(4 * k));
+        }
+        assertEquals(i * 1_000_000_000L, g.getLong("big", 0));
+        assertEquals(i % 7 - 3, g.getInteger("label", 0), "label of row " + i);
+      }
+      assertEquals(null, reader.read(), "no row after the last");
+    }
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
+      List<BlockMetaData> groups = r.getFooter().getBlocks();
+      assertTrue(groups.size() > 5, groups.size() + " row groups");
+      long first = 0;
+      for (BlockMetaData b : groups) {
+        long n = b.getRowCount();
+        ColumnChunkMetaData big = b.getColumns().get(3);
+        Statistics<?> s = big.getStatistics();
+        assertEquals(first * 1_000_000_000L, ((Number) s.genericGetMin()).longValue(), "big's min in a row group");
+        assertEquals((first + n - 1) * 1_000_000_000L, ((Number) s.genericGetMax()).longValue());
+        assertEquals(0, s.getNumNulls());
+        // label cycles through -3..3 in any 7 rows.
+        Statistics<?> label = b.getColumns().get(4).getStatistics();
+        assertEquals(n >= 7 ? -3 : null, n >= 7 ? ((Number) label.genericGetMin()).intValue() : null);
+        assertFalse(b.getColumns().get(0).getStatistics().hasNonNullValue(), "x carries no min/max");
+        assertEquals(codec, b.getColumns().get(0).getCodec());
+        first += n;
+      }
+      assertEquals(ROWS, first);
+      assertEquals("3", r.getFooter().getFileMetaData().getKeyValueMetaData().get(ShardColumns.VERSION_KEY));
+    }
+  }
+
+  /** Row {@link #i} of the class's formulas, as the writer's cursor gives a row: little-endian bytes per column. */
+  private static final class TestRow implements ShardWriter.Row {
+    int i;
+    private final byte[][] bytes = {new byte[12], new byte[1], new byte[16], new byte[8], new byte[2]};
+    private final int[] lengths = new int[5];
+
+    @Override
+    public byte[] bytes(int c) {
+      ByteBuffer b = ByteBuffer.wrap(bytes[c]).order(ByteOrder.LITTLE_ENDIAN);
+      switch (c) {
+        case 0 -> b.putFloat(i).putFloat(-i).putFloat(i / 2f);
+        case 1 -> b.put((byte) (i % 3 == 0 ? 1 : 0));
+        case 2 -> {
+          for (int k = 0; k < i % 5; k++) {
+            b.putInt(i);
+          }
+        }
+        case 3 -> b.putLong(i * 1_000_000_000L);
+        default -> b.putShort((short) (i % 7 - 3));
+      }
+      lengths[c] = b.position();
+      return bytes[c];
+    }
+
+    @Override
+    public int length(int c) {
+      return lengths[c];
+    }
+  }
+}
