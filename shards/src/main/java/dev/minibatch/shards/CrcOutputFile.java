@@ -1,16 +1,25 @@
 package dev.minibatch.shards;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.StandardOpenOption;
 import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
+import org.jspecify.annotations.Nullable;
 
 /**
  * A Parquet output file on a Hadoop file system that counts its bytes and their CRC-32C as they
- * are written, for the shard index; it refuses to replace an existing file.
+ * are written, for the shard index; it refuses to replace an existing file. A file of the local
+ * file system is written through a {@link FileChannel} from one direct buffer: Hadoop's local
+ * stream ends in {@code FileOutputStream}, whose native write allocates and copies a buffer of each
+ * write's size (fresh pages to fault in for every 1 MiB page Parquet writes; docs/performance.md,
+ * "Writing pages from the rows' bytes").
  */
 final class CrcOutputFile implements OutputFile {
   /** The output stream's buffer. */
@@ -18,16 +27,23 @@ final class CrcOutputFile implements OutputFile {
 
   private final FileSystem fs;
   private final Path path;
+  private final java.io.@Nullable File local;
   private final CRC32C crc = new CRC32C();
   private long length;
 
-  CrcOutputFile(FileSystem fs, Path path) {
+  /** The file {@code path} of {@code fs}; {@code local}, the same file when {@code fs} is the local file system. */
+  CrcOutputFile(FileSystem fs, Path path, java.io.@Nullable File local) {
     this.fs = fs;
     this.path = path;
+    this.local = local;
   }
 
   @Override
   public PositionOutputStream create(long blockSizeHint) throws IOException {
+    java.io.File file = local;
+    if (file != null) {
+      return channel(file);
+    }
     // Parquet writes a page in one call; through Hadoop's default 4 KiB buffer that reached
     // FileOutputStream directly, which copies it into a new native buffer each time: a 1 MiB
     // buffer doubled the writer's rate (docs/performance.md, "Writing shards against the machine's write").
@@ -62,6 +78,89 @@ final class CrcOutputFile implements OutputFile {
         out.close();
       }
     };
+  }
+
+  /** A new local file (an existing one is refused, as {@code fs.create(path, false)} refuses it), written from a direct buffer. */
+  private PositionOutputStream channel(java.io.File file) throws IOException {
+    java.nio.file.Path p = file.toPath();
+    java.nio.file.Files.createDirectories(p.getParent());
+    FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+    try {
+      // The permissions Hadoop's local file system gives a new file: 666 less the configuration's umask.
+      java.nio.file.Files.setPosixFilePermissions(p, posix(FsPermission.getFileDefault()
+          .applyUMask(FsPermission.getUMask(fs.getConf()))));
+    } catch (UnsupportedOperationException e) {
+      // A file system without POSIX permissions: nothing to set.
+    } catch (IOException | RuntimeException e) {
+      ch.close();
+      throw e;
+    }
+    ByteBuffer buffer = ByteBuffer.allocateDirect(WRITE_BUFFER);
+    return new PositionOutputStream() {
+      @Override
+      public long getPos() {
+        return length;
+      }
+
+      @Override
+      public void write(int b) throws IOException {
+        if (!buffer.hasRemaining()) {
+          drain();
+        }
+        buffer.put((byte) b);
+        crc.update(b);
+        length++;
+      }
+
+      @Override
+      public void write(byte[] b, int off, int len) throws IOException {
+        crc.update(b, off, len);
+        length += len;
+        while (len > 0) {
+          if (!buffer.hasRemaining()) {
+            drain();
+          }
+          int n = Math.min(len, buffer.remaining());
+          buffer.put(b, off, n);
+          off += n;
+          len -= n;
+        }
+      }
+
+      private void drain() throws IOException {
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+          ch.write(buffer);
+        }
+        buffer.clear();
+      }
+
+      @Override
+      public void flush() throws IOException {
+        drain();
+      }
+
+      @Override
+      public void close() throws IOException {
+        try (ch) {
+          drain();
+        }
+      }
+    };
+  }
+
+  private static java.util.Set<java.nio.file.attribute.PosixFilePermission> posix(FsPermission permission) {
+    java.util.Set<java.nio.file.attribute.PosixFilePermission> out =
+        java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
+    short bits = permission.toShort();
+    // PosixFilePermission lists owner, group, others, each read, write, execute: bit 8 down to bit 0.
+    java.nio.file.attribute.PosixFilePermission[] all = java.nio.file.attribute.PosixFilePermission.values();
+    for (int k = 0; k < 9; k++) {
+      if ((bits & (1 << (8 - k))) != 0) {
+        out.add(all[k]);
+      }
+    }
+    return out;
   }
 
   @Override

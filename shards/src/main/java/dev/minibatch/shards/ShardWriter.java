@@ -614,7 +614,7 @@ public final class ShardWriter implements Serializable {
       this.columns = columns;
       this.chunks = chunks;
       Path path = store.path(name);
-      this.file = new CrcOutputFile(store.fileSystem(), path);
+      this.file = new CrcOutputFile(store.fileSystem(), path, store.localFile(name));
       try {
         if (replace) {
           // A retried task writes the same samples under the same name; the earlier attempt's file goes.

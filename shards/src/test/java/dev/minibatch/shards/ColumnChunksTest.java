@@ -63,7 +63,7 @@ class ColumnChunksTest {
     for (String name : List.of("first.parquet", "second.parquet")) {
       Path path = dir.resolve(name);
       CrcOutputFile out = new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
-          new org.apache.hadoop.fs.Path(path.toUri()));
+          new org.apache.hadoop.fs.Path(path.toUri()), path.toFile());
       ParquetFileWriter w = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0,
           ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, true);
       w.start();
