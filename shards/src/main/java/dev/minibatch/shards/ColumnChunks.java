@@ -24,12 +24,14 @@ import org.jspecify.annotations.Nullable;
  * file writer page by page, which adds the headers, the page checksums and the footer. Parquet's
  * record path (a column writer per column, values copied into its page buffers, new buffers each
  * page) cost about four fifths of the writer's time on image sets (docs/performance.md, "Writing
- * shards at disk speed"); the files are the same format 2 files (required columns, data page v1,
- * PLAIN, no dictionary), which any Parquet reader reads.
+ * shards at disk speed"); the files have the shard set's layout (required columns, data page v1,
+ * PLAIN, no dictionary), and any Parquet reader reads the same values from them as from the record
+ * path's. What differs: pages end by bytes only (Parquet's record path also ended one at 20 000
+ * values), row groups are sized on PLAIN bytes before compression, and no size statistics.
  *
- * <p>Scalar columns carry min/max statistics, computed once per page; array columns carry none
- * (the min and max of a tensor's or an image's bytes mean nothing, and Parquet would copy values of
- * any length into every page header).
+ * <p>Every page carries min/max statistics, computed once per page when it is written (see {@link
+ * Values#statistics}). Only the methods of Parquet 1.13 are used, the version Spark 3.5 brings to
+ * its executors.
  */
 final class ColumnChunks {
   /** Parquet's default page size: a page ends at the first value boundary at or past it. */
@@ -44,6 +46,11 @@ final class ColumnChunks {
   private final CodecFactory.BytesCompressor compressor;
   private final int pageBytes;
   private final long rowGroupBytes;
+  /** The PLAIN bytes of one row's fixed-size values; a binary value adds its own. */
+  private final long fixedRowBytes;
+  /** Per column, the current row's binary value and its length, taken once per row (null for fixed columns). */
+  private final byte[][] binary;
+  private final int[] binaryLength;
   private long rows;
   private long bytes;
 
@@ -64,6 +71,13 @@ final class ColumnChunks {
     }
     this.codec = codec;
     this.compressor = codecs.getCompressor(codec);
+    long fixed = 0;
+    for (Values v : this.columns) {
+      fixed += v.fixedBytes();
+    }
+    this.fixedRowBytes = fixed;
+    this.binary = new byte[columns.size()][];
+    this.binaryLength = new int[columns.size()];
   }
 
   /**
@@ -79,17 +93,37 @@ final class ColumnChunks {
     this.file = next;
   }
 
-  /** Appends one row; writes the row group when it is full. */
+  /**
+   * Appends one row. A row that would take the row group past {@link #ROW_GROUP_BYTES} starts the
+   * next one: the group before is written first, so the buffers never hold more than a row group
+   * (or one row larger than that).
+   */
   void write(Row row) throws IOException {
-    long added = 0;
+    long need = fixedRowBytes;
     for (int i = 0; i < columns.length; i++) {
-      added += columns[i].append(row, i);
+      if (columns[i].kind == PrimitiveType.PrimitiveTypeName.BINARY) {
+        binary[i] = row.bytes(i);
+        binaryLength[i] = row.length(i);
+        need += 4L + binaryLength[i];
+      }
     }
-    rows++;
-    bytes += added;
-    if (bytes >= rowGroupBytes) {
+    if (rows > 0 && bytes + need > rowGroupBytes) {
       flush();
     }
+    for (int i = 0; i < columns.length; i++) {
+      columns[i].append(row, i, binary[i], binaryLength[i]);
+    }
+    rows++;
+    bytes += need;
+  }
+
+  /** The largest buffer a column holds now, in bytes: what a row group costs in memory. */
+  int largestBuffer() {
+    int most = 0;
+    for (Values v : columns) {
+      most = Math.max(most, v.data.length);
+    }
+    return most;
   }
 
   /** Writes the rows appended since the last row group as one, if there are any. */
@@ -163,15 +197,13 @@ final class ColumnChunks {
       this.kind = type.getPrimitiveTypeName();
     }
 
-    /** Appends column {@code i}'s value of {@code row}; the bytes added. */
-    int append(Row row, int i) {
-      int start = size;
+    /** Appends column {@code i}'s value of {@code row} (a binary one: the first {@code length} bytes of {@code b}). */
+    void append(Row row, int i, byte @Nullable [] b, int length) {
       switch (kind) {
         case BOOLEAN -> put1(row.bytes(i)[0] != 0 ? (byte) 1 : (byte) 0);
         case INT32 -> putInt(ScalarBytes.getInt(row.bytes(i), column.dtype()));
         case BINARY -> {
-          byte[] b = row.bytes(i);
-          int length = row.length(i);
+          java.util.Objects.requireNonNull(b);
           putInt(length);
           room(length);
           System.arraycopy(b, 0, data, size, length);
@@ -179,17 +211,27 @@ final class ColumnChunks {
         }
         default -> {
           // INT64, FLOAT, DOUBLE and fixed arrays: the row's bytes as they are, copied once.
-          int length = row.fixedLength(i);
-          room(length);
+          int n = row.fixedLength(i);
+          room(n);
           row.copyTo(i, data, size);
-          size += length;
+          size += n;
         }
       }
       values++;
       if (size - pageStart >= pageBytes) {
         endPage();
       }
-      return size - start;
+    }
+
+    /** The PLAIN bytes of one value of a fixed-size column (a BOOLEAN's one byte here), 0 for a binary one. */
+    long fixedBytes() {
+      return switch (kind) {
+        case BOOLEAN -> 1;
+        case INT32, FLOAT -> 4;
+        case INT64, DOUBLE -> 8;
+        case BINARY -> 0;
+        default -> column.rowBytes();
+      };
     }
 
     /** The PLAIN bytes of values {@code [fromValue, toValue)} at {@code [from, to)}. */
@@ -210,11 +252,18 @@ final class ColumnChunks {
       return BytesInput.from(bits, 0, packed);
     }
 
-    /** Min/max and no nulls for a scalar column's page; Parquet's no-op statistics for an array column. */
+    /**
+     * The page's statistics: min, max and no nulls. A scalar's by Parquet's own statistics; an array's
+     * or an image's (binary or fixed-length values) as Parquet orders them, unsigned byte by byte, with
+     * only the two values copied, which Parquet then leaves out of headers and footer where they exceed
+     * its size limit and truncates in the column index. Statistics must not be empty: Parquet marks a
+     * page without a minimum as all-null in the column index, and a reader filtering by it would skip
+     * the page.
+     */
     Statistics<?> statistics(int from, int to, int fromValue, int toValue) {
-      if (column.shape().rank() != 0 || kind == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+      if (kind == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
           || kind == PrimitiveType.PrimitiveTypeName.BINARY) {
-        return Statistics.noopStats(type);
+        return byteStatistics(from, to);
       }
       Statistics<?> s = Statistics.createStats(type);
       java.nio.ByteBuffer b = java.nio.ByteBuffer.wrap(data, from, to - from).order(java.nio.ByteOrder.LITTLE_ENDIAN);
@@ -229,6 +278,33 @@ final class ColumnChunks {
         }
       }
       return s;
+    }
+
+    private Statistics<?> byteStatistics(int from, int to) {
+      boolean prefixed = kind == PrimitiveType.PrimitiveTypeName.BINARY;
+      int fixed = prefixed ? 0 : column.rowBytes();
+      int minAt = -1;
+      int minLen = 0;
+      int maxAt = -1;
+      int maxLen = 0;
+      for (int at = from; at < to; ) {
+        int len = fixed;
+        if (prefixed) {
+          len = (data[at] & 0xFF) | (data[at + 1] & 0xFF) << 8 | (data[at + 2] & 0xFF) << 16 | (data[at + 3] & 0xFF) << 24;
+          at += 4;
+        }
+        if (minAt < 0 || Arrays.compareUnsigned(data, at, at + len, data, minAt, minAt + minLen) < 0) {
+          minAt = at;
+          minLen = len;
+        }
+        if (maxAt < 0 || Arrays.compareUnsigned(data, at, at + len, data, maxAt, maxAt + maxLen) > 0) {
+          maxAt = at;
+          maxLen = len;
+        }
+        at += len;
+      }
+      return Statistics.getBuilderForReading(type).withMin(Arrays.copyOfRange(data, minAt, minAt + minLen))
+          .withMax(Arrays.copyOfRange(data, maxAt, maxAt + maxLen)).withNumNulls(0).build();
     }
 
     private void endPage() {

@@ -8,6 +8,7 @@ import java.util.zip.CRC32C;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.RawLocalFileSystem;
 import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.io.PositionOutputStream;
@@ -28,14 +29,25 @@ final class CrcOutputFile implements OutputFile {
   private final FileSystem fs;
   private final Path path;
   private final java.io.@Nullable File local;
+  private final ByteBuffer buffer;
   private final CRC32C crc = new CRC32C();
   private long length;
 
-  /** The file {@code path} of {@code fs}; {@code local}, the same file when {@code fs} is the local file system. */
-  CrcOutputFile(FileSystem fs, Path path, java.io.@Nullable File local) {
+  /**
+   * The file {@code path} of {@code fs}; {@code local}, the same file when {@code fs} is the local file
+   * system, written from {@code buffer} (a {@link #buffer()}, which the caller may reuse once this
+   * file is closed).
+   */
+  CrcOutputFile(FileSystem fs, Path path, java.io.@Nullable File local, ByteBuffer buffer) {
     this.fs = fs;
     this.path = path;
     this.local = local;
+    this.buffer = buffer;
+  }
+
+  /** A buffer for local files: a writer keeps one for all the files it writes, one after another. */
+  static ByteBuffer buffer() {
+    return ByteBuffer.allocateDirect(WRITE_BUFFER);
   }
 
   @Override
@@ -92,10 +104,14 @@ final class CrcOutputFile implements OutputFile {
     } catch (UnsupportedOperationException e) {
       // A file system without POSIX permissions: nothing to set.
     } catch (IOException | RuntimeException e) {
-      ch.close();
+      try (ch) {
+        java.nio.file.Files.deleteIfExists(p);
+      } catch (IOException | RuntimeException suppressed) {
+        e.addSuppressed(suppressed);
+      }
       throw e;
     }
-    ByteBuffer buffer = ByteBuffer.allocateDirect(WRITE_BUFFER);
+    buffer.clear();
     return new PositionOutputStream() {
       @Override
       public long getPos() {
@@ -142,9 +158,17 @@ final class CrcOutputFile implements OutputFile {
 
       @Override
       public void close() throws IOException {
+        if (!ch.isOpen()) {
+          return;
+        }
         try (ch) {
           drain();
         }
+        // Counted as Hadoop's local stream counts a write, so Spark's executor metrics see it.
+        @SuppressWarnings("deprecation")
+        FileSystem.Statistics stats = FileSystem.getStatistics(fs.getUri().getScheme(), RawLocalFileSystem.class);
+        stats.incrementBytesWritten(length);
+        stats.incrementWriteOps(1);
       }
     };
   }

@@ -304,6 +304,8 @@ public final class ShardWriter implements Serializable {
     private @Nullable RowCursor cursor;
     /** The column buffers every file of this segment is written through, and their codecs. */
     private @Nullable ColumnChunks chunks;
+    /** The buffer a local file is written from, for every file of this segment. */
+    private @Nullable ByteBuffer writeBuffer;
     private @Nullable CodecFactory codecs;
     private @Nullable FileWriter out;
     private boolean failed;
@@ -367,6 +369,17 @@ public final class ShardWriter implements Serializable {
         @Override
         public int length(int i) {
           return encoded[i] != null ? encoded[i].length : row.length(i);
+        }
+
+        // An encoded column is binary; a fixed one is the batch's, copied straight from its memory.
+        @Override
+        public int fixedLength(int i) {
+          return row.fixedLength(i);
+        }
+
+        @Override
+        public void copyTo(int i, byte[] to, int at) {
+          row.copyTo(i, to, at);
         }
       };
       boolean ok = false;
@@ -455,7 +468,11 @@ public final class ShardWriter implements Serializable {
           codecs = cf;
           c = chunks = new ColumnChunks(cs, ShardColumns.parquetSchema(cs), writer.compression.codec, cf);
         }
-        f = new FileWriter(store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, c, replace);
+        ByteBuffer wb = writeBuffer;
+        if (wb == null) {
+          wb = writeBuffer = CrcOutputFile.buffer();
+        }
+        f = new FileWriter(store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, c, wb, replace);
         created.add(f.name);
         out = f;
       }
@@ -609,12 +626,13 @@ public final class ShardWriter implements Serializable {
     final List<Column> columns;
     int samples;
 
-    FileWriter(ShardStore store, String name, List<Column> columns, ColumnChunks chunks, boolean replace) {
+    FileWriter(ShardStore store, String name, List<Column> columns, ColumnChunks chunks, ByteBuffer buffer,
+        boolean replace) {
       this.name = name;
       this.columns = columns;
       this.chunks = chunks;
       Path path = store.path(name);
-      this.file = new CrcOutputFile(store.fileSystem(), path, store.localFile(name));
+      this.file = new CrcOutputFile(store.fileSystem(), path, store.localFile(name), buffer);
       try {
         if (replace) {
           // A retried task writes the same samples under the same name; the earlier attempt's file goes.
@@ -625,9 +643,20 @@ public final class ShardWriter implements Serializable {
         this.parquet = new ParquetFileWriter(file, ShardColumns.parquetSchema(columns), ParquetFileWriter.Mode.CREATE,
             ColumnChunks.ROW_GROUP_BYTES, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE,
             true);
-        parquet.start();
       } catch (IOException e) {
         throw IoFailure.of("write", store.where(name), e);
+      }
+      try {
+        parquet.start();
+      } catch (IOException | RuntimeException e) {
+        // The file exists now but is not the segment's yet: closed and deleted here, not left behind.
+        try {
+          parquet.close();
+          store.fileSystem().delete(path, false);
+        } catch (IOException | RuntimeException suppressed) {
+          e.addSuppressed(suppressed);
+        }
+        throw e instanceof IOException io ? IoFailure.of("write", store.where(name), io) : (RuntimeException) e;
       }
       chunks.start(parquet);
     }

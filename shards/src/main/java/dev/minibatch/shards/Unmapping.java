@@ -18,8 +18,7 @@ import org.jspecify.annotations.Nullable;
  * {@link #AVAILABLE} is false and files are read into buffers instead.
  */
 final class Unmapping {
-  private static final @Nullable MethodHandle CLEANER =
-      UnsafeHandles.find("invokeCleaner", void.class, ByteBuffer.class);
+  private static final @Nullable MethodHandle CLEANER = UnsafeHandles.invokeCleaner();
   /** Whether {@link #unmap} may be called. */
   static final boolean AVAILABLE = CLEANER != null;
 

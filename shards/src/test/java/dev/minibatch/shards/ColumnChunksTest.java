@@ -1,7 +1,7 @@
 package dev.minibatch.shards;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.DType;
@@ -28,6 +28,7 @@ import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
 import org.apache.parquet.schema.MessageType;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -63,7 +64,7 @@ class ColumnChunksTest {
     for (String name : List.of("first.parquet", "second.parquet")) {
       Path path = dir.resolve(name);
       CrcOutputFile out = new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
-          new org.apache.hadoop.fs.Path(path.toUri()), path.toFile());
+          new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer());
       ParquetFileWriter w = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0,
           ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, true);
       w.start();
@@ -79,6 +80,106 @@ class ColumnChunksTest {
       readBack(path, codec, conf);
     }
     codecs.release();
+  }
+
+  @Test
+  void aRowThatWouldOverfillTheRowGroupStartsTheNextOneSoBuffersStayWithinIt() throws IOException {
+    // Rows of 100 000 bytes, row groups of 2^18 = 262 144: two rows fit (200 000), a third would not,
+    // so every row group holds 2 rows and no buffer grows past 2^18 (doubling from 64 KiB: 2^16, 2^17, 2^18).
+    List<Column> one = List.of(Column.of("x", Role.DATA, Shape.of(100_000), DType.UINT8));
+    Configuration conf = new Configuration();
+    MessageType schema = ShardColumns.parquetSchema(one);
+    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
+    ColumnChunks chunks = new ColumnChunks(one, schema, CompressionCodecName.UNCOMPRESSED, codecs, 1 << 20, 1 << 18);
+    Path path = dir.resolve("big-rows.parquet");
+    ParquetFileWriter w = new ParquetFileWriter(new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
+        new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer()), schema,
+        ParquetFileWriter.Mode.CREATE, 1 << 20, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
+        Integer.MAX_VALUE, true);
+    w.start();
+    chunks.start(w);
+    byte[] row = new byte[100_000];
+    for (int i = 0; i < 9; i++) {
+      java.util.Arrays.fill(row, (byte) i);
+      chunks.write(new ShardWriter.Row() {
+        @Override
+        public byte[] bytes(int c) {
+          return row;
+        }
+
+        @Override
+        public int length(int c) {
+          return row.length;
+        }
+      });
+      assertTrue(chunks.largestBuffer() <= 1 << 18, "a buffer of " + chunks.largestBuffer() + " bytes after row " + i);
+    }
+    chunks.flush();
+    w.end(ShardColumns.metadata(one));
+    codecs.release();
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(path.toUri());
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
+      assertEquals(List.of(2L, 2L, 2L, 2L, 1L), r.getFooter().getBlocks().stream().map(BlockMetaData::getRowCount).toList());
+    }
+    try (ParquetReader<Group> reader = ParquetReader.builder(new GroupReadSupport(), file).build()) {
+      for (int i = 0; i < 9; i++) {
+        byte[] x = reader.read().getBinary("x", 0).getBytes();
+        assertEquals(100_000, x.length);
+        assertEquals(i, x[0]);
+        assertEquals(i, x[99_999]);
+      }
+    }
+  }
+
+  @Test
+  void floatDoubleAndBooleanScalarsCarryTheirMinAndMax() throws IOException {
+    // Rows 0..9: score = i / 4 (float), loss = -i (double), flag = i mod 3 == 0: min/max by hand.
+    List<Column> cols = List.of(Column.of("score", Role.DATA, Shape.scalar(), DType.FLOAT32),
+        Column.of("loss", Role.DATA, Shape.scalar(), DType.FLOAT64),
+        Column.of("flag", Role.LABEL, Shape.scalar(), DType.BOOL));
+    Configuration conf = new Configuration();
+    MessageType schema = ShardColumns.parquetSchema(cols);
+    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
+    ColumnChunks chunks = new ColumnChunks(cols, schema, CompressionCodecName.UNCOMPRESSED, codecs);
+    Path path = dir.resolve("scalars.parquet");
+    ParquetFileWriter w = new ParquetFileWriter(new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
+        new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer()), schema,
+        ParquetFileWriter.Mode.CREATE, 1 << 20, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
+        Integer.MAX_VALUE, true);
+    w.start();
+    chunks.start(w);
+    byte[][] values = {new byte[4], new byte[8], new byte[1]};
+    for (int i = 0; i < 10; i++) {
+      ByteBuffer.wrap(values[0]).order(ByteOrder.LITTLE_ENDIAN).putFloat(i / 4f);
+      ByteBuffer.wrap(values[1]).order(ByteOrder.LITTLE_ENDIAN).putDouble(-i);
+      values[2][0] = (byte) (i % 3 == 0 ? 1 : 0);
+      chunks.write(new ShardWriter.Row() {
+        @Override
+        public byte[] bytes(int c) {
+          return values[c];
+        }
+
+        @Override
+        public int length(int c) {
+          return values[c].length;
+        }
+      });
+    }
+    chunks.flush();
+    w.end(ShardColumns.metadata(cols));
+    codecs.release();
+    try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
+        new org.apache.hadoop.fs.Path(path.toUri()), conf))) {
+      List<ColumnChunkMetaData> c = r.getFooter().getBlocks().get(0).getColumns();
+      // Parquet writes a zero minimum as -0.0 and a zero maximum as +0.0 (the format's rule for
+      // floating-point zeros in statistics), so readers never exclude a page holding either zero.
+      assertEquals(-0f, c.get(0).getStatistics().genericGetMin());
+      assertEquals(2.25f, c.get(0).getStatistics().genericGetMax());
+      assertEquals(-9.0, c.get(1).getStatistics().genericGetMin());
+      assertEquals(0.0, c.get(1).getStatistics().genericGetMax());
+      assertEquals(false, c.get(2).getStatistics().genericGetMin());
+      assertEquals(true, c.get(2).getStatistics().genericGetMax());
+    }
   }
 
   private static void readBack(Path path, CompressionCodecName codec, Configuration conf) throws IOException {
@@ -115,7 +216,19 @@ class ColumnChunksTest {
         // label cycles through -3..3 in any 7 rows.
         Statistics<?> label = b.getColumns().get(4).getStatistics();
         assertEquals(n >= 7 ? -3 : null, n >= 7 ? ((Number) label.genericGetMin()).intValue() : null);
-        assertFalse(b.getColumns().get(0).getStatistics().hasNonNullValue(), "x carries no min/max");
+        // x's min and max as Parquet orders fixed-length bytes, unsigned byte by byte, over the group's rows.
+        byte[] min = null;
+        byte[] max = null;
+        for (long i = first; i < first + n; i++) {
+          byte[] x = ByteBuffer.allocate(12).order(ByteOrder.LITTLE_ENDIAN).putFloat(i).putFloat(-i).putFloat(i / 2f)
+              .array();
+          min = min == null || java.util.Arrays.compareUnsigned(x, min) < 0 ? x : min;
+          max = max == null || java.util.Arrays.compareUnsigned(x, max) > 0 ? x : max;
+        }
+        Statistics<?> xs = b.getColumns().get(0).getStatistics();
+        assertTrue(xs.hasNonNullValue(), "x carries min/max: a page without them reads as all-null in the column index");
+        assertArrayEquals(min, xs.getMinBytes());
+        assertArrayEquals(max, xs.getMaxBytes());
         assertEquals(codec, b.getColumns().get(0).getCodec());
         first += n;
       }

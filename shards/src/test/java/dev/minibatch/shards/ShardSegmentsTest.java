@@ -240,6 +240,21 @@ class ShardSegmentsTest {
 
   /** A writer's Hadoop configuration travels with it: here a umask that leaves the files to their owner. */
   @Test
+  void localWritesCountInHadoopsFileSystemStatistics() {
+    // Spark's executor metrics (filesystem.file.write_bytes) read these; every file written counts.
+    @SuppressWarnings("deprecation")
+    org.apache.hadoop.fs.FileSystem.Statistics stats = org.apache.hadoop.fs.FileSystem.getStatistics("file",
+        org.apache.hadoop.fs.RawLocalFileSystem.class);
+    long before = stats.getBytesWritten();
+    String set = dir.resolve("counted").toString();
+    ShardWriter.WrittenSegment written = segment(writer(), set, 0, 0, 10);
+    long files = written.files().stream().mapToLong(ShardWriter.WrittenFile::bytes).sum();
+    assertEquals(3, written.files().size(), "10 samples, 4 per file");
+    long counted = stats.getBytesWritten() - before;
+    assertTrue(counted >= files, counted + " bytes counted, the segment's files hold " + files);
+  }
+
+  @Test
   void aSerializedWriterKeepsItsSettingsAndConfiguration() throws Exception {
     Configuration conf = new Configuration();
     conf.set("fs.permissions.umask-mode", "077");

@@ -60,8 +60,9 @@ final class ShardSegment {
             // The partition's rows are contiguous global indices: the window's samples are windowFirst, ….
             try {
               encoded.writeEncoded(out, window, windowFirst);
-            } catch (RuntimeException e) {
-              // The writer's message names the sample by its global index and the member.
+            } catch (IllegalArgumentException e) {
+              // A sample the writer refuses (an image without bytes): its message names the sample by its
+              // global index and the member. Other failures (the file system's) pass as the other path's do.
               throw new SparkSampleException("segment " + segment, -1, e);
             }
           } else if (window.size() == WINDOW) {

@@ -239,8 +239,11 @@ public final class SparkBatches<T, P extends BatchProvider<?>> {
       try (P alone = ExecutorSamples.inOrder(rows, List.of(list.get(from + k)), user, 1, LastBatch.PARTIAL)) {
         alone.iterator().forEachRemaining(b -> { });
       } catch (RuntimeException one) {
-        return new SparkSampleException("sample " + indices[k] + " (epoch " + epoch + ", batch " + j
-            + "; collated alone, as sample 0)", indices[k], one);
+        SparkSampleException narrowed = new SparkSampleException("sample " + indices[k] + " (epoch " + epoch
+            + ", batch " + j + "; collated alone, as sample 0)", indices[k], one);
+        // The batch's own failure stays with it: the sample alone may have failed for another reason.
+        narrowed.addSuppressed(e);
+        return narrowed;
       }
     }
     return new SparkSampleException("batch " + j + " of epoch " + epoch + " (samples "

@@ -23,5 +23,11 @@ class UnsafeHandlesTest {
     assertTrue(bytes >= 4096, "at least 4 KiB: " + bytes);
     assertNull(UnsafeHandles.find("noSuchMethod", void.class));
     assertNull(UnsafeHandles.find("pageSize", long.class), "another signature is not found");
+    // The three the runtime and shards use, bound to the instance: the receiver is gone from their types.
+    assertEquals(java.lang.invoke.MethodType.methodType(void.class, long.class, long.class, long.class),
+        UnsafeHandles.copyMemory().type());
+    assertEquals(java.lang.invoke.MethodType.methodType(byte.class, long.class), UnsafeHandles.getByte().type());
+    assertEquals(java.lang.invoke.MethodType.methodType(void.class, java.nio.ByteBuffer.class),
+        UnsafeHandles.invokeCleaner().type());
   }
 }

@@ -14,8 +14,8 @@ import org.jspecify.annotations.Nullable;
  */
 final class RawMemory {
   private static final @Nullable MethodHandle COPY =
-      UnsafeHandles.find("copyMemory", void.class, long.class, long.class, long.class);
-  private static final @Nullable MethodHandle GET_BYTE = UnsafeHandles.find("getByte", byte.class, long.class);
+      UnsafeHandles.copyMemory();
+  private static final @Nullable MethodHandle GET_BYTE = UnsafeHandles.getByte();
   /** Whether {@link #copy} and {@link #touch} may be called. */
   static final boolean AVAILABLE = COPY != null && GET_BYTE != null;
 
