@@ -9,6 +9,7 @@ import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -43,7 +44,9 @@ final class ColumnChunks {
   private final Values[] columns;
   private final ColumnDescriptor[] descriptors;
   private final CompressionCodecName codec;
-  private final CodecFactory.BytesCompressor compressor;
+  private final CompressionCodecFactory.BytesInputCompressor compressor;
+  /** A compressed page, copied out of the compressor's buffer; reused from page to page. */
+  private final PageBytes compressed = new PageBytes();
   private final int pageBytes;
   private final long rowGroupBytes;
   /** The PLAIN bytes of one row's fixed-size values; a binary value adds its own. */
@@ -146,12 +149,17 @@ final class ColumnChunks {
         int size = Math.toIntExact(plain.size());
         // A compressor's output may be a stream over its reused buffer; the page checksum and the write
         // each read it, so it is materialised once.
-        BytesInput stored = codec == CompressionCodecName.UNCOMPRESSED ? plain
-            : BytesInput.copy(compressor.compress(plain));
-        // Required columns have no repetition or definition levels: their encodings are recorded
-        // as Parquet's own writer records them (BIT_PACKED for an empty level stream).
+        BytesInput stored = plain;
+        if (codec != CompressionCodecName.UNCOMPRESSED) {
+          compressed.reset();
+          compressor.compress(plain).writeAllTo(compressed);
+          stored = BytesInput.from(compressed.bytes(), 0, compressed.size());
+        }
+        // Required columns have no repetition or definition levels: the page holds none, and readers
+        // read none for a maximum level of 0 whatever the encoding named (RLE, the one v1 pages use for
+        // levels; Parquet's record path names the deprecated BIT_PACKED for an empty stream).
         file.writeDataPage(toValue - fromValue, size, stored, v.statistics(from, to, fromValue, toValue),
-            toValue - fromValue, Encoding.BIT_PACKED, Encoding.BIT_PACKED, Encoding.PLAIN);
+            toValue - fromValue, Encoding.RLE, Encoding.RLE, Encoding.PLAIN);
         from = to;
         fromValue = toValue;
       }
@@ -171,6 +179,13 @@ final class ColumnChunks {
     rows = 0;
     bytes = 0;
     file = null;
+  }
+
+  /** A byte stream whose array is read in place: a compressed page, written once and handed to Parquet. */
+  private static final class PageBytes extends java.io.ByteArrayOutputStream {
+    byte[] bytes() {
+      return buf;
+    }
   }
 
   /** One column's values of the current row group, PLAIN-encoded, and where its pages end. */
