@@ -7,12 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.compression.CompressionCodecFactory;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
 import org.jspecify.annotations.Nullable;
@@ -41,6 +43,7 @@ final class ColumnChunks {
   static final long ROW_GROUP_BYTES = 128L << 20;
 
   private @Nullable ParquetFileWriter file;
+  private final MessageType schema;
   private final Values[] columns;
   private final ColumnDescriptor[] descriptors;
   private final CompressionCodecName codec;
@@ -66,6 +69,7 @@ final class ColumnChunks {
       int pageBytes, long rowGroupBytes) {
     this.pageBytes = pageBytes;
     this.rowGroupBytes = rowGroupBytes;
+    this.schema = schema;
     this.columns = new Values[columns.size()];
     this.descriptors = new ColumnDescriptor[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
@@ -81,6 +85,16 @@ final class ColumnChunks {
     this.fixedRowBytes = fixed;
     this.binary = new byte[columns.size()][];
     this.binaryLength = new int[columns.size()];
+  }
+
+  /**
+   * A Parquet file writer of {@code out} for these columns, not started: no padding to HDFS blocks (a
+   * shard file is read whole), Parquet's default truncation of column-index values, statistics left
+   * to Parquet's own size limit, page checksums on (they name a damaged page's rows).
+   */
+  ParquetFileWriter newFile(OutputFile out) throws IOException {
+    return new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, rowGroupBytes, 0,
+        ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, true);
   }
 
   /**

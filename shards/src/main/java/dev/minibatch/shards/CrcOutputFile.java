@@ -1,11 +1,12 @@
 package dev.minibatch.shards;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.zip.CRC32C;
-import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
@@ -53,13 +54,14 @@ final class CrcOutputFile implements OutputFile {
   @Override
   public PositionOutputStream create(long blockSizeHint) throws IOException {
     java.io.File file = local;
-    if (file != null) {
-      return channel(file);
-    }
     // Parquet writes a page in one call; through Hadoop's default 4 KiB buffer that reached
     // FileOutputStream directly, which copies it into a new native buffer each time: a 1 MiB
     // buffer doubled the writer's rate (docs/performance.md, "Writing shards against the machine's write").
-    FSDataOutputStream out = fs.create(path, false, WRITE_BUFFER);
+    return counted(file != null ? channel(file) : fs.create(path, false, WRITE_BUFFER));
+  }
+
+  /** {@code out}, its bytes counted and summed as they are written. */
+  private PositionOutputStream counted(OutputStream out) {
     return new PositionOutputStream() {
       @Override
       public long getPos() {
@@ -93,14 +95,14 @@ final class CrcOutputFile implements OutputFile {
   }
 
   /** A new local file (an existing one is refused, as {@code fs.create(path, false)} refuses it), written from a direct buffer. */
-  private PositionOutputStream channel(java.io.File file) throws IOException {
+  private OutputStream channel(java.io.File file) throws IOException {
     java.nio.file.Path p = file.toPath();
     java.nio.file.Files.createDirectories(p.getParent());
     FileChannel ch = FileChannel.open(p, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
     try {
       // The permissions Hadoop's local file system gives a new file: 666 less the configuration's umask.
-      java.nio.file.Files.setPosixFilePermissions(p, posix(FsPermission.getFileDefault()
-          .applyUMask(FsPermission.getUMask(fs.getConf()))));
+      java.nio.file.Files.setPosixFilePermissions(p, PosixFilePermissions.fromString(FsPermission.getFileDefault()
+          .applyUMask(FsPermission.getUMask(fs.getConf())).toString()));
     } catch (UnsupportedOperationException e) {
       // A file system without POSIX permissions: nothing to set.
     } catch (IOException | RuntimeException e) {
@@ -112,29 +114,22 @@ final class CrcOutputFile implements OutputFile {
       throw e;
     }
     buffer.clear();
-    return new PositionOutputStream() {
-      @Override
-      public long getPos() {
-        return length;
-      }
+    return new OutputStream() {
+      private long written;
 
       @Override
       public void write(int b) throws IOException {
         if (!buffer.hasRemaining()) {
-          drain();
+          flush();
         }
         buffer.put((byte) b);
-        crc.update(b);
-        length++;
       }
 
       @Override
       public void write(byte[] b, int off, int len) throws IOException {
-        crc.update(b, off, len);
-        length += len;
         while (len > 0) {
           if (!buffer.hasRemaining()) {
-            drain();
+            flush();
           }
           int n = Math.min(len, buffer.remaining());
           buffer.put(b, off, n);
@@ -143,17 +138,13 @@ final class CrcOutputFile implements OutputFile {
         }
       }
 
-      private void drain() throws IOException {
-        buffer.flip();
-        while (buffer.hasRemaining()) {
-          ch.write(buffer);
-        }
-        buffer.clear();
-      }
-
       @Override
       public void flush() throws IOException {
-        drain();
+        buffer.flip();
+        while (buffer.hasRemaining()) {
+          written += ch.write(buffer);
+        }
+        buffer.clear();
       }
 
       @Override
@@ -162,29 +153,15 @@ final class CrcOutputFile implements OutputFile {
           return;
         }
         try (ch) {
-          drain();
+          flush();
         }
         // Counted as Hadoop's local stream counts a write, so Spark's executor metrics see it.
         @SuppressWarnings("deprecation")
         FileSystem.Statistics stats = FileSystem.getStatistics(fs.getUri().getScheme(), RawLocalFileSystem.class);
-        stats.incrementBytesWritten(length);
+        stats.incrementBytesWritten(written);
         stats.incrementWriteOps(1);
       }
     };
-  }
-
-  private static java.util.Set<java.nio.file.attribute.PosixFilePermission> posix(FsPermission permission) {
-    java.util.Set<java.nio.file.attribute.PosixFilePermission> out =
-        java.util.EnumSet.noneOf(java.nio.file.attribute.PosixFilePermission.class);
-    short bits = permission.toShort();
-    // PosixFilePermission lists owner, group, others, each read, write, execute: bit 8 down to bit 0.
-    java.nio.file.attribute.PosixFilePermission[] all = java.nio.file.attribute.PosixFilePermission.values();
-    for (int k = 0; k < 9; k++) {
-      if ((bits & (1 << (8 - k))) != 0) {
-        out.add(all[k]);
-      }
-    }
-    return out;
   }
 
   @Override

@@ -29,11 +29,9 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.schema.MessageType;
 import org.jspecify.annotations.Nullable;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
@@ -638,11 +636,7 @@ public final class ShardWriter implements Serializable {
           // A retried task writes the same samples under the same name; the earlier attempt's file goes.
           store.fileSystem().delete(path, false);
         }
-        // No padding to HDFS blocks (a shard file is read whole), Parquet's default truncation of
-        // column-index values, no truncation of statistics (only scalars carry them), page checksums on.
-        this.parquet = new ParquetFileWriter(file, ShardColumns.parquetSchema(columns), ParquetFileWriter.Mode.CREATE,
-            ColumnChunks.ROW_GROUP_BYTES, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE,
-            true);
+        this.parquet = chunks.newFile(file);
       } catch (IOException e) {
         throw IoFailure.of("write", store.where(name), e);
       }

@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.hadoop.CodecFactory;
@@ -63,10 +62,8 @@ class ColumnChunksTest {
     ColumnChunks chunks = new ColumnChunks(COLUMNS, schema, codec, codecs, 100, 4_000);
     for (String name : List.of("first.parquet", "second.parquet")) {
       Path path = dir.resolve(name);
-      CrcOutputFile out = new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
-          new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer());
-      ParquetFileWriter w = new ParquetFileWriter(out, schema, ParquetFileWriter.Mode.CREATE, 1 << 20, 0,
-          ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH, Integer.MAX_VALUE, true);
+      CrcOutputFile out = output(path, conf);
+      ParquetFileWriter w = chunks.newFile(out);
       w.start();
       chunks.start(w);
       TestRow row = new TestRow();
@@ -92,10 +89,7 @@ class ColumnChunksTest {
     CodecFactory codecs = new CodecFactory(conf, 1 << 10);
     ColumnChunks chunks = new ColumnChunks(one, schema, CompressionCodecName.UNCOMPRESSED, codecs, 1 << 20, 1 << 18);
     Path path = dir.resolve("big-rows.parquet");
-    ParquetFileWriter w = new ParquetFileWriter(new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
-        new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer()), schema,
-        ParquetFileWriter.Mode.CREATE, 1 << 20, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
-        Integer.MAX_VALUE, true);
+    ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
     chunks.start(w);
     byte[] row = new byte[100_000];
@@ -142,10 +136,7 @@ class ColumnChunksTest {
     CodecFactory codecs = new CodecFactory(conf, 1 << 10);
     ColumnChunks chunks = new ColumnChunks(cols, schema, CompressionCodecName.UNCOMPRESSED, codecs);
     Path path = dir.resolve("scalars.parquet");
-    ParquetFileWriter w = new ParquetFileWriter(new CrcOutputFile(FileSystem.getLocal(conf).getRaw(),
-        new org.apache.hadoop.fs.Path(path.toUri()), path.toFile(), CrcOutputFile.buffer()), schema,
-        ParquetFileWriter.Mode.CREATE, 1 << 20, 0, ParquetProperties.DEFAULT_COLUMN_INDEX_TRUNCATE_LENGTH,
-        Integer.MAX_VALUE, true);
+    ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
     chunks.start(w);
     byte[][] values = {new byte[4], new byte[8], new byte[1]};
@@ -180,6 +171,12 @@ class ColumnChunksTest {
       assertEquals(false, c.get(2).getStatistics().genericGetMin());
       assertEquals(true, c.get(2).getStatistics().genericGetMax());
     }
+  }
+
+  /** The local file {@code path} as the shard writer writes one. */
+  private static CrcOutputFile output(Path path, Configuration conf) throws IOException {
+    return new CrcOutputFile(FileSystem.getLocal(conf).getRaw(), new org.apache.hadoop.fs.Path(path.toUri()),
+        path.toFile(), CrcOutputFile.buffer());
   }
 
   private static void readBack(Path path, CompressionCodecName codec, Configuration conf) throws IOException {

@@ -178,16 +178,9 @@ class EncodedImageSparkTest {
       assertEquals(100 + N, id);
 
       // Shuffled: every row still holds the image its label names, and every image comes once.
-      List<Integer> seen = new ArrayList<>();
-      for (MultiDataSet m : samples.batches(b -> b.batchSize(2).shuffle(true).seed(7)).multiDataSets(1).collect()) {
-        for (int r = 0; r < m.getLabels(0).size(0); r++) {
-          int label = m.getLabels(0).getInt(r);
-          seen.add(label);
-          assertArrayEquals(decoded(images.get(label)), pixels(m.getFeatures(0), r), "pixels of picture " + label);
-        }
-      }
-      seen.sort(null);
-      assertEquals(List.of(100, 101, 102, 103, 104, 105, 106), seen);
+      assertEquals(List.of(100, 101, 102, 103, 104, 105, 106),
+          labelsOfTheirPixels(samples.batches(b -> b.batchSize(2).shuffle(true).seed(7)).multiDataSets(1).collect(),
+              images));
     } finally {
       samples.unpersist();
     }
@@ -200,19 +193,28 @@ class EncodedImageSparkTest {
     SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE)
         .fromDataFrame(frame(images));
     try {
-      List<Integer> seen = new ArrayList<>();
-      for (MultiDataSet m : samples.batches(b -> b.batchSize(4)).multiDataSets(0).collect()) {
-        for (int r = 0; r < m.getLabels(0).size(0); r++) {
-          int label = m.getLabels(0).getInt(r);
-          seen.add(label);
-          assertArrayEquals(decoded(images.get(label)), pixels(m.getFeatures(0), r), "pixels of picture " + label);
-        }
-      }
-      seen.sort(null);
-      assertEquals(List.of(100, 101, 102, 103, 104, 105, 106), seen);
+      assertEquals(List.of(100, 101, 102, 103, 104, 105, 106),
+          labelsOfTheirPixels(samples.batches(b -> b.batchSize(4)).multiDataSets(0).collect(), images));
     } finally {
       samples.unpersist();
     }
+  }
+
+  /**
+   * The labels of every row of {@code batches}, sorted, each row's pixels checked against the
+   * independent decode of the image its label names.
+   */
+  private static List<Integer> labelsOfTheirPixels(List<MultiDataSet> batches, Map<Integer, byte[]> images) {
+    List<Integer> seen = new ArrayList<>();
+    for (MultiDataSet m : batches) {
+      for (int r = 0; r < m.getLabels(0).size(0); r++) {
+        int label = m.getLabels(0).getInt(r);
+        seen.add(label);
+        assertArrayEquals(decoded(images.get(label)), pixels(m.getFeatures(0), r), "pixels of picture " + label);
+      }
+    }
+    seen.sort(null);
+    return seen;
   }
 
   @Test
