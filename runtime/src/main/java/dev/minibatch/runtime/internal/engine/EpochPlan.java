@@ -260,7 +260,7 @@ class EpochPlan {
     return s != null ? s[j] : j * batchSize;
   }
 
-  private void checkBatch(int j) {
+  void checkBatch(int j) {
     if (j < 0 || j >= batchCount) {
       throw new IndexOutOfBoundsException("batch " + j + " of an epoch with " + batchCount + " batches");
     }

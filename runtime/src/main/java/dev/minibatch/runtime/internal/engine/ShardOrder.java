@@ -16,7 +16,9 @@ import java.util.SplittableRandom;
  * ceil(n/k)} on, wrapping to the order's start).
  *
  * <p>Reuses its buffers: an order it returned is valid until the next call with the same {@code
- * second} flag. Not thread-safe.
+ * second} flag, and its caller may write it until then (a plan over the order may be the order
+ * itself, its entries mapped in place by a drawn order): every call fills the buffer anew. Not
+ * thread-safe.
  */
 final class ShardOrder {
   private final int numSamples;

@@ -11,6 +11,7 @@ import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.BatchIterator;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.engine.Multicast;
+import dev.minibatch.runtime.io.SampleProcessor;
 import dev.minibatch.runtime.io.SampleProcessor.Sample;
 import dev.minibatch.runtime.io.SampleProcessor.SampleException;
 import dev.minibatch.runtime.pipeline.PipelineIterator;
@@ -109,6 +110,39 @@ class Hdf5ReadersTest {
             assertSameBatches(expected.get(0), epoch(threaded));
             assertSameBatches(expected.get(1), epoch(threaded));
           }
+        }
+      }
+    }
+  }
+
+  /**
+   * A process function's draws are seeded by the row's position in the epoch (SampleProcessor):
+   * under elastic parts that is its position in the global order, so part {@code p} of {@code k}
+   * gets global batch {@code p + b k} with the very values one provider over everything makes,
+   * for any {@code k} (a position counted in the part's own batches would draw other values).
+   */
+  @Test
+  @Timeout(60)
+  void aProcessFunctionDrawsTheSameValuesUnderAnyNumberOfElasticParts() {
+    SampleProcessor offset = (s, context) -> {
+      INDArray x = s.get(X).dup();
+      x.putScalar(0, 0, x.getDouble(0, 0) + 1000 * context.random().nextInt(1, 1000));
+      return new Sample(s.index(), s.names(), List.of(x, s.arrays().get(1)));
+    };
+    List<NamedBatch> whole;
+    try (Hdf5Provider p = twoFiles().batchSize(2).shuffle(true).seed(9).process(offset).build()) {
+      whole = epoch(p);
+    }
+    assertEquals(7, whole.size(), "14 samples in batches of 2");
+    for (int k : new int[] {2, 3}) {
+      for (int part = 0; part < k; part++) {
+        List<NamedBatch> expected = new ArrayList<>();
+        for (int j = part; j < whole.size(); j += k) {
+          expected.add(whole.get(j));
+        }
+        try (Hdf5Provider p = twoFiles().batchSize(2).shuffle(true).seed(9).process(offset)
+            .shard(k, part).elasticShards(true).build()) {
+          assertSameBatches(expected, epoch(p));
         }
       }
     }
