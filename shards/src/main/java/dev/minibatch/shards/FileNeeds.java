@@ -17,8 +17,9 @@ import org.jspecify.annotations.Nullable;
  * last use lies below it is done. Positions are compared as keys {@code (epoch << 32) | position},
  * so a file the newest epoch does not read stays until every writer has left the epoch that does.
  *
- * <p>An epoch's tables cost one int per sample and per file; the two newest epochs are kept (reader
- * threads may write the end of one epoch while others begin the next).
+ * <p>An epoch's tables cost one int per file; a write's position is found in the epoch's order
+ * (the engine's own array) near the position its batch gives. The two newest epochs are kept
+ * (reader threads may write the end of one epoch while others begin the next).
  *
  * <p>A trainer that reads its share ({@link PartitionOrder}, {@code k} trainers) writes every
  * {@code k}-th batch of the epoch only: its files, their places and last uses count those batches'
@@ -42,11 +43,92 @@ final class FileNeeds {
 
   /**
    * Epoch {@code epoch}'s files in the order it first reads them; per file its place in that
-   * order and its last position ({@code -1} for a file the epoch does not read); per sample its
-   * first position ({@code -1} if not drawn). For a trainer reading its share, the files, places
-   * and last uses are those of its batches; the positions are the epoch's.
+   * order and its last position ({@code -1} for a file the epoch does not read); and where in the
+   * epoch's order a sample is ({@link #position}). For a trainer reading its share, the files,
+   * places and last uses are those of its batches; the positions are the epoch's.
    */
-  record EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] positionOf) {}
+  static final class EpochUse {
+    private final int epoch;
+    private final EpochDraws from;
+    private int[] files;
+    private final int[] place;
+    private final int[] lastUse;
+    private final int[] draws;
+    private final int samples;
+    private final int reach;
+    // Built only when a sample is not where its batch says (see position): 4 bytes a sample.
+    private volatile int @Nullable [] positionOf;
+
+    EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] draws, int samples, int reach) {
+      this.epoch = epoch;
+      this.from = from;
+      this.files = files;
+      this.place = place;
+      this.lastUse = lastUse;
+      this.draws = draws;
+      this.samples = samples;
+      this.reach = reach;
+    }
+
+    /** The files in the order the epoch first reads them. */
+    int[] files() {
+      return files;
+    }
+
+    /** Per file, its place in {@link #files()}, or -1. */
+    int[] place() {
+      return place;
+    }
+
+    /**
+     * The position in the epoch's order of sample {@code sample}, which a batch says is at about
+     * {@code near} (its epoch position: the engine's plan counts the rows carried into the epoch
+     * or skips those padded out of the last one, so it is off by less than a batch); -1 if the
+     * epoch does not draw it. Looked up around {@code near}, else in a table of every sample's
+     * first position, built once per epoch on the first miss (a row carried from the last epoch,
+     * a part cut from the epoch's positions): the table is 4 bytes a sample, 400 MB for 10^8.
+     */
+    int position(int sample, long near) {
+      int n = draws.length;
+      if (n > 0) {
+        int h = (int) Math.max(0, Math.min(near, n - 1));
+        for (int d = 0; d <= reach && (h - d >= 0 || h + d < n); d++) {
+          if (h - d >= 0 && draws[h - d] == sample) {
+            return h - d;
+          }
+          if (h + d < n && draws[h + d] == sample) {
+            return h + d;
+          }
+        }
+      }
+      return sample >= 0 && sample < samples ? table()[sample] : -1;
+    }
+
+    /** Whether a lookup needed the table of every sample's first position. */
+    boolean tabled() {
+      return positionOf != null;
+    }
+
+    private int[] table() {
+      int[] t = positionOf;
+      if (t == null) {
+        synchronized (this) {
+          t = positionOf;
+          if (t == null) {
+            t = new int[samples];
+            Arrays.fill(t, -1);
+            for (int p = 0; p < draws.length; p++) {
+              if (t[draws[p]] < 0) {
+                t[draws[p]] = p;
+              }
+            }
+            positionOf = t;
+          }
+        }
+      }
+      return t;
+    }
+  }
 
   /**
    * @param order the epoch order; a {@link SharedDraws} (what the engine draws from) hands over the
@@ -55,7 +137,8 @@ final class FileNeeds {
    * @param writers how many threads may write batches at once, at least 1
    * @param parts the trainers that share the epoch's batches in turn, each reading its own files
    *     ({@link PartitionOrder}); 1 for a trainer that may read any file
-   * @param batch the rows of a global batch, when {@code parts > 1}
+   * @param batch the rows of a global batch (how far a batch's epoch position may be from its
+   *     first row's place in the draws, and with {@code parts > 1} which trainer writes it)
    */
   FileNeeds(EpochDraws order, ShardFiles files, long samples, int writers, int parts, int batch) {
     this.order = order;
@@ -73,10 +156,10 @@ final class FileNeeds {
 
   /**
    * The use of epoch {@code e}, computed once per epoch, by the first write of it: {@code sample}
-   * is the first row that write writes (for a trainer reading its share, its position says which
-   * batches are the trainer's).
+   * is the first row that write writes, at about epoch position {@code near} (for a trainer
+   * reading its share, its position says which batches are the trainer's).
    */
-  EpochUse epoch(int e, int sample) {
+  EpochUse epoch(int e, int sample, long near) {
     // The order the engine reads now: a state restored with another seed reseeds it, and an epoch
     // planned from the old order would read (and keep) the old order's files.
     EpochDraws now = shared != null ? shared.current() : order;
@@ -97,7 +180,7 @@ final class FileNeeds {
       if (p != null && p.epoch == e && p.from == now) {
         return p;
       }
-      EpochUse made = make(e, sample, now);
+      EpochUse made = make(e, sample, near, now);
       if (l == null || l.from != now) {
         previous = null;
         latest = made;
@@ -111,7 +194,7 @@ final class FileNeeds {
     }
   }
 
-  private EpochUse make(int e, int first, EpochDraws now) {
+  private EpochUse make(int e, int first, long near, EpochDraws now) {
     int[] draws = shared == null ? null : shared.take(e);
     if (draws == null) {
       draws = new int[now.length()];
@@ -120,20 +203,14 @@ final class FileNeeds {
     int fileCount = files.size();
     int[] place = new int[fileCount];
     int[] lastUse = new int[fileCount];
-    int[] positionOf = new int[samples];
     Arrays.fill(place, -1);
     Arrays.fill(lastUse, -1);
-    Arrays.fill(positionOf, -1);
-    for (int p = 0; p < draws.length; p++) {
-      if (positionOf[draws[p]] < 0) {
-        positionOf[draws[p]] = p;
-      }
-    }
+    int[] firstRead = new int[fileCount];
+    EpochUse use = new EpochUse(e, now, firstRead, place, lastUse, draws, samples, Math.max(1, batch));
     // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
     // with no position here, carried from another epoch, leaves the whole epoch counted).
-    int at = first >= 0 && first < samples ? positionOf[first] : -1;
+    int at = parts > 1 ? use.position(first, near) : -1;
     int mine = parts > 1 && at >= 0 ? (at / batch) % parts : -1;
-    int[] firstRead = new int[fileCount];
     int k = 0;
     for (int p = 0; p < draws.length; p++) {
       if (mine >= 0 && (p / batch) % parts != mine) {
@@ -146,7 +223,9 @@ final class FileNeeds {
       }
       lastUse[f] = p;
     }
-    return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, positionOf);
+    // Before the use is published (latest, previous): its files are the ones read.
+    use.files = Arrays.copyOf(firstRead, k);
+    return use;
   }
 
   /**

@@ -79,7 +79,7 @@ final class ShardReading implements AutoCloseable {
         capacity = b.cacheFiles > 0 ? b.cacheFiles
             : Math.min(files.size(), CacheSize.byDefault(indexes, mix, reach, window, b.readAhead));
         this.order = new SharedDraws(mix);
-        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, 0);
+        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, sampling.batchSize());
       }
       ShardDiskCache disk = null;
       if (b.diskCache != null) {
@@ -256,10 +256,11 @@ final class ShardReading implements AutoCloseable {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
-      FileNeeds.EpochUse use = needs.epoch(slot.epoch(), indices[from]);
+      long near = slot.firstPosition() + from;
+      FileNeeds.EpochUse use = needs.epoch(slot.epoch(), indices[from], near);
       // A row carried over from another epoch has no position in this one: the write then counts
       // from the epoch's start, which only keeps files longer.
-      int start = Math.max(0, use.positionOf()[indices[from]]);
+      int start = Math.max(0, use.position(indices[from], near));
       int writer = needs.enter(slot.epoch(), start);
       Progress at = new Progress(use, slot.epoch(), writer, start - from, slot.seed(), new Held());
       try {

@@ -172,7 +172,7 @@ class ShardReadAheadTest {
       assertEquals("part-00001.parquet", files.entry(1).name());
       MixOrder order = new MixOrder(List.of(index), new double[] {1}, -1, false, 0, 65_536);
       FileNeeds needs = new FileNeeds(order, files, index.samples(), 1, 1, 0);
-      needs.epoch(0, 0);
+      needs.epoch(0, 0, 0);
       try (ShardCache cache = new ShardCache(files, 4, needs, null)) {
         test.run(cache);
       }

@@ -1,0 +1,129 @@
+package dev.minibatch.shards;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.minibatch.runtime.array.ArrayDataProvider;
+import dev.minibatch.runtime.spi.EpochDraws;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.nd4j.linalg.factory.Nd4j;
+
+/**
+ * Where a write is in its epoch ({@link FileNeeds.EpochUse#position}): the batch gives its epoch
+ * position, which the engine's plan counts with the rows carried in (ROLL_OVER) or without those
+ * padded out of the last epoch (PAD_CONTINUE), so the row is within a batch of it in the epoch's
+ * draws; a batch whose count is further off (a part cut from the positions) finds its row in the
+ * table of first positions. 20 samples in 5 files of 4; the draws written out by hand.
+ */
+class FileNeedsTest {
+  @TempDir static Path dir;
+  private static ShardStore store;
+  private static ShardFiles files;
+
+  @BeforeAll
+  static void write() {
+    String set = dir.resolve("set").toString();
+    try (ArrayDataProvider source = ArrayDataProvider.builder().data("x", Nd4j.rand(20, 2)).batchSize(20).build()) {
+      ShardWriter.builder().samplesPerFile(4).build().write(source, set);
+    }
+    store = ShardStore.open(set, new Configuration());
+    files = new ShardFiles(List.of(store), List.of(ShardIndex.read(store)));
+  }
+
+  @AfterAll
+  static void close() {
+    store.close();
+  }
+
+  /** Fixed draws for every epoch. */
+  private static EpochDraws drawing(int... draws) {
+    return new EpochDraws() {
+      @Override
+      public int length() {
+        return draws.length;
+      }
+
+      @Override
+      public long seed() {
+        return 0;
+      }
+
+      @Override
+      public EpochDraws reseeded(long seed) {
+        return this;
+      }
+
+      @Override
+      public void fill(int epoch, int[] out) {
+        System.arraycopy(draws, 0, out, 0, draws.length);
+      }
+    };
+  }
+
+  // A permutation of the 20 samples: files 3, 0, 4, 1, 2 in windows.
+  private static final int[] PERMUTATION = {13, 0, 12, 3, 15, 14, 1, 2, 16, 19, 5, 18, 17, 7, 4, 6, 9, 11, 8, 10};
+
+  @Test
+  void aRowIsFoundWithinABatchOfItsBatchsPosition() {
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 20, 2, 1, 4);
+    FileNeeds.EpochUse use = needs.epoch(0, 13, 0);
+    for (int p = 0; p < PERMUTATION.length; p++) {
+      int sample = PERMUTATION[p];
+      for (int off = -4; off <= 4; off++) {
+        assertEquals(p, use.position(sample, p + off), "sample " + sample + " with its batch at " + (p + off));
+      }
+    }
+    assertFalse(use.tabled(), "rows within a batch of their batch's position need no table of every sample");
+    for (int p = 0; p < PERMUTATION.length; p++) {
+      int sample = PERMUTATION[p];
+      // A count a whole part away (the part's own positions) finds the row too.
+      assertEquals(p, use.position(sample, p - 10), "sample " + sample + " counted 10 early");
+      assertEquals(p, use.position(sample, p + 1000), "sample " + sample + " counted past the epoch");
+    }
+    assertTrue(use.tabled());
+    // The files in the order the epoch first reads them, and the last position of each (hand-read
+    // from the draws: file f holds samples 4f..4f+3).
+    assertArrayEquals(new int[] {3, 0, 4, 1, 2}, use.files());
+    assertEquals(FileNeeds.key(0, 7), needs.lastUse(0));
+    assertEquals(FileNeeds.key(0, 15), needs.lastUse(1));
+    assertEquals(FileNeeds.key(0, 19), needs.lastUse(2));
+    assertEquals(FileNeeds.key(0, 5), needs.lastUse(3));
+    assertEquals(FileNeeds.key(0, 12), needs.lastUse(4));
+  }
+
+  @Test
+  void aSampleDrawnTwiceIsWhereItsBatchIsAndOneNotDrawnIsNowhere() {
+    // Sample 5 at positions 1 and 6 (draws with replacement), sample 19 not drawn at all.
+    int[] draws = {0, 5, 1, 2, 3, 4, 5, 6, 7, 8};
+    FileNeeds needs = new FileNeeds(drawing(draws), files, 20, 1, 1, 2);
+    FileNeeds.EpochUse use = needs.epoch(0, 0, 0);
+    assertEquals(1, use.position(5, 0));
+    assertEquals(6, use.position(5, 6), "the second draw, where its batch is");
+    assertEquals(6, use.position(5, 7));
+    // Far from both, the first draw (the table).
+    assertEquals(1, use.position(5, 9 + 100));
+    assertEquals(-1, use.position(19, 3));
+    assertEquals(-1, use.position(19, 3 + 100));
+  }
+
+  @Test
+  void aTrainerOfItsShareCountsOnlyItsBatchesFilesFoundByItsFirstRow() {
+    // Two trainers, batches of 4: trainer 1 writes positions 4-7 and 12-15 (samples 15 14 1 2 and
+    // 17 7 4 6), so it reads files 3, 0, 4, 1 (not 2); its first row, sample 15 at position 4, says
+    // which batches are its own.
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 20, 1, 2, 4);
+    FileNeeds.EpochUse use = needs.epoch(0, 15, 4);
+    assertArrayEquals(new int[] {3, 0, 4, 1}, use.files());
+    assertEquals(-1, needs.lastUse(2));
+    assertEquals(FileNeeds.key(0, 15), needs.lastUse(1));
+    assertEquals(FileNeeds.key(0, 7), needs.lastUse(0));
+  }
+}
