@@ -307,9 +307,9 @@ public final class ImagenetPairs {
   }
 
   /** A source photo, decoded (BGR), with its record's label. */
-  private record Photo(Mat pixels, float label) {}
+  record Photo(Mat pixels, float label) {}
 
-  private static List<Photo> photos(Path rec) {
+  static List<Photo> photos(Path rec) {
     List<Photo> out = new ArrayList<>();
     try (RecordIOFile file = RecordIOFile.open(rec)) {
       for (int i = 0; i < file.records(); i++) {
