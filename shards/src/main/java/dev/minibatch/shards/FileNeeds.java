@@ -58,8 +58,13 @@ final class FileNeeds {
     private final int reach;
     // Built only when a sample is not where its batch says (see position): 4 bytes a sample.
     private volatile int @Nullable [] positionOf;
+    // The next epoch's first files, once read-ahead asked for them (see next).
+    private volatile int @Nullable [] next;
+    private final boolean shares;
 
-    EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] draws, int samples, int reach) {
+    EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] draws, int samples, int reach,
+        boolean shares) {
+      this.shares = shares;
       this.epoch = epoch;
       this.from = from;
       this.files = files;
@@ -102,6 +107,34 @@ final class FileNeeds {
         }
       }
       return sample >= 0 && sample < samples ? table()[sample] : -1;
+    }
+
+    /**
+     * At most {@code count} of the files the next epoch reads first, for read-ahead to load while
+     * this epoch ends (the next epoch's first batch then waits for none): known for one set read
+     * whole ({@link MixOrder#firstFiles}); none for a mix or a trainer reading its share. Once asked
+     * for, they count as needed by the next epoch's start ({@link FileNeeds#lastUse}).
+     */
+    int[] next(int count) {
+      int[] n = next;
+      if (n == null) {
+        n = !shares && from instanceof MixOrder m ? m.firstFiles(epoch + 1, count) : new int[0];
+        next = n;
+      }
+      return n;
+    }
+
+    /** Whether {@link #next} named {@code file}. */
+    boolean nextReads(int file) {
+      int[] n = next;
+      if (n != null) {
+        for (int f : n) {
+          if (f == file) {
+            return true;
+          }
+        }
+      }
+      return false;
     }
 
     /** Whether a lookup needed the table of every sample's first position. */
@@ -206,7 +239,7 @@ final class FileNeeds {
     Arrays.fill(place, -1);
     Arrays.fill(lastUse, -1);
     int[] firstRead = new int[fileCount];
-    EpochUse use = new EpochUse(e, now, firstRead, place, lastUse, draws, samples, Math.max(1, batch));
+    EpochUse use = new EpochUse(e, now, firstRead, place, lastUse, draws, samples, Math.max(1, batch), parts > 1);
     // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
     // with no position here, carried from another epoch, leaves the whole epoch counted).
     int at = parts > 1 ? use.position(first, near) : -1;
@@ -278,6 +311,10 @@ final class FileNeeds {
    */
   long lastUse(int file) {
     EpochUse l = latest;
+    if (l != null && l.nextReads(file)) {
+      // Read ahead for the next epoch's start: needed until that epoch says when it is done with it.
+      return key(l.epoch + 1, 0);
+    }
     if (l != null && l.lastUse[file] >= 0) {
       return key(l.epoch, l.lastUse[file]);
     }

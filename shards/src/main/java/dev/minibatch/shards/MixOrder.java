@@ -129,6 +129,20 @@ final class MixOrder implements EpochDraws {
     return quotas[s];
   }
 
+  /**
+   * At most {@code count} files among the first that epoch {@code epoch} reads, in the order of its
+   * file permutation (its first window holds the samples of its first files): what read-ahead can
+   * load before the epoch begins. For one set read whole; none for a mix, whose epochs start in
+   * several sets' streams.
+   */
+  int[] firstFiles(int epoch, int count) {
+    if (!whole() || count <= 0) {
+      return new int[0];
+    }
+    int[] files = sets[0].files(epoch);
+    return java.util.Arrays.copyOf(files, Math.min(count, files.length));
+  }
+
   /** Whether the epoch is one set's global order, as {@link GlobalOrder} gives it. */
   private boolean whole() {
     return sets.length == 1 && length == sizes[0];

@@ -387,9 +387,19 @@ final class ShardReading implements AutoCloseable {
       }
       // Once per batch, not per row: the files after the furthest one this batch reached (a batch
       // of carried rows only, from another epoch, reaches none of this epoch's: -1).
+      // Past the epoch's last file, the next epoch's first ones: its first batch then waits for none.
       int[] ahead = use.files();
-      for (int k = 1; k <= readAhead && furthest + k < ahead.length; k++) {
-        cache.prefetch(ahead[furthest + k]);
+      for (int k = 1; k <= readAhead && furthest + k >= 0; k++) {
+        int f = furthest + k;
+        if (f < ahead.length) {
+          cache.prefetch(ahead[f]);
+        } else {
+          int[] next = use.next(readAhead);
+          if (f - ahead.length >= next.length) {
+            break;
+          }
+          cache.prefetch(next[f - ahead.length]);
+        }
       }
       if (touched == 0x5EED_0001) {
         sink = touched; // almost never: keeps the reads alive without a shared write per call

@@ -28,7 +28,7 @@ import org.nd4j.linalg.factory.Nd4j;
  * samples of {@link IndexedSamples} in 10 files of 3, batches of 3.
  */
 class ShardReadAheadTest {
-  private static final String THREAD = "minibatch-shard-read-ahead-";
+  private static final String THREAD = ReadAheadThreads.PREFIX;
 
   @TempDir static Path dir;
   private static String set;
@@ -44,23 +44,8 @@ class ShardReadAheadTest {
     }
   }
 
-  private static List<Thread> readAheadThreads() {
-    List<Thread> out = new ArrayList<>();
-    for (Thread t : Thread.getAllStackTraces().keySet()) {
-      if (t.isAlive() && t.getName().startsWith(THREAD)) {
-        out.add(t);
-      }
-    }
-    return out;
-  }
-
-  /** The read-ahead threads still alive after joining them for up to 2 s in all. */
   private static List<Thread> awaitNoReadAhead() throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(2);
-    for (Thread t : readAheadThreads()) {
-      t.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime())));
-    }
-    return readAheadThreads();
+    return ReadAheadThreads.awaitNone();
   }
 
   @Test
@@ -113,8 +98,9 @@ class ShardReadAheadTest {
 
   @Test
   void theEpochsStatsCountEveryFileTheEpochLoadedAsTheReadAheadStagesItems() {
-    // Read in order with read-ahead 2: each of the 10 files loads once in the epoch (the cache holds
-    // what the window reads plus the read-ahead).
+    // Read in order with read-ahead 2: each of the 10 files loads once in the epoch (the default cache
+    // holds all 10 of this small set, so the next epoch's first files, read ahead at its end, are
+    // still there).
     try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(2).build()) {
       PipelineStats stats = epoch(p);
       assertEquals(List.of(STAGE, "ShardProvider"), names(stats), stats.summary());
@@ -142,6 +128,44 @@ class ShardReadAheadTest {
       PipelineStats stats = epoch(p);
       assertEquals(List.of(STAGE, "shard-reader", "ShardProvider"), names(stats), stats.summary());
       assertEquals(10, stats.stages().get(0).items(), stats.summary());
+    }
+  }
+
+  /**
+   * The next epoch's first files are read ahead while an epoch ends (MixOrder#firstFiles), so its
+   * first batch waits for none: every file takes 30 ms to open, a cache of 4 has dropped files 0 and
+   * 1 by the epoch's end, the second epoch's first batch finds them loaded again (10 + 2 loads
+   * before it begins) and waits for nothing.
+   */
+  @Test
+  void theNextEpochsFirstFilesAreReadAheadSoItsFirstBatchWaitsForNone() throws InterruptedException {
+    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    try (ShardProvider p = ShardProvider.builder("slowfs://" + set).configuration(SlowFileSystem.conf("part-", 30))
+        .batchSize(3).readAhead(2).cacheFiles(4).build()) {
+      epoch(p);
+      assertTrue(awaitNoReadAhead().isEmpty());
+      assertEquals(12, p.fileLoads(), "the epoch's 10 files and the next epoch's first 2");
+      try (BatchIterator<NamedBatch> it = p.iterator()) {
+        long t = System.nanoTime();
+        NamedBatch first = it.next();
+        long waited = System.nanoTime() - t;
+        assertTrue(IndexedSamples.holds(first, 0, 0), "the second epoch's first row holds sample 0");
+        assertTrue(waited < 30 * MS, "the second epoch's first batch waited " + waited / MS + " ms for a file");
+        while (it.hasNext()) {
+          it.next();
+        }
+      }
+      assertTrue(awaitNoReadAhead().isEmpty());
+      // Files 8 and 9, read again at this epoch's end, stayed in the cache: files 2-7 load, then the
+      // next epoch's first 2 again.
+      assertEquals(20, p.fileLoads());
+    }
+    // A trainer's last epoch reads no more than the next epoch's first files, at most readAhead:
+    // readAhead(0) reads none.
+    try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(0).cacheFiles(1).build()) {
+      epoch(p);
+      assertTrue(awaitNoReadAhead().isEmpty());
+      assertEquals(10, p.fileLoads());
     }
   }
 

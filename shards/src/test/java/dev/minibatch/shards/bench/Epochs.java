@@ -10,15 +10,22 @@ final class Epochs {
 
   /** One epoch's samples per second; reads one value of every batch so the work cannot be skipped. */
   static double samplesPerSecond(Iterable<NamedBatch> p) {
+    return samplesPerSecond(p, 1);
+  }
+
+  /** As {@link #samplesPerSecond(Iterable)}, over {@code epochs} epochs in a row (a longer, steadier time). */
+  static double samplesPerSecond(Iterable<NamedBatch> p, int epochs) {
     long t = System.nanoTime();
     double sum = 0;
-    int n = 0;
-    for (NamedBatch b : p) {
-      INDArray a = b.data().get(0);
-      long[] last = new long[a.rank()];
-      last[0] = b.rows() - 1;
-      sum += a.getDouble(last);
-      n += b.rows();
+    long n = 0;
+    for (int e = 0; e < epochs; e++) {
+      for (NamedBatch b : p) {
+        INDArray a = b.data().get(0);
+        long[] last = new long[a.rank()];
+        last[0] = b.rows() - 1;
+        sum += a.getDouble(last);
+        n += b.rows();
+      }
     }
     double s = n / ((System.nanoTime() - t) / 1e9);
     if (sum == 42.4242) {

@@ -24,16 +24,18 @@ import org.nd4j.linalg.factory.Nd4j;
  * reads most files again over its file system. Per round one epoch of each and Hadoop's own {@code
  * readFully} of every file from each server, in alternating order; the ratios to local, and of each
  * remote epoch to the time readFully takes for the bytes that epoch read, are taken within each round. Then 20 epochs of the local streaming provider
- * with the process's resident set size after each. Usage: {@code ShardSources [rounds]}.
+ * with the process's resident set size after each. Usage: {@code ShardSources [rounds] [warm-up rounds, default 3]}.
  */
 public final class ShardSources {
   private static final int N = 30_000;
   private static final int BATCH = 128;
+  private static final int EPOCHS = 4;
 
   private ShardSources() {}
 
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
+    int warmups = args.length > 1 ? Integer.parseInt(args[1]) : 3;
     INDArray x = Nd4j.rand(DataType.FLOAT, N, 784);
     INDArray y = Nd4j.zeros(DataType.FLOAT, N, 10);
     for (int i = 0; i < N; i++) {
@@ -52,29 +54,36 @@ public final class ShardSources {
       try (ShardProvider l = streaming(local, new Configuration());
           ShardProvider h = streaming(onHdfs, hdfsConf);
           ShardProvider s = streaming(onS3, s3.conf())) {
-        Epochs.samplesPerSecond(l);
-        Epochs.samplesPerSecond(h);
-        Epochs.samplesPerSecond(s);
+        byte[] buffer = new byte[32 << 20];
+        // Whole rounds first, not counted: the JIT compiles Hadoop's, S3A's and the servers' code for
+        // the first seconds, on the same two cores.
+        for (int w = 0; w < Math.max(1, warmups); w++) {
+          Epochs.samplesPerSecond(l);
+          Epochs.samplesPerSecond(h);
+          Epochs.samplesPerSecond(s);
+          readFully(onHdfs, hdfsConf, buffer);
+          readFully(onS3, s3.conf(), buffer);
+        }
         double[] hr = new double[rounds];
         double[] sr = new double[rounds];
         double[] hf = new double[rounds];
         double[] sf = new double[rounds];
-        byte[] buffer = new byte[32 << 20];
         for (int r = 0; r < rounds; r++) {
           long hBytes = h.remoteBytes();
           long sBytes = s.remoteBytes();
           // Each epoch with the same file system's own readFully of every file of the set, in one round.
-          double[] rates = Epochs.round(r, () -> Epochs.samplesPerSecond(l), () -> Epochs.samplesPerSecond(h),
-              () -> Epochs.samplesPerSecond(s), () -> readFully(onHdfs, hdfsConf, buffer),
-              () -> readFully(onS3, s3.conf(), buffer));
+          // Each timed over EPOCHS epochs or passes: one epoch of this set takes 20-80 ms.
+          double[] rates = Epochs.round(r, () -> Epochs.samplesPerSecond(l, EPOCHS),
+              () -> Epochs.samplesPerSecond(h, EPOCHS), () -> Epochs.samplesPerSecond(s, EPOCHS),
+              () -> readFully(onHdfs, hdfsConf, buffer), () -> readFully(onS3, s3.conf(), buffer));
           double a = rates[0];
           double b = rates[1];
           double c = rates[2];
           hr[r] = b / a;
           sr[r] = c / a;
           // The limit for an epoch that read epochBytes: the same bytes at readFully's rate, as samples/s.
-          double hLimit = N / ((h.remoteBytes() - hBytes) / rates[3]);
-          double sLimit = N / ((s.remoteBytes() - sBytes) / rates[4]);
+          double hLimit = (double) N * EPOCHS / ((h.remoteBytes() - hBytes) / rates[3]);
+          double sLimit = (double) N * EPOCHS / ((s.remoteBytes() - sBytes) / rates[4]);
           hf[r] = b / hLimit;
           sf[r] = c / sLimit;
           System.out.printf("round %d: local %.0f, hdfs %.0f, s3 %.0f samples/s; hdfs/local %.3f, s3/local %.3f;"
@@ -86,7 +95,7 @@ public final class ShardSources {
         System.out.printf("hdfs epoch / readFully of the epoch's bytes: %s%n", Epochs.summary(hf));
         System.out.printf("s3 epoch / readFully of the epoch's bytes: %s%n", Epochs.summary(sf));
         System.out.printf("file loads: local %d, hdfs %d, s3 %d over %d epochs each%n", l.fileLoads(), h.fileLoads(),
-            s.fileLoads(), rounds + 1);
+            s.fileLoads(), rounds * EPOCHS + Math.max(1, warmups));
       }
       try (ShardProvider l = streaming(local, new Configuration())) {
         long[] rss = new long[20];
@@ -115,12 +124,14 @@ public final class ShardSources {
       org.apache.hadoop.fs.FileSystem fs = dir.getFileSystem(conf);
       long t = System.nanoTime();
       long bytes = 0;
-      for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
-        int n = Math.toIntExact(f.getLen());
-        try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(f.getPath())) {
-          in.readFully(0, buffer, 0, n);
+      for (int pass = 0; pass < EPOCHS; pass++) {
+        for (org.apache.hadoop.fs.FileStatus f : fs.listStatus(dir, p -> p.getName().endsWith(".parquet"))) {
+          int n = Math.toIntExact(f.getLen());
+          try (org.apache.hadoop.fs.FSDataInputStream in = fs.open(f.getPath())) {
+            in.readFully(0, buffer, 0, n);
+          }
+          bytes += n;
         }
-        bytes += n;
       }
       return bytes / ((System.nanoTime() - t) / 1e9);
     } catch (IOException e) {

@@ -171,13 +171,23 @@ public final class StageCounters {
         consumerWait.sum(), wall, depth.getAsInt(), capacity, bytes.sum());
   }
 
+  // Where the last window ended: the next counts from there.
+  private volatile @Nullable StageStats lastEnd;
+
   /**
    * A view of these counters over one iteration, for a stage that outlives its iterations (a shard
-   * cache's read-ahead serves epoch after epoch): what is counted from now until {@link
-   * Window#end()}, and the wall time in between.
+   * cache's read-ahead serves epoch after epoch): what is counted from the end of the last window
+   * (from now for the first) until {@link Window#end()}, and the wall time from now to then. Work
+   * done between two iterations (files read ahead for the next epoch) belongs to the next.
    */
   public Window window() {
-    return new Window(snapshot());
+    StageStats now = snapshot();
+    StageStats e = lastEnd;
+    if (e == null) {
+      return new Window(now);
+    }
+    return new Window(new StageStats(name, workers, e.items(), e.busyNanos(), e.waitInputNanos(),
+        e.blockedOutputNanos(), e.consumerWaitNanos(), now.wallNanos(), now.queueDepth(), capacity, e.bytes()));
   }
 
   /** What {@link #window()} returns; safe to read from any thread. */
@@ -189,10 +199,12 @@ public final class StageCounters {
       this.from = from;
     }
 
-    /** Freezes the window at the first call: later work belongs to the next iteration. */
+    /** Freezes the window at the first call: later work belongs to the next window. */
     public void end() {
       if (to == null) {
-        to = StageCounters.this.snapshot();
+        StageStats t = StageCounters.this.snapshot();
+        to = t;
+        lastEnd = t;
       }
     }
 

@@ -58,6 +58,28 @@ class StageCountersWindowTest {
   }
 
   @Test
+  void aWindowAfterAnEndedOneCountsFromThatEnd() {
+    StageCounters c = new StageCounters("cache", 1, 4, () -> 1);
+    c.addItems(1);
+    StageCounters.Window first = c.window();
+    c.addItems(3);
+    c.addBytes(300);
+    first.end();
+    // Read ahead between two epochs: the next window counts it.
+    c.addItems(2);
+    c.addBytes(200);
+    StageCounters.Window second = c.window();
+    c.addItems(4);
+    c.addBytes(400);
+    second.end();
+    assertEquals(3, first.snapshot().items());
+    assertEquals(300, first.snapshot().bytes());
+    assertEquals(6, second.snapshot().items());
+    assertEquals(600, second.snapshot().bytes());
+    assertEquals(10, c.snapshot().items());
+  }
+
+  @Test
   void anOpenWindowReadsTheCountersNow() {
     StageCounters c = new StageCounters("cache", 1, 4, () -> 1);
     c.addItems(4);
