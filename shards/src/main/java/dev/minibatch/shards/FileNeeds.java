@@ -11,15 +11,16 @@ import org.jspecify.annotations.Nullable;
  * with and read-ahead never takes the place of a file the current window still reads.
  *
  * <p>Per epoch it knows each file's place in the order the epoch first reads the files (what
- * read-ahead follows), the last position of the epoch that reads it, and each sample's position.
+ * read-ahead follows), the last position of the epoch that reads it, and the epoch's order, in
+ * which a write finds its first row near the position its batch gives.
  * Writers say which position they are writing ({@link #enter}/{@link #exit}); the lowest position
  * still being written, or the furthest begun when none is, is the <em>low water</em>: a file whose
  * last use lies below it is done. Positions are compared as keys {@code (epoch << 32) | position},
  * so a file the newest epoch does not read stays until every writer has left the epoch that does.
  *
- * <p>An epoch's tables cost one int per file; a write's position is found in the epoch's order
- * (the engine's own array) near the position its batch gives. The two newest epochs are kept
- * (reader threads may write the end of one epoch while others begin the next).
+ * <p>An epoch's tables cost one int per file; the epoch's order is the engine's own array. The two
+ * newest epochs are kept (reader threads may write the end of one epoch while others begin the
+ * next).
  *
  * <p>A trainer that reads its share ({@link PartitionOrder}, {@code k} trainers) writes every
  * {@code k}-th batch of the epoch only: its files, their places and last uses count those batches'
@@ -32,9 +33,9 @@ final class FileNeeds {
 
   private final EpochDraws order;
   private final ShardFiles files;
-  private final int samples;
   private final int parts;
   private final int batch;
+  private final long nextFirst;
   private final AtomicLongArray writing;
   private final AtomicLong begun = new AtomicLong(-1);
   private volatile @Nullable EpochUse latest;
@@ -50,29 +51,25 @@ final class FileNeeds {
   static final class EpochUse {
     private final int epoch;
     private final EpochDraws from;
-    private int[] files;
+    private final int[] files;
     private final int[] place;
     private final int[] lastUse;
     private final int[] draws;
-    private final int samples;
     private final int reach;
-    // Built only when a sample is not where its batch says (see position): 4 bytes a sample.
-    private volatile int @Nullable [] positionOf;
+    private final long nextFirst;
     // The next epoch's first files, once read-ahead asked for them (see next).
     private volatile int @Nullable [] next;
-    private final boolean shares;
 
-    EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] draws, int samples, int reach,
-        boolean shares) {
-      this.shares = shares;
+    EpochUse(int epoch, EpochDraws from, int[] files, int[] place, int[] lastUse, int[] draws, int reach,
+        long nextFirst) {
       this.epoch = epoch;
       this.from = from;
       this.files = files;
       this.place = place;
       this.lastUse = lastUse;
       this.draws = draws;
-      this.samples = samples;
       this.reach = reach;
+      this.nextFirst = nextFirst;
     }
 
     /** The files in the order the epoch first reads them. */
@@ -86,39 +83,45 @@ final class FileNeeds {
     }
 
     /**
-     * The position in the epoch's order of sample {@code sample}, which a batch says is at about
-     * {@code near} (its epoch position: the engine's plan counts the rows carried into the epoch
-     * or skips those padded out of the last one, so it is off by less than a batch); -1 if the
-     * epoch does not draw it. Looked up around {@code near}, else in a table of every sample's
-     * first position, built once per epoch on the first miss (a row carried from the last epoch,
-     * a part cut from the epoch's positions): the table is 4 bytes a sample, 400 MB for 10^8.
+     * The position in the epoch's order ({@code draws}) of sample {@code sample}, which its batch
+     * says is at {@code near}, or -1 if it is not within {@code reach} of it: the batch's position
+     * is off by less than a batch (the engine's plan counts the rows carried into the epoch, or
+     * skips those padded out of the last one), so a row further off is not this epoch's (a row
+     * carried in from the last one). Nearest first: a sample drawn twice is where its batch is.
      */
-    int position(int sample, long near) {
+    static int position(int[] draws, int sample, long near, int reach) {
       int n = draws.length;
-      if (n > 0) {
-        int h = (int) Math.max(0, Math.min(near, n - 1));
-        for (int d = 0; d <= reach && (h - d >= 0 || h + d < n); d++) {
-          if (h - d >= 0 && draws[h - d] == sample) {
-            return h - d;
-          }
-          if (h + d < n && draws[h + d] == sample) {
-            return h + d;
-          }
+      if (n == 0) {
+        return -1;
+      }
+      int h = (int) Math.max(0, Math.min(near, n - 1));
+      for (int d = 0; d <= reach && (h - d >= 0 || h + d < n); d++) {
+        if (h - d >= 0 && draws[h - d] == sample) {
+          return h - d;
+        }
+        if (h + d < n && draws[h + d] == sample) {
+          return h + d;
         }
       }
-      return sample >= 0 && sample < samples ? table()[sample] : -1;
+      return -1;
+    }
+
+    /** {@link #position(int[], int, long, int)} in this epoch's draws. */
+    int position(int sample, long near) {
+      return position(draws, sample, near, reach);
     }
 
     /**
-     * At most {@code count} of the files the next epoch reads first, for read-ahead to load while
-     * this epoch ends (the next epoch's first batch then waits for none): known for one set read
-     * whole ({@link MixOrder#firstFiles}); none for a mix or a trainer reading its share. Once asked
-     * for, they count as needed by the next epoch's start ({@link FileNeeds#lastUse}).
+     * At most {@code count} of the files the next epoch reads first from where this trainer starts
+     * it, for read-ahead to load while this epoch ends (the next epoch's first batch then waits for
+     * none): known for one set read whole ({@link MixOrder#firstFiles}); none for a mix or a trainer
+     * reading its share. Once asked for, they count as needed by the next epoch's start ({@link
+     * FileNeeds#lastUse}).
      */
     int[] next(int count) {
       int[] n = next;
       if (n == null) {
-        n = !shares && from instanceof MixOrder m ? m.firstFiles(epoch + 1, count) : new int[0];
+        n = from instanceof MixOrder m ? m.firstFiles(epoch + 1, nextFirst, count) : new int[0];
         next = n;
       }
       return n;
@@ -136,50 +139,26 @@ final class FileNeeds {
       }
       return false;
     }
-
-    /** Whether a lookup needed the table of every sample's first position. */
-    boolean tabled() {
-      return positionOf != null;
-    }
-
-    private int[] table() {
-      int[] t = positionOf;
-      if (t == null) {
-        synchronized (this) {
-          t = positionOf;
-          if (t == null) {
-            t = new int[samples];
-            Arrays.fill(t, -1);
-            for (int p = 0; p < draws.length; p++) {
-              if (t[draws[p]] < 0) {
-                t[draws[p]] = p;
-              }
-            }
-            positionOf = t;
-          }
-        }
-      }
-      return t;
-    }
   }
 
   /**
    * @param order the epoch order; a {@link SharedDraws} (what the engine draws from) hands over the
    *     order the engine drew, so that an epoch is drawn once
-   * @param samples the samples of all sets (the provider-wide sample indices are below it)
    * @param writers how many threads may write batches at once, at least 1
    * @param parts the trainers that share the epoch's batches in turn, each reading its own files
    *     ({@link PartitionOrder}); 1 for a trainer that may read any file
    * @param batch the rows of a global batch (how far a batch's epoch position may be from its
    *     first row's place in the draws, and with {@code parts > 1} which trainer writes it)
+   * @param nextFirst the position in the epoch order at which this trainer starts an epoch (the
+   *     next epoch's files from there are read ahead at an epoch's end), or -1 for none
    */
-  FileNeeds(EpochDraws order, ShardFiles files, long samples, int writers, int parts, int batch) {
+  FileNeeds(EpochDraws order, ShardFiles files, int writers, int parts, int batch, long nextFirst) {
     this.order = order;
     this.shared = order instanceof SharedDraws s ? s : null;
     this.files = files;
-    this.samples = (int) samples;
     this.parts = parts;
     this.batch = batch;
+    this.nextFirst = parts > 1 ? -1 : nextFirst;
     // One slot more than the writers: a provider's consumer may plan a batch while readers write.
     this.writing = new AtomicLongArray(writers + 1);
     for (int i = 0; i < writing.length(); i++) {
@@ -238,12 +217,12 @@ final class FileNeeds {
     int[] lastUse = new int[fileCount];
     Arrays.fill(place, -1);
     Arrays.fill(lastUse, -1);
-    int[] firstRead = new int[fileCount];
-    EpochUse use = new EpochUse(e, now, firstRead, place, lastUse, draws, samples, Math.max(1, batch), parts > 1);
+    int reach = Math.max(1, batch);
     // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
     // with no position here, carried from another epoch, leaves the whole epoch counted).
-    int at = parts > 1 ? use.position(first, near) : -1;
+    int at = parts > 1 ? EpochUse.position(draws, first, near, reach) : -1;
     int mine = parts > 1 && at >= 0 ? (at / batch) % parts : -1;
+    int[] firstRead = new int[fileCount];
     int k = 0;
     for (int p = 0; p < draws.length; p++) {
       if (mine >= 0 && (p / batch) % parts != mine) {
@@ -256,9 +235,7 @@ final class FileNeeds {
       }
       lastUse[f] = p;
     }
-    // Before the use is published (latest, previous): its files are the ones read.
-    use.files = Arrays.copyOf(firstRead, k);
-    return use;
+    return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, draws, reach, nextFirst);
   }
 
   /**

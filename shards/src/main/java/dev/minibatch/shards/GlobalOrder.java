@@ -50,6 +50,27 @@ final class GlobalOrder {
     return order;
   }
 
+  /**
+   * At most {@code count} files that epoch {@code epoch} reads from position {@code from} on, in its
+   * file order: from the file holding the first position of {@code from}'s window (with shuffle, a
+   * window's positions hold the samples of the files its positions span in file order) or of {@code
+   * from} itself.
+   */
+  int[] filesFrom(int epoch, long from, int count) {
+    long at = shuffle ? from / window * (long) window : from;
+    int[] order = files(epoch);
+    int[] out = new int[Math.min(count, order.length)];
+    int n = 0;
+    long end = 0;
+    for (int i = 0; i < order.length && n < out.length; i++) {
+      end += counts[order[i]];
+      if (end > at && counts[order[i]] > 0) {
+        out[n++] = order[i];
+      }
+    }
+    return java.util.Arrays.copyOf(out, n);
+  }
+
   /** Writes epoch {@code epoch}'s order of the set's samples into {@code out[0, length())}. */
   void fill(int epoch, int[] out) {
     int at = 0;

@@ -130,17 +130,16 @@ final class MixOrder implements EpochDraws {
   }
 
   /**
-   * At most {@code count} files among the first that epoch {@code epoch} reads, in the order of its
-   * file permutation (its first window holds the samples of its first files): what read-ahead can
-   * load before the epoch begins. For one set read whole; none for a mix, whose epochs start in
-   * several sets' streams.
+   * At most {@code count} of the files that epoch {@code epoch} reads first from position {@code
+   * from} on ({@link GlobalOrder#filesFrom}): what read-ahead can load before a trainer whose epoch
+   * starts there begins it. For one set read whole; none for a mix, whose epochs start in several
+   * sets' streams.
    */
-  int[] firstFiles(int epoch, int count) {
-    if (!whole() || count <= 0) {
+  int[] firstFiles(int epoch, long from, int count) {
+    if (!whole() || count <= 0 || from < 0) {
       return new int[0];
     }
-    int[] files = sets[0].files(epoch);
-    return java.util.Arrays.copyOf(files, Math.min(count, files.length));
+    return sets[0].filesFrom(epoch, from, count);
   }
 
   /** Whether the epoch is one set's global order, as {@link GlobalOrder} gives it. */

@@ -39,6 +39,8 @@ final class ShardReading implements AutoCloseable {
   private final FileNeeds needs;
   private final Sampling sampling;
   private final int readAhead;
+  // Where this trainer's part starts in the epoch's order (0 unless cut from its positions).
+  private final long partStart;
 
   ShardReading(ShardSource b, Sampling sampling) {
     List<ShardStore> open = new ArrayList<>();
@@ -54,7 +56,6 @@ final class ShardReading implements AutoCloseable {
       this.files = new ShardFiles(open, indexes);
       int window = b.shuffleWindow;
       int readers = sampling.workers().mostReaders();
-      long total = indexes.stream().mapToLong(ShardIndex::samples).sum();
       int capacity;
       int atOnce;
       String what;
@@ -66,7 +67,8 @@ final class ShardReading implements AutoCloseable {
         atOnce = cache.smallest();
         what = "this trainer's partitions read";
         this.order = new SharedDraws(shares);
-        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), sampling.numParts(), shares.batch());
+        this.needs = new FileNeeds(order, files, Math.max(1, readers), sampling.numParts(), shares.batch(), -1);
+        this.partStart = 0;
       } else {
         double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
         MixOrder mix = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
@@ -79,7 +81,14 @@ final class ShardReading implements AutoCloseable {
         capacity = b.cacheFiles > 0 ? b.cacheFiles
             : Math.min(files.size(), CacheSize.byDefault(indexes, mix, reach, window, b.readAhead));
         this.order = new SharedDraws(mix);
-        this.needs = new FileNeeds(order, files, total, Math.max(1, readers), 1, sampling.batchSize());
+        int n = mix.length();
+        int batch = sampling.batchRows(n);
+        // Where this trainer's batches lie in the epoch's order: the global plan's positions when
+        // dealt (elasticShards, the default), else a contiguous part from its start.
+        boolean cut = !sampling.elasticShards() && sampling.numParts() > 1;
+        this.partStart = cut ? sampling.partStart(n) : 0;
+        long starts = cut ? partStart : (long) sampling.partIndex() * batch % n;
+        this.needs = new FileNeeds(order, files, Math.max(1, readers), 1, batch, starts);
       }
       ShardDiskCache disk = null;
       if (b.diskCache != null) {
@@ -149,7 +158,7 @@ final class ShardReading implements AutoCloseable {
     ImageDecoder[] decoders = images == null ? new ImageDecoder[files.columns().size()]
         : images.decoders(ShardColumns.fields(files.columns()), files.samples(), "the shard set "
             + stores.get(0).directory());
-    Rows rows = new Rows(files, cache, needs, readAhead, variable, decoders);
+    Rows rows = new Rows(files, cache, needs, readAhead, partStart, order.length(), variable, decoders);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)
         .batches(batches)
@@ -216,11 +225,16 @@ final class ShardReading implements AutoCloseable {
     private final ShardCache cache;
     private final FileNeeds needs;
     private final int readAhead;
+    private static final int[] NONE = {};
+    private final long partStart;
+    private final int orderLength;
     @SuppressWarnings("unused")
     private int sink;
 
-    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, @Nullable ShardSequences variable,
-        @Nullable ImageDecoder[] images) {
+    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, long partStart, int orderLength,
+        @Nullable ShardSequences variable, @Nullable ImageDecoder[] images) {
+      this.partStart = partStart;
+      this.orderLength = orderLength;
       this.files = files;
       this.variable = variable;
       this.images = images;
@@ -256,9 +270,12 @@ final class ShardReading implements AutoCloseable {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
-      long near = slot.firstPosition() + from;
+      // The row's position in the epoch's order: the plan's (the global plan's when dealt), from the
+      // part's start for a part cut from the order's positions.
+      long planned = slot.firstPosition() + from;
+      long near = partStart == 0 ? planned : (partStart + planned) % orderLength;
       FileNeeds.EpochUse use = needs.epoch(slot.epoch(), indices[from], near);
-      // A row carried over from another epoch has no position in this one: the write then counts
+      // A row carried over from the last epoch is not where its batch is: the write then counts
       // from the epoch's start, which only keeps files longer.
       int start = Math.max(0, use.position(indices[from], near));
       int writer = needs.enter(slot.epoch(), start);
@@ -386,18 +403,15 @@ final class ShardReading implements AutoCloseable {
         }
       }
       // Once per batch, not per row: the files after the furthest one this batch reached (a batch
-      // of carried rows only, from another epoch, reaches none of this epoch's: -1).
-      // Past the epoch's last file, the next epoch's first ones: its first batch then waits for none.
+      // of carried rows only, from another epoch, reaches none of this epoch's: -1), and past the
+      // epoch's last file the next epoch's first ones, so that its first batch waits for none.
       int[] ahead = use.files();
-      for (int k = 1; k <= readAhead && furthest + k >= 0; k++) {
+      int[] next = furthest + readAhead >= ahead.length ? use.next(readAhead) : NONE;
+      for (int k = 1; k <= readAhead; k++) {
         int f = furthest + k;
         if (f < ahead.length) {
           cache.prefetch(ahead[f]);
-        } else {
-          int[] next = use.next(readAhead);
-          if (f - ahead.length >= next.length) {
-            break;
-          }
+        } else if (f - ahead.length < next.length) {
           cache.prefetch(next[f - ahead.length]);
         }
       }

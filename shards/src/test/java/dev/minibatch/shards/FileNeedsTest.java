@@ -2,8 +2,6 @@ package dev.minibatch.shards;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.spi.EpochDraws;
@@ -20,8 +18,8 @@ import org.nd4j.linalg.factory.Nd4j;
  * Where a write is in its epoch ({@link FileNeeds.EpochUse#position}): the batch gives its epoch
  * position, which the engine's plan counts with the rows carried in (ROLL_OVER) or without those
  * padded out of the last epoch (PAD_CONTINUE), so the row is within a batch of it in the epoch's
- * draws; a batch whose count is further off (a part cut from the positions) finds its row in the
- * table of first positions. 20 samples in 5 files of 4; the draws written out by hand.
+ * draws; a row further off is not this epoch's. 20 samples in 5 files of 4; the draws written out
+ * by hand.
  */
 class FileNeedsTest {
   @TempDir static Path dir;
@@ -73,22 +71,21 @@ class FileNeedsTest {
 
   @Test
   void aRowIsFoundWithinABatchOfItsBatchsPosition() {
-    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 20, 2, 1, 4);
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 2, 1, 4, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 13, 0);
     for (int p = 0; p < PERMUTATION.length; p++) {
       int sample = PERMUTATION[p];
       for (int off = -4; off <= 4; off++) {
         assertEquals(p, use.position(sample, p + off), "sample " + sample + " with its batch at " + (p + off));
       }
+      // Further than a batch from where its batch is, a row is not this epoch's (one carried in).
+      if (p >= 5) {
+        assertEquals(-1, use.position(sample, p - 5), "sample " + sample + " counted 5 early");
+      }
+      if (p + 5 < PERMUTATION.length) {
+        assertEquals(-1, use.position(sample, p + 5), "sample " + sample + " counted 5 late");
+      }
     }
-    assertFalse(use.tabled(), "rows within a batch of their batch's position need no table of every sample");
-    for (int p = 0; p < PERMUTATION.length; p++) {
-      int sample = PERMUTATION[p];
-      // A count a whole part away (the part's own positions) finds the row too.
-      assertEquals(p, use.position(sample, p - 10), "sample " + sample + " counted 10 early");
-      assertEquals(p, use.position(sample, p + 1000), "sample " + sample + " counted past the epoch");
-    }
-    assertTrue(use.tabled());
     // The files in the order the epoch first reads them, and the last position of each (hand-read
     // from the draws: file f holds samples 4f..4f+3).
     assertArrayEquals(new int[] {3, 0, 4, 1, 2}, use.files());
@@ -103,15 +100,14 @@ class FileNeedsTest {
   void aSampleDrawnTwiceIsWhereItsBatchIsAndOneNotDrawnIsNowhere() {
     // Sample 5 at positions 1 and 6 (draws with replacement), sample 19 not drawn at all.
     int[] draws = {0, 5, 1, 2, 3, 4, 5, 6, 7, 8};
-    FileNeeds needs = new FileNeeds(drawing(draws), files, 20, 1, 1, 2);
+    FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 2, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 0, 0);
     assertEquals(1, use.position(5, 0));
     assertEquals(6, use.position(5, 6), "the second draw, where its batch is");
     assertEquals(6, use.position(5, 7));
-    // Far from both, the first draw (the table).
-    assertEquals(1, use.position(5, 9 + 100));
+    // Far from both: not where its batch is.
+    assertEquals(-1, use.position(5, 9 + 100));
     assertEquals(-1, use.position(19, 3));
-    assertEquals(-1, use.position(19, 3 + 100));
   }
 
   @Test
@@ -119,7 +115,7 @@ class FileNeedsTest {
     // Two trainers, batches of 4: trainer 1 writes positions 4-7 and 12-15 (samples 15 14 1 2 and
     // 17 7 4 6), so it reads files 3, 0, 4, 1 (not 2); its first row, sample 15 at position 4, says
     // which batches are its own.
-    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 20, 1, 2, 4);
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 1, 2, 4, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 15, 4);
     assertArrayEquals(new int[] {3, 0, 4, 1}, use.files());
     assertEquals(-1, needs.lastUse(2));

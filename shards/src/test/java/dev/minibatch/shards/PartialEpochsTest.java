@@ -188,6 +188,19 @@ class PartialEpochsTest {
   }
 
   @Test
+  void rowsRolledOverIntoAnEpochLoadEachFileOncePerEpoch() {
+    // Batches of 64 over 600 samples: rows roll over into each next epoch and are written first
+    // there (not where their batch is in the new epoch's order: that write counts from the epoch's
+    // start, FileNeedsTest), while read-ahead has loaded the new epoch's first files.
+    try (ShardProvider p = single(s -> s.batchSize(64).lastBatch(dev.minibatch.LastBatch.ROLL_OVER).shuffle(true)
+        .seed(3).shuffleWindow(100).cacheFiles(3))) {
+      List<Integer> ids = readLoadingEachFileOnce(p, 4, 6);
+      // 4 epochs of 600 draws cut into batches of 64: 37 batches, 32 samples left over.
+      assertEquals(37 * 64, ids.size());
+    }
+  }
+
+  @Test
   void theDefaultCacheLoadsEachFileOncePerEpoch() {
     try (ShardProvider p = single(s -> s.shuffle(true).seed(1).shuffleWindow(130))) {
       eachSample(readLoadingEachFileOnce(p, 4, 6), 4, 0);

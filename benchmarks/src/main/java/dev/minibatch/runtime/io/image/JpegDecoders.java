@@ -146,14 +146,21 @@ public final class JpegDecoders {
       try (BytePointer p = new BytePointer(j); Mat wrapped = new Mat(1, j.length, CV_8UC1, p);
           Mat m = imdecode(wrapped, IMREAD_COLOR)) {
         PIX pix = lept.pixReadMemJpeg(p, j.length, 0, 1, (IntPointer) null, 0);
+        if (pix == null || pix.isNull()) {
+          throw new IllegalStateException("Leptonica decoded no image from a JPEG OpenCV decodes");
+        }
         try {
           int w = lept.pixGetWidth(pix);
           int h = lept.pixGetHeight(pix);
           int wpl = lept.pixGetWpl(pix);
+          if (w != m.cols() || h != m.rows() || m.channels() != 3 || !m.isContinuous()) {
+            differ++;
+            continue;
+          }
           IntPointer data = lept.pixGetData(pix).capacity((long) wpl * h);
           byte[] bgr = new byte[w * h * 3];
           m.data().capacity(bgr.length).get(bgr);
-          boolean same = w == m.cols() && h == m.rows() && m.isContinuous();
+          boolean same = true;
           for (int y = 0; y < h && same; y++) {
             for (int x = 0; x < w && same; x++) {
               // Leptonica's word is 0xRRGGBBAA; OpenCV's pixel is B, G, R.
@@ -180,9 +187,11 @@ public final class JpegDecoders {
       return "not run (" + e.getMessage() + ")";
     }
     String out = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim();
+    // The last line is the figure; a warning PIL prints comes before it.
+    String last = out.lines().reduce((a, b) -> b).orElse("");
     if (p.waitFor() != 0) {
-      return "not run (" + out.lines().reduce((a, b) -> b).orElse("") + "; Debian: apt-get install python3-pil)";
+      return "not run (" + last + "; Debian: apt-get install python3-pil)";
     }
-    return String.format("%.3f", Double.parseDouble(out));
+    return String.format("%.3f", Double.parseDouble(last));
   }
 }

@@ -539,7 +539,8 @@ public final class BatchEngine<B extends AbstractBatch<B>> implements Engine<B> 
     /**
      * The rows are made from what a threaded stage outliving the epochs provides (a shard cache's
      * read-ahead, whose counters are {@code feeding}): every epoch's stats list it first, with what
-     * it counted during that epoch.
+     * it counted during that epoch (files and bytes read between two epochs count in the next:
+     * {@link StageCounters#window()}).
      */
     public Builder<B> feeding(@Nullable StageCounters feeding) {
       this.feeding = feeding;

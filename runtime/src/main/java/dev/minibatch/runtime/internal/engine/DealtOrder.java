@@ -60,10 +60,18 @@ final class DealtOrder implements OrderPlan {
       if (j >= batches && !even) {
         break;
       }
-      int g = (int) (j < batches ? j : (j - batches) % batches);
+      int g = wrapped(j, batches);
       samples += g < batches - 1 ? batchSize : Math.min(batchSize, total - (long) (batches - 1) * batchSize);
     }
     return (int) Math.min(Integer.MAX_VALUE, samples);
+  }
+
+  /**
+   * The global batch that dealt number {@code j} of an epoch of {@code m} batches is: {@code j}, or
+   * past the end (evenShards' last round) {@code (j - m) mod m}.
+   */
+  private static int wrapped(long j, int m) {
+    return (int) (j < m ? j : (j - m) % m);
   }
 
   @Override
@@ -91,14 +99,9 @@ final class DealtOrder implements OrderPlan {
     for (int j = s; j < m; j++) {
       g.delivered();
     }
+    // Rounds of k batches over what is left; without evenShards only the rounds' batches below M.
     int rounds = (m - s + parts - 1) / parts;
-    int count = 0;
-    for (int r = 0; r < rounds; r++) {
-      long j = s + part + (long) r * parts;
-      if (j < m || even) {
-        count++;
-      }
-    }
+    int count = even ? rounds : (int) Math.max(0, (m - s - part + parts - 1L) / parts);
     this.epochStart = new IterationState(at.seed(), g.epoch(), 0, g.carriedIn(), at.settings());
     this.start = s;
     this.globalBatches = m;
@@ -130,8 +133,7 @@ final class DealtOrder implements OrderPlan {
     /** The global batch of this part's batch {@code b}. */
     private int globalBatch(int b) {
       checkBatch(b);
-      long j = start + part + (long) b * parts;
-      return (int) (j < batches ? j : (j - batches) % batches);
+      return wrapped(start + part + (long) b * parts, batches);
     }
 
     @Override

@@ -18,6 +18,10 @@ import org.jspecify.annotations.Nullable;
  * which is also the epoch position of its row 0 (per-sample seeds), because the stream is laid out
  * in delivery order.
  *
+ * <p>A dealt plan ({@link DealtOrder}) is a view of a global plan's batches: its batch {@code j} is
+ * one of the global plan's, and {@link #firstPosition(int)} is that batch's position in the global
+ * epoch, not in the part's own sequence of batches.
+ *
  * <p>A third form is read as it goes: the epoch of a streaming source ({@link StreamOrder}), whose
  * batches are cut from its pass one at a time ({@link #hasBatch}), so only the batch being written
  * is held; its entries are positions in a window of sample objects, whose indices in the source

@@ -78,12 +78,10 @@ final class ShardOrder {
     if (sampling.shuffle()) {
       Seeds.shuffle(order, 0, n, Seeds.derive(seed, epoch));
     }
-    int k = sampling.numParts();
-    int p = sampling.partIndex();
-    if (k == 1) {
+    if (sampling.numParts() == 1) {
       return order;
     }
-    long start = sampling.evenShards() ? (long) p * shardSize : (long) p * n / k;
+    long start = sampling.partStart(n);
     int[] part = second ? new int[shardSize] : partBuffer;
     if (part.length != shardSize) {
       part = new int[shardSize];

@@ -171,23 +171,39 @@ public final class StageCounters {
         consumerWait.sum(), wall, depth.getAsInt(), capacity, bytes.sum());
   }
 
-  // Where the last window ended: the next counts from there.
-  private volatile @Nullable StageStats lastEnd;
+  // Where the last window ended, and the window open now: the next counts items and bytes from
+  // that end, and ends an open one first (an iteration left without ending it).
+  private @Nullable StageStats lastEnd;
+  private @Nullable Window open;
 
   /**
    * A view of these counters over one iteration, for a stage that outlives its iterations (a shard
-   * cache's read-ahead serves epoch after epoch): what is counted from the end of the last window
-   * (from now for the first) until {@link Window#end()}, and the wall time from now to then. Work
-   * done between two iterations (files read ahead for the next epoch) belongs to the next.
+   * cache's read-ahead serves epoch after epoch), until {@link Window#end()}: the items and bytes
+   * counted since the last window ended (since now for the first), so files read between two
+   * iterations (read ahead for the next epoch) are the next one's; the times and the wall from now,
+   * so the time spent between iterations, in none, does not count against a shorter wall. A window
+   * still open (its iteration left without ending it) is ended first.
    */
-  public Window window() {
+  public synchronized Window window() {
+    Window o = open;
+    if (o != null) {
+      o.end();
+    }
     StageStats now = snapshot();
     StageStats e = lastEnd;
-    if (e == null) {
-      return new Window(now);
+    Window w = new Window(e == null ? now : new StageStats(name, workers, e.items(), now.busyNanos(),
+        now.waitInputNanos(), now.blockedOutputNanos(), now.consumerWaitNanos(), now.wallNanos(), now.queueDepth(),
+        capacity, e.bytes()));
+    open = w;
+    return w;
+  }
+
+  /** Records {@code w}'s end, unless a later window has opened since (then that one counts on). */
+  private synchronized void ended(Window w, StageStats at) {
+    if (open == w) {
+      lastEnd = at;
+      open = null;
     }
-    return new Window(new StageStats(name, workers, e.items(), e.busyNanos(), e.waitInputNanos(),
-        e.blockedOutputNanos(), e.consumerWaitNanos(), now.wallNanos(), now.queueDepth(), capacity, e.bytes()));
   }
 
   /** What {@link #window()} returns; safe to read from any thread. */
@@ -199,12 +215,12 @@ public final class StageCounters {
       this.from = from;
     }
 
-    /** Freezes the window at the first call: later work belongs to the next window. */
+    /** Freezes the window at the first call: later items and bytes belong to the next window. */
     public void end() {
       if (to == null) {
         StageStats t = StageCounters.this.snapshot();
         to = t;
-        lastEnd = t;
+        ended(this, t);
       }
     }
 

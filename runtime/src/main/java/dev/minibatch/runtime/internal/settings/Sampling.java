@@ -118,6 +118,15 @@ public record Sampling(
         : (int) ((long) (p + 1) * numSamples / k - (long) p * numSamples / k);
   }
 
+  /**
+   * Where part {@code partIndex}'s block starts in an epoch's order of {@code numSamples}
+   * ({@link #shardSize}): {@code floor(p*n/k)}, or {@code p*ceil(n/k)} with {@code evenShards}
+   * (a block that runs past the order's end wraps to its start).
+   */
+  public long partStart(int numSamples) {
+    return evenShards ? (long) partIndex * shardSize(numSamples) : (long) partIndex * numSamples / numParts;
+  }
+
   /** These settings with another batch size and last-batch policy. */
   public Sampling withBatch(int batchSize, LastBatch lastBatch) {
     return new Sampling(batchSize, lastBatch, shuffle, seed, seeded, numParts, partIndex, evenShards, elasticShards, padding, badSamples, workers);

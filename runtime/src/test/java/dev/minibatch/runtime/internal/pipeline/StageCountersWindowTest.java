@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A window over a stage that outlives its iterations counts what was added while it was open, and
- * nothing added before it opened or after it ended.
+ * nothing added after it ended; before it opened, only the items and bytes added since the last
+ * window ended (read ahead between two iterations).
  */
 class StageCountersWindowTest {
 
@@ -65,18 +66,34 @@ class StageCountersWindowTest {
     c.addItems(3);
     c.addBytes(300);
     first.end();
-    // Read ahead between two epochs: the next window counts it.
+    // Read ahead between two epochs: the next window counts the file and its bytes, not the time
+    // (no iteration's wall covers it).
     c.addItems(2);
     c.addBytes(200);
+    c.addBusy(2_000);
     StageCounters.Window second = c.window();
     c.addItems(4);
     c.addBytes(400);
+    c.addBusy(40);
     second.end();
     assertEquals(3, first.snapshot().items());
     assertEquals(300, first.snapshot().bytes());
     assertEquals(6, second.snapshot().items());
     assertEquals(600, second.snapshot().bytes());
+    assertEquals(40, second.snapshot().busyNanos());
     assertEquals(10, c.snapshot().items());
+    // A window left open (its iteration abandoned) is ended by the next, and keeps what it counted.
+    StageCounters.Window left = c.window();
+    c.addItems(5);
+    StageCounters.Window next = c.window();
+    c.addItems(1);
+    left.end();
+    next.end();
+    assertEquals(5, left.snapshot().items());
+    assertEquals(1, next.snapshot().items());
+    // A late end of the abandoned one does not move where the next window counts from.
+    StageCounters.Window after = c.window();
+    assertEquals(0, after.snapshot().items());
   }
 
   @Test
