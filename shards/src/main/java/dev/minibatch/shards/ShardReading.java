@@ -211,6 +211,7 @@ final class ShardReading implements AutoCloseable {
    * steps, then its padding to the batch's steps, and its group's length and mask.
    */
   private static final class Rows implements RowWriter {
+    private static final int[] NONE = {};
     private final ShardFiles files;
     private final @Nullable ShardSequences variable;
     /** Per column, the decoder of its encoded images; null for a column copied as it is stored. */
@@ -225,7 +226,6 @@ final class ShardReading implements AutoCloseable {
     private final ShardCache cache;
     private final FileNeeds needs;
     private final int readAhead;
-    private static final int[] NONE = {};
     private final long partStart;
     private final int orderLength;
     @SuppressWarnings("unused")

@@ -142,23 +142,12 @@ class ShardReadAheadTest {
     assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
     try (ShardProvider p = ShardProvider.builder("slowfs://" + set)
         .configuration(SlowFileSystem.conf("part-00000", 30)).batchSize(3).readAhead(2).cacheFiles(4).build()) {
-      epoch(p);
+      // The epoch's 10 files and the next epoch's first 2 (file 1 may still be held when asked for).
+      epochThenNextsFirstBatchOpensNothing(p, 11, 12, 0, true);
       assertTrue(awaitNoReadAhead().isEmpty());
-      assertEquals(12, p.fileLoads(), "the epoch's 10 files and the next epoch's first 2");
-      assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "file 0 last opened by " + SlowFileSystem.openedBy);
-      try (BatchIterator<NamedBatch> it = p.iterator()) {
-        NamedBatch first = it.next();
-        assertTrue(IndexedSamples.holds(first, 0, 0), "the second epoch's first row holds sample 0");
-        assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "the second epoch's first batch opened file 0 on "
-            + SlowFileSystem.openedBy);
-        while (it.hasNext()) {
-          it.next();
-        }
-      }
-      assertTrue(awaitNoReadAhead().isEmpty());
-      // Files 8 and 9, read again at this epoch's end, stayed in the cache: files 2-7 load, then the
-      // next epoch's first 2 again.
-      assertEquals(20, p.fileLoads());
+      // Files 8 and 9, read again at this epoch's end, stay in the cache: files 2-7 load, then the
+      // next epoch's first 2 again; never a file twice in the epoch.
+      assertTrue(p.fileLoads() >= 17 && p.fileLoads() <= 20, p.fileLoads() + " loads");
     }
     // A trainer's last epoch reads no more than the next epoch's first files, at most readAhead:
     // readAhead(0) reads none.
@@ -180,15 +169,30 @@ class ShardReadAheadTest {
     try (ShardProvider p = ShardProvider.builder("slowfs://" + set)
         .configuration(SlowFileSystem.conf("part-00005", 30)).batchSize(3).readAhead(2).cacheFiles(3)
         .shard(2, 1).elasticShards(false).build()) {
-      epoch(p);
-      assertTrue(awaitNoReadAhead().isEmpty());
-      assertEquals(5 + 2, p.fileLoads(), "files 5-9, then 5 and 6 again for the next epoch");
-      assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "file 5 last opened by " + SlowFileSystem.openedBy);
-      try (BatchIterator<NamedBatch> it = p.iterator()) {
-        NamedBatch first = it.next();
-        assertTrue(IndexedSamples.holds(first, 0, 15), "the part's next epoch starts at sample 15");
-        assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "its first batch opened file 5 on "
-            + SlowFileSystem.openedBy);
+      // Files 5-9, then 5 and (unless it is still held) 6 again for the next epoch.
+      epochThenNextsFirstBatchOpensNothing(p, 5 + 1, 5 + 2, 15, false);
+    }
+  }
+
+  /**
+   * Reads an epoch of {@code p}, whose slow file is its next epoch's first; once the read-ahead is
+   * done, asserts the loads so far (from {@code least} to {@code most}) and that the read-ahead
+   * thread opened the slow file last,
+   * then that the next epoch's first batch (first row: sample {@code first}) opened it on no other
+   * thread; reads that epoch to its end if {@code whole}.
+   */
+  private static void epochThenNextsFirstBatchOpensNothing(ShardProvider p, int least, int most, long first,
+      boolean whole) throws InterruptedException {
+    epoch(p);
+    assertTrue(awaitNoReadAhead().isEmpty());
+    assertTrue(p.fileLoads() >= least && p.fileLoads() <= most, p.fileLoads() + " loads");
+    assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "the slow file last opened by " + SlowFileSystem.openedBy);
+    try (BatchIterator<NamedBatch> it = p.iterator()) {
+      assertTrue(IndexedSamples.holds(it.next(), 0, first), "the next epoch's first row holds sample " + first);
+      assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "the next epoch's first batch opened the slow file on "
+          + SlowFileSystem.openedBy);
+      while (whole && it.hasNext()) {
+        it.next();
       }
     }
   }
