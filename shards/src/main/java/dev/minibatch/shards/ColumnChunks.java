@@ -5,6 +5,7 @@ import dev.minibatch.shards.ShardWriter.Row;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
@@ -47,6 +48,7 @@ final class ColumnChunks {
   private final Values[] columns;
   private final ColumnDescriptor[] descriptors;
   private final CompressionCodecName codec;
+  private final CodecFactory codecs;
   private final CompressionCodecFactory.BytesInputCompressor compressor;
   /** A compressed page, copied out of the compressor's buffer; reused from page to page. */
   private final PageBytes compressed = new PageBytes();
@@ -60,16 +62,20 @@ final class ColumnChunks {
   private long rows;
   private long bytes;
 
-  ColumnChunks(List<Column> columns, MessageType schema, CompressionCodecName codec, CodecFactory codecs) {
-    this(columns, schema, codec, codecs, PAGE_BYTES, ROW_GROUP_BYTES);
+  /**
+   * The buffers of {@code columns}, compressed with {@code codec} by a codec of {@code conf}'s
+   * (pooled until {@link #release}).
+   */
+  ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf) {
+    this(columns, codec, conf, PAGE_BYTES, ROW_GROUP_BYTES);
   }
 
   /** With other page and row group sizes: tests cut many pages and row groups from a few rows. */
-  ColumnChunks(List<Column> columns, MessageType schema, CompressionCodecName codec, CodecFactory codecs,
-      int pageBytes, long rowGroupBytes) {
+  ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf, int pageBytes,
+      long rowGroupBytes) {
     this.pageBytes = pageBytes;
     this.rowGroupBytes = rowGroupBytes;
-    this.schema = schema;
+    this.schema = ShardColumns.parquetSchema(columns);
     this.columns = new Values[columns.size()];
     this.descriptors = new ColumnDescriptor[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
@@ -77,6 +83,7 @@ final class ColumnChunks {
       this.descriptors[i] = schema.getColumns().get(i);
     }
     this.codec = codec;
+    this.codecs = new CodecFactory(conf, pageBytes);
     this.compressor = codecs.getCompressor(codec);
     long fixed = 0;
     for (Values v : this.columns) {
@@ -85,6 +92,11 @@ final class ColumnChunks {
     this.fixedRowBytes = fixed;
     this.binary = new byte[columns.size()][];
     this.binaryLength = new int[columns.size()];
+  }
+
+  /** Returns the codec's pooled buffers: no file is written through these chunks any more. */
+  void release() {
+    codecs.release();
   }
 
   /**

@@ -35,6 +35,7 @@ final class FileNeeds {
   private final ShardFiles files;
   private final int parts;
   private final int batch;
+  private final long partStart;
   private final long nextFirst;
   private final AtomicLongArray writing;
   private final AtomicLong begun = new AtomicLong(-1);
@@ -149,21 +150,32 @@ final class FileNeeds {
    *     ({@link PartitionOrder}); 1 for a trainer that may read any file
    * @param batch the rows of a global batch (how far a batch's epoch position may be from its
    *     first row's place in the draws, and with {@code parts > 1} which trainer writes it)
+   * @param partStart where this trainer's batch positions start in the epoch order: 0, or the
+   *     start of its block for a part cut from the order's positions ({@code elasticShards(false)})
    * @param nextFirst the position in the epoch order at which this trainer starts an epoch (the
    *     next epoch's files from there are read ahead at an epoch's end), or -1 for none
    */
-  FileNeeds(EpochDraws order, ShardFiles files, int writers, int parts, int batch, long nextFirst) {
+  FileNeeds(EpochDraws order, ShardFiles files, int writers, int parts, int batch, long partStart, long nextFirst) {
     this.order = order;
     this.shared = order instanceof SharedDraws s ? s : null;
     this.files = files;
     this.parts = parts;
     this.batch = batch;
+    this.partStart = partStart;
     this.nextFirst = parts > 1 ? -1 : nextFirst;
     // One slot more than the writers: a provider's consumer may plan a batch while readers write.
     this.writing = new AtomicLongArray(writers + 1);
     for (int i = 0; i < writing.length(); i++) {
       writing.set(i, FREE);
     }
+  }
+
+  /**
+   * The position in the epoch order of a row at position {@code planned} of this trainer's plan
+   * (the global plan's when dealt), counted from its block's start for a part cut from the order.
+   */
+  long near(long planned) {
+    return partStart == 0 ? planned : (partStart + planned) % order.length();
   }
 
   /**

@@ -39,8 +39,6 @@ final class ShardReading implements AutoCloseable {
   private final FileNeeds needs;
   private final Sampling sampling;
   private final int readAhead;
-  // Where this trainer's part starts in the epoch's order (0 unless cut from its positions).
-  private final long partStart;
 
   ShardReading(ShardSource b, Sampling sampling) {
     List<ShardStore> open = new ArrayList<>();
@@ -67,8 +65,7 @@ final class ShardReading implements AutoCloseable {
         atOnce = cache.smallest();
         what = "this trainer's partitions read";
         this.order = new SharedDraws(shares);
-        this.needs = new FileNeeds(order, files, Math.max(1, readers), sampling.numParts(), shares.batch(), -1);
-        this.partStart = 0;
+        this.needs = new FileNeeds(order, files, Math.max(1, readers), sampling.numParts(), shares.batch(), 0, -1);
       } else {
         double[] weights = b.sets.stream().mapToDouble(ShardSource.Set::weight).toArray();
         MixOrder mix = new MixOrder(indexes, weights, b.samplesPerEpoch, sampling.shuffle(), sampling.seed(), window);
@@ -86,9 +83,9 @@ final class ShardReading implements AutoCloseable {
         // Where this trainer's batches lie in the epoch's order: the global plan's positions when
         // dealt (elasticShards, the default), else a contiguous part from its start.
         boolean cut = !sampling.elasticShards() && sampling.numParts() > 1;
-        this.partStart = cut ? sampling.partStart(n) : 0;
+        long partStart = cut ? sampling.partStart(n) : 0;
         long starts = cut ? partStart : (long) sampling.partIndex() * batch % n;
-        this.needs = new FileNeeds(order, files, Math.max(1, readers), 1, batch, starts);
+        this.needs = new FileNeeds(order, files, Math.max(1, readers), 1, batch, partStart, starts);
       }
       ShardDiskCache disk = null;
       if (b.diskCache != null) {
@@ -158,7 +155,7 @@ final class ShardReading implements AutoCloseable {
     ImageDecoder[] decoders = images == null ? new ImageDecoder[files.columns().size()]
         : images.decoders(ShardColumns.fields(files.columns()), files.samples(), "the shard set "
             + stores.get(0).directory());
-    Rows rows = new Rows(files, cache, needs, readAhead, partStart, order.length(), variable, decoders);
+    Rows rows = new Rows(files, cache, needs, readAhead, variable, decoders);
     BatchEngine.Builder<B> e = BatchEngine.<B>builder(providerName, order.length(), sampling)
         .layout(layouts)
         .batches(batches)
@@ -226,15 +223,11 @@ final class ShardReading implements AutoCloseable {
     private final ShardCache cache;
     private final FileNeeds needs;
     private final int readAhead;
-    private final long partStart;
-    private final int orderLength;
     @SuppressWarnings("unused")
     private int sink;
 
-    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, long partStart, int orderLength,
-        @Nullable ShardSequences variable, @Nullable ImageDecoder[] images) {
-      this.partStart = partStart;
-      this.orderLength = orderLength;
+    Rows(ShardFiles files, ShardCache cache, FileNeeds needs, int readAhead, @Nullable ShardSequences variable,
+        @Nullable ImageDecoder[] images) {
       this.files = files;
       this.variable = variable;
       this.images = images;
@@ -270,10 +263,7 @@ final class ShardReading implements AutoCloseable {
       for (int a = 0; a < arrays; a++) {
         dst[a] = out.bytes(a);
       }
-      // The row's position in the epoch's order: the plan's (the global plan's when dealt), from the
-      // part's start for a part cut from the order's positions.
-      long planned = slot.firstPosition() + from;
-      long near = partStart == 0 ? planned : (partStart + planned) % orderLength;
+      long near = needs.near(slot.firstPosition() + from);
       FileNeeds.EpochUse use = needs.epoch(slot.epoch(), indices[from], near);
       // A row carried over from the last epoch is not where its batch is: the write then counts
       // from the epoch's start, which only keeps files longer.

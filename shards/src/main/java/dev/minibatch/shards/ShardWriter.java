@@ -29,7 +29,6 @@ import java.util.Objects;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.Path;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.jspecify.annotations.Nullable;
@@ -300,11 +299,10 @@ public final class ShardWriter implements Serializable {
     private final List<String> created = new ArrayList<>();
     private @Nullable List<Column> columns;
     private @Nullable RowCursor cursor;
-    /** The column buffers every file of this segment is written through, and their codecs. */
+    /** The column buffers every file of this segment is written through. */
     private @Nullable ColumnChunks chunks;
     /** The buffer a local file is written from, for every file of this segment. */
     private @Nullable ByteBuffer writeBuffer;
-    private @Nullable CodecFactory codecs;
     private @Nullable FileWriter out;
     private boolean failed;
     private boolean done;
@@ -462,9 +460,7 @@ public final class ShardWriter implements Serializable {
       if (f == null) {
         ColumnChunks c = chunks;
         if (c == null) {
-          CodecFactory cf = new CodecFactory(writer.conf, ColumnChunks.PAGE_BYTES);
-          codecs = cf;
-          c = chunks = new ColumnChunks(cs, ShardColumns.parquetSchema(cs), writer.compression.codec, cf);
+          c = chunks = new ColumnChunks(cs, writer.compression.codec, writer.conf);
         }
         ByteBuffer wb = writeBuffer;
         if (wb == null) {
@@ -541,11 +537,10 @@ public final class ShardWriter implements Serializable {
 
     /** Returns the codecs' pooled buffers; the segment writes no more files. */
     private void releaseCodecs() {
-      CodecFactory cf = codecs;
-      codecs = null;
+      ColumnChunks c = chunks;
       chunks = null;
-      if (cf != null) {
-        cf.release();
+      if (c != null) {
+        c.release();
       }
     }
   }

@@ -17,7 +17,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.parquet.column.statistics.Statistics;
 import org.apache.parquet.example.data.Group;
-import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetReader;
@@ -26,7 +25,6 @@ import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.util.HadoopInputFile;
-import org.apache.parquet.schema.MessageType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -55,11 +53,9 @@ class ColumnChunksTest {
   @EnumSource(value = CompressionCodecName.class, names = {"UNCOMPRESSED", "SNAPPY", "ZSTD"})
   void parquetsOwnReaderReadsEveryValueAndTheScalarsStatistics(CompressionCodecName codec) throws IOException {
     Configuration conf = new Configuration();
-    MessageType schema = ShardColumns.parquetSchema(COLUMNS);
-    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
     // Pages of about 100 bytes, row groups of about 4 000: 9 rows of x a page, several row groups;
     // two files through the same buffers, as a segment writes its files.
-    ColumnChunks chunks = new ColumnChunks(COLUMNS, schema, codec, codecs, 100, 4_000);
+    ColumnChunks chunks = new ColumnChunks(COLUMNS, codec, conf, 100, 4_000);
     for (String name : List.of("first.parquet", "second.parquet")) {
       Path path = dir.resolve(name);
       CrcOutputFile out = output(path, conf);
@@ -76,7 +72,7 @@ class ColumnChunksTest {
       assertEquals(java.nio.file.Files.size(path), out.length(), "the bytes counted are the file's");
       readBack(path, codec, conf);
     }
-    codecs.release();
+    chunks.release();
   }
 
   @Test
@@ -85,9 +81,7 @@ class ColumnChunksTest {
     // so every row group holds 2 rows and no buffer grows past 2^18 (doubling from 64 KiB: 2^16, 2^17, 2^18).
     List<Column> one = List.of(Column.of("x", Role.DATA, Shape.of(100_000), DType.UINT8));
     Configuration conf = new Configuration();
-    MessageType schema = ShardColumns.parquetSchema(one);
-    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
-    ColumnChunks chunks = new ColumnChunks(one, schema, CompressionCodecName.UNCOMPRESSED, codecs, 1 << 20, 1 << 18);
+    ColumnChunks chunks = new ColumnChunks(one, CompressionCodecName.UNCOMPRESSED, conf, 1 << 20, 1 << 18);
     Path path = dir.resolve("big-rows.parquet");
     ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
@@ -110,7 +104,7 @@ class ColumnChunksTest {
     }
     chunks.flush();
     w.end(ShardColumns.metadata(one));
-    codecs.release();
+    chunks.release();
     org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path(path.toUri());
     try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(file, conf))) {
       assertEquals(List.of(2L, 2L, 2L, 2L, 1L), r.getFooter().getBlocks().stream().map(BlockMetaData::getRowCount).toList());
@@ -132,9 +126,7 @@ class ColumnChunksTest {
         Column.of("loss", Role.DATA, Shape.scalar(), DType.FLOAT64),
         Column.of("flag", Role.LABEL, Shape.scalar(), DType.BOOL));
     Configuration conf = new Configuration();
-    MessageType schema = ShardColumns.parquetSchema(cols);
-    CodecFactory codecs = new CodecFactory(conf, 1 << 10);
-    ColumnChunks chunks = new ColumnChunks(cols, schema, CompressionCodecName.UNCOMPRESSED, codecs);
+    ColumnChunks chunks = new ColumnChunks(cols, CompressionCodecName.UNCOMPRESSED, conf);
     Path path = dir.resolve("scalars.parquet");
     ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
@@ -158,7 +150,7 @@ class ColumnChunksTest {
     }
     chunks.flush();
     w.end(ShardColumns.metadata(cols));
-    codecs.release();
+    chunks.release();
     try (ParquetFileReader r = ParquetFileReader.open(HadoopInputFile.fromPath(
         new org.apache.hadoop.fs.Path(path.toUri()), conf))) {
       List<ColumnChunkMetaData> c = r.getFooter().getBlocks().get(0).getColumns();

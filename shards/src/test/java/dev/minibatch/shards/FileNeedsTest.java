@@ -71,7 +71,7 @@ class FileNeedsTest {
 
   @Test
   void aRowIsFoundWithinABatchOfItsBatchsPosition() {
-    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 2, 1, 4, 0);
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 2, 1, 4, 0, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 13, 0);
     for (int p = 0; p < PERMUTATION.length; p++) {
       int sample = PERMUTATION[p];
@@ -100,7 +100,7 @@ class FileNeedsTest {
   void aSampleDrawnTwiceIsWhereItsBatchIsAndOneNotDrawnIsNowhere() {
     // Sample 5 at positions 1 and 6 (draws with replacement), sample 19 not drawn at all.
     int[] draws = {0, 5, 1, 2, 3, 4, 5, 6, 7, 8};
-    FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 2, 0);
+    FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 2, 0, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 0, 0);
     assertEquals(1, use.position(5, 0));
     assertEquals(6, use.position(5, 6), "the second draw, where its batch is");
@@ -115,7 +115,7 @@ class FileNeedsTest {
     // Two trainers, batches of 4: trainer 1 writes positions 4-7 and 12-15 (samples 15 14 1 2 and
     // 17 7 4 6), so it reads files 3, 0, 4, 1 (not 2); its first row, sample 15 at position 4, says
     // which batches are its own.
-    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 1, 2, 4, 0);
+    FileNeeds needs = new FileNeeds(drawing(PERMUTATION), files, 1, 2, 4, 0, 0);
     FileNeeds.EpochUse use = needs.epoch(0, 15, 4);
     assertArrayEquals(new int[] {3, 0, 4, 1}, use.files());
     assertEquals(-1, needs.lastUse(2));

@@ -44,13 +44,9 @@ class ShardReadAheadTest {
     }
   }
 
-  private static List<Thread> awaitNoReadAhead() throws InterruptedException {
-    return ReadAheadThreads.awaitNone();
-  }
-
   @Test
   void aHalfReadEpochLeavesNoReadAheadThreadWhileTheProviderIsOpen() throws InterruptedException {
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread of another test still runs");
     try (ShardProvider p = ShardProvider.builder(set).batchSize(3).build()) {
       try (BatchIterator<NamedBatch> it = p.iterator()) {
         NamedBatch b = it.next();
@@ -58,7 +54,7 @@ class ShardReadAheadTest {
         // The first batch asked for files 1 and 2 ahead; a thread read them.
         assertTrue(p.fileLoads() >= 1, "loads " + p.fileLoads());
       }
-      List<Thread> alive = awaitNoReadAhead();
+      List<Thread> alive = ReadAheadThreads.awaitNone();
       assertTrue(alive.isEmpty(), "read-ahead threads 2 s after the epoch was left, the provider still open: " + alive);
       // A new epoch reads ahead again, on a new thread, and gets every sample.
       List<Long> samples = new ArrayList<>();
@@ -76,7 +72,7 @@ class ShardReadAheadTest {
         assertEquals(i, samples.get(i), "position " + i);
       }
     }
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread after close()");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread after close()");
   }
 
   private static final String STAGE = "shard-read-ahead";
@@ -139,12 +135,12 @@ class ShardReadAheadTest {
    */
   @Test
   void theNextEpochsFirstFilesAreReadAheadSoItsFirstBatchWaitsForNone() throws InterruptedException {
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread of another test still runs");
     try (ShardProvider p = ShardProvider.builder("slowfs://" + set)
         .configuration(SlowFileSystem.conf("part-00000", 30)).batchSize(3).readAhead(2).cacheFiles(4).build()) {
       // The epoch's 10 files and the next epoch's first 2 (file 1 may still be held when asked for).
       epochThenNextsFirstBatchOpensNothing(p, 11, 12, 0, true);
-      assertTrue(awaitNoReadAhead().isEmpty());
+      assertTrue(ReadAheadThreads.awaitNone().isEmpty());
       // Files 8 and 9, read again at this epoch's end, stay in the cache: files 2-7 load, then the
       // next epoch's first 2 again; never a file twice in the epoch.
       assertTrue(p.fileLoads() >= 17 && p.fileLoads() <= 20, p.fileLoads() + " loads");
@@ -153,7 +149,7 @@ class ShardReadAheadTest {
     // readAhead(0) reads none.
     try (ShardProvider p = ShardProvider.builder(set).batchSize(3).readAhead(0).cacheFiles(1).build()) {
       epoch(p);
-      assertTrue(awaitNoReadAhead().isEmpty());
+      assertTrue(ReadAheadThreads.awaitNone().isEmpty());
       assertEquals(10, p.fileLoads());
     }
   }
@@ -165,7 +161,7 @@ class ShardReadAheadTest {
    */
   @Test
   void aPartReadsAheadTheFilesItsOwnNextEpochStartsWith() throws InterruptedException {
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread of another test still runs");
     try (ShardProvider p = ShardProvider.builder("slowfs://" + set)
         .configuration(SlowFileSystem.conf("part-00005", 30)).batchSize(3).readAhead(2).cacheFiles(3)
         .shard(2, 1).elasticShards(false).build()) {
@@ -184,7 +180,7 @@ class ShardReadAheadTest {
   private static void epochThenNextsFirstBatchOpensNothing(ShardProvider p, int least, int most, long first,
       boolean whole) throws InterruptedException {
     epoch(p);
-    assertTrue(awaitNoReadAhead().isEmpty());
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty());
     assertTrue(p.fileLoads() >= least && p.fileLoads() <= most, p.fileLoads() + " loads");
     assertTrue(SlowFileSystem.openedBy.startsWith(THREAD), "the slow file last opened by " + SlowFileSystem.openedBy);
     try (BatchIterator<NamedBatch> it = p.iterator()) {
@@ -199,7 +195,7 @@ class ShardReadAheadTest {
 
   @Test
   void batchesThatWaitForSlowFilesShowTheWaitAndTheReadAheadAsTheBottleneck() throws InterruptedException {
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread of another test still runs");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread of another test still runs");
     // Every shard file takes 30 ms to open: 10 loads take 300 ms at least, and the first batch waits
     // at least 30 ms for file 0, which no one can have read ahead.
     try (ShardProvider p = ShardProvider.builder("slowfs://" + set).configuration(SlowFileSystem.conf("part-", 30))
@@ -212,7 +208,7 @@ class ShardReadAheadTest {
       // The consumer's thread spent its time waiting for files, not making batches.
       assertEquals(STAGE, stats.bottleneck(), stats.summary());
     }
-    assertTrue(awaitNoReadAhead().isEmpty(), "a read-ahead thread after close()");
+    assertTrue(ReadAheadThreads.awaitNone().isEmpty(), "a read-ahead thread after close()");
   }
 
   /** A cache over the set read through {@code slowfs}, file 1 taking 300 ms to open; runs {@code test}. */
@@ -223,7 +219,7 @@ class ShardReadAheadTest {
       ShardFiles files = new ShardFiles(List.of(store), List.of(index));
       assertEquals("part-00001.parquet", files.entry(1).name());
       MixOrder order = new MixOrder(List.of(index), new double[] {1}, -1, false, 0, 65_536);
-      FileNeeds needs = new FileNeeds(order, files, 1, 1, 0, -1);
+      FileNeeds needs = new FileNeeds(order, files, 1, 1, 0, 0, -1);
       needs.epoch(0, 0, 0);
       try (ShardCache cache = new ShardCache(files, 4, needs, null)) {
         test.run(cache);
@@ -275,7 +271,7 @@ class ShardReadAheadTest {
     withSlowFileOne(cache -> {
       cache.prefetch(2);
       // The read-ahead thread ends once the files asked for are loaded: join it.
-      assertEquals(List.of(), awaitNoReadAhead());
+      assertEquals(List.of(), ReadAheadThreads.awaitNone());
       assertNotNull(cache.loaded(2), "file 2 is loaded ahead");
       assertNotNull(cache.get(2));
       StageStats s = cache.counters().snapshot();

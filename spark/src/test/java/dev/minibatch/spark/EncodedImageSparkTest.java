@@ -118,6 +118,11 @@ class EncodedImageSparkTest {
     return spark.createDataFrame(rows, schema).repartition(3);
   }
 
+  /** The samples of {@link #frame}, ordered by id (the caller unpersists them). */
+  private static SparkSamples<Picture, PictureProvider> inIdOrder(Map<Integer, byte[]> images) {
+    return SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id").fromDataFrame(frame(images));
+  }
+
   /** Row {@code r} of a UINT8 (rows, 4, 5, 3) array, row-major. */
   private static int[] pixels(INDArray batch, int r) {
     assertArrayEquals(new long[] {4, 5, 3}, java.util.Arrays.copyOfRange(batch.shape(), 1, 4));
@@ -160,8 +165,7 @@ class EncodedImageSparkTest {
   @Test
   void sparksBatchesAreTheDecodedImagesOfTheirRows() {
     Map<Integer, byte[]> images = pngs();
-    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
-        .fromDataFrame(frame(images));
+    SparkSamples<Picture, PictureProvider> samples = inIdOrder(images);
     try {
       assertEquals(N, samples.count());
       // In index order (by id): batches of 3, 3, 1.
@@ -220,8 +224,7 @@ class EncodedImageSparkTest {
   @Test
   void materialisedSamplesKeepTheBytesAndDecodeOnTheTrainer() {
     Map<Integer, byte[]> images = pngs();
-    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
-        .fromDataFrame(frame(images));
+    SparkSamples<Picture, PictureProvider> samples = inIdOrder(images);
     String path = dir.resolve("materialised").toString();
     try {
       samples.materialize(path);
@@ -245,8 +248,7 @@ class EncodedImageSparkTest {
   @Test
   void aShardSetStoresTheEncodedBytesAsTheyAre() {
     Map<Integer, byte[]> images = pngs();
-    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
-        .fromDataFrame(frame(images));
+    SparkSamples<Picture, PictureProvider> samples = inIdOrder(images);
     String set = dir.resolve("set").toString();
     ShardSet written;
     try {
@@ -337,8 +339,7 @@ class EncodedImageSparkTest {
   void corruptBytesAreNamedBySampleAndMember() {
     Map<Integer, byte[]> images = pngs();
     images.put(103, "not an image".getBytes(StandardCharsets.US_ASCII));
-    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
-        .fromDataFrame(frame(images));
+    SparkSamples<Picture, PictureProvider> samples = inIdOrder(images);
     try {
       SparkSampleException e = assertThrows(SparkSampleException.class,
           () -> SparkSampleException.action(() -> samples.batches(b -> b.batchSize(2)).multiDataSets(0).collect()));
@@ -356,8 +357,7 @@ class EncodedImageSparkTest {
   void aShardSetRefusesAnImageWithoutBytesNamingItsSample() {
     Map<Integer, byte[]> images = pngs();
     images.put(105, new byte[0]);
-    SparkSamples<Picture, PictureProvider> samples = SparkSamples.builder(PictureSparkRows.INSTANCE).orderBy("id")
-        .fromDataFrame(frame(images));
+    SparkSamples<Picture, PictureProvider> samples = inIdOrder(images);
     try {
       SparkSampleException e = assertThrows(SparkSampleException.class,
           () -> samples.writeShards(dir.resolve("set").toString(), ShardWriter.builder().build()));
