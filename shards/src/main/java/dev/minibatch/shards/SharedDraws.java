@@ -4,13 +4,13 @@ import dev.minibatch.runtime.spi.EpochDraws;
 import org.jspecify.annotations.Nullable;
 
 /**
- * The epoch order handed to the engine, which keeps a copy of the epoch it drew last until {@link
- * FileNeeds} takes it: both need the whole order of an epoch, and drawing it (a window shuffle over
- * every sample: about a second for 10^8 samples) once instead of twice halves the time to a large
- * set's first batch. The array is shared, not copied: the engine and FileNeeds only read it once it
- * is filled. A reseeded order (a state restored
- * with its own seed) is shared the same way, and {@link #current()} follows it, so FileNeeds plans
- * the files of the order the engine reads, not of the one it was made with.
+ * The epoch order handed to the engine, which keeps the epoch it drew last until {@link FileNeeds}
+ * takes it: both need the whole order of an epoch, and drawing it (a window shuffle over every
+ * sample: about a second for 10^8 samples) once instead of twice halves the time to a large set's
+ * first batch. The array is shared, not copied: the engine and FileNeeds only read it once it is
+ * filled. A reseeded order (a state restored with its own seed) is shared the same way, and {@link
+ * #current()} follows it, so FileNeeds plans the files of the order the engine reads, not of the
+ * one it was made with.
  */
 final class SharedDraws implements EpochDraws {
   /** What every order reseeded from one shares: the latest order and the epoch drawn last. */

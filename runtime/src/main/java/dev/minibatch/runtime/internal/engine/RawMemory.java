@@ -13,8 +13,7 @@ import org.jspecify.annotations.Nullable;
  * callers keep their buffer copies. The two methods are bound once ({@link UnsafeHandles}).
  */
 final class RawMemory {
-  private static final @Nullable MethodHandle COPY =
-      UnsafeHandles.copyMemory();
+  private static final @Nullable MethodHandle COPY = UnsafeHandles.copyMemory();
   private static final @Nullable MethodHandle GET_BYTE = UnsafeHandles.getByte();
   /** Whether {@link #copy} and {@link #touch} may be called. */
   static final boolean AVAILABLE = COPY != null && GET_BYTE != null;
