@@ -2,6 +2,7 @@ package dev.minibatch.shards;
 
 import dev.minibatch.runtime.spi.EpochDraws;
 import java.util.Arrays;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicLongArray;
 import org.jspecify.annotations.Nullable;
@@ -224,30 +225,61 @@ final class FileNeeds {
       draws = new int[now.length()];
       now.fill(e, draws);
     }
-    int fileCount = files.size();
-    int[] place = new int[fileCount];
-    int[] lastUse = new int[fileCount];
-    Arrays.fill(place, -1);
-    Arrays.fill(lastUse, -1);
     int reach = Math.max(1, batch);
     // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
     // with no position here, carried from another epoch, leaves the whole epoch counted).
     int at = parts > 1 ? EpochUse.position(draws, first, near, reach) : -1;
     int mine = parts > 1 && at >= 0 ? (at / batch) % parts : -1;
+    // The epoch's positions in consecutive stretches, scanned in parallel (10^8 of them before a large
+    // set's first batch), each stretch's first reads and last uses merged in order.
+    int[] d = draws;
+    int stretches = draws.length < SCAN_PARALLEL_FROM ? 1 : Runtime.getRuntime().availableProcessors();
+    List<Scan> scans = java.util.stream.IntStream.range(0, stretches).parallel()
+        .mapToObj(c -> scan(d, (int) ((long) d.length * c / stretches), (int) ((long) d.length * (c + 1) / stretches), mine))
+        .toList();
+    int fileCount = files.size();
+    int[] place = new int[fileCount];
+    int[] lastUse = new int[fileCount];
+    Arrays.fill(place, -1);
+    Arrays.fill(lastUse, -1);
     int[] firstRead = new int[fileCount];
     int k = 0;
-    for (int p = 0; p < draws.length; p++) {
+    for (Scan scan : scans) {
+      for (int i = 0; i < scan.count; i++) {
+        int f = scan.firstRead[i];
+        if (place[f] < 0) {
+          place[f] = k;
+          firstRead[k++] = f;
+        }
+        lastUse[f] = scan.lastUse[f];
+      }
+    }
+    return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, draws, reach, nextFirst);
+  }
+
+  /** The positions below which an epoch is scanned on the calling thread alone. */
+  private static final int SCAN_PARALLEL_FROM = 1 << 20;
+
+  /** The files positions {@code [from, to)} read, in the order they first do, and each one's last use there (-1: none). */
+  private record Scan(int[] firstRead, int count, int[] lastUse) {}
+
+  /** Scans positions {@code [from, to)} of {@code draws}: those of every batch, or of the batches {@code mine} modulo the parts. */
+  private Scan scan(int[] draws, int from, int to, int mine) {
+    int[] lastUse = new int[files.size()];
+    Arrays.fill(lastUse, -1);
+    int[] firstRead = new int[files.size()];
+    int k = 0;
+    for (int p = from; p < to; p++) {
       if (mine >= 0 && (p / batch) % parts != mine) {
         continue;
       }
       int f = files.fileOf(draws[p]);
-      if (place[f] < 0) {
-        place[f] = k;
+      if (lastUse[f] < 0) {
         firstRead[k++] = f;
       }
       lastUse[f] = p;
     }
-    return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, draws, reach, nextFirst);
+    return new Scan(firstRead, k, lastUse);
   }
 
   /**

@@ -73,15 +73,40 @@ final class GlobalOrder {
 
   /** Writes epoch {@code epoch}'s order of the set's samples into {@code out[0, length())}. */
   void fill(int epoch, int[] out) {
-    int at = 0;
-    for (int f : files(epoch)) {
-      int first = (int) firsts[f];
-      for (int i = 0; i < counts[f]; i++) {
-        out[at++] = first + i;
-      }
+    int[] order = files(epoch);
+    if (!shuffle) {
+      fillFrom(order, 0, 0, out, 0, samples);
+      return;
     }
-    if (shuffle) {
-      shuffleWindows(out, 0, samples, window, w -> Seeds.derive(seed, epoch, 1, w));
+    // Where each file's samples start in the epoch's order: a window fills its positions itself.
+    long[] starts = new long[order.length + 1];
+    for (int i = 0; i < order.length; i++) {
+      starts[i + 1] = starts[i] + counts[order[i]];
+    }
+    forEachWindow(0, samples, window, (start, end, w) -> {
+      int i = java.util.Arrays.binarySearch(starts, start);
+      int file = i >= 0 ? i : -i - 2;
+      fillFrom(order, file, starts[file], out, start, end);
+      Seeds.shuffle(out, start, end, Seeds.derive(seed, epoch, 1, w));
+    });
+  }
+
+  /**
+   * Writes positions {@code [start, end)} of the files {@code order} read in turn, from {@code
+   * order[file]} on, which starts at position {@code fileStart}: at or before {@code start}, the files
+   * before it ending there or before.
+   */
+  private void fillFrom(int[] order, int file, long fileStart, int[] out, int start, int end) {
+    int at = start;
+    for (int i = file; at < end; i++) {
+      int f = order[i];
+      long first = firsts[f] + (at - fileStart);
+      int n = (int) Math.min(end - at, fileStart + counts[f] - at);
+      for (int k = 0; k < n; k++) {
+        out[at + k] = (int) (first + k);
+      }
+      at += n;
+      fileStart += counts[f];
     }
   }
 
@@ -91,9 +116,34 @@ final class GlobalOrder {
    * (this order's, and each partition's in {@link PartitionOrder}).
    */
   static void shuffleWindows(int[] a, int from, int to, int window, IntToLongFunction seedOf) {
-    for (int w = 0; (long) w * window < to - from; w++) {
-      int start = from + w * window;
-      Seeds.shuffle(a, start, (int) Math.min(to, (long) start + window), seedOf.applyAsLong(w));
+    forEachWindow(from, to, window, (start, end, w) -> Seeds.shuffle(a, start, end, seedOf.applyAsLong(w)));
+  }
+
+  /** Work on window {@code w}, positions {@code [start, end)}. */
+  @FunctionalInterface
+  interface WindowWork {
+    void run(int start, int end, int w);
+  }
+
+  /** The positions below which an order's windows are worked through on the calling thread alone. */
+  private static final int PARALLEL_FROM = 1 << 20;
+
+  /**
+   * Runs {@code work} on every window of {@code window} positions of {@code [from, to)} (the last
+   * one shorter). Windows are independent (each its own draw, its own positions), so a long order's
+   * are spread over the common fork-join pool: an epoch of 10^8 samples is drawn before its first
+   * batch, and on one core its windows alone took a third of a second (docs/performance.md, "Opening a
+   * large set"). The result does not depend on which thread runs which window.
+   */
+  static void forEachWindow(int from, int to, int window, WindowWork work) {
+    int windows = (int) (((long) to - from + window - 1) / window);
+    java.util.stream.IntStream ws = java.util.stream.IntStream.range(0, windows);
+    if ((long) to - from >= PARALLEL_FROM) {
+      ws = ws.parallel();
     }
+    ws.forEach(w -> {
+      int start = from + w * window;
+      work.run(start, (int) Math.min(to, (long) start + window), w);
+    });
   }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.spi.EpochDraws;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.junit.jupiter.api.AfterAll;
@@ -121,5 +122,31 @@ class FileNeedsTest {
     assertEquals(-1, needs.lastUse(2));
     assertEquals(FileNeeds.key(0, 15), needs.lastUse(1));
     assertEquals(FileNeeds.key(0, 7), needs.lastUse(0));
+  }
+
+  /**
+   * An epoch of two million draws, scanned in stretches on several threads: the files in the order
+   * they are first read and each one's last use are those of the whole epoch, whichever stretch saw
+   * them (a file first read at a stretch's end and again at the next one's start; one read last in
+   * a later stretch than first; one never read).
+   */
+  @Test
+  void aLongEpochIsScannedAsOne() {
+    int n = 2_100_000;
+    int[] draws = new int[n];
+    Arrays.fill(draws, 17); // file 4
+    draws[3] = 9; // file 2 ...
+    draws[1_200_000] = 9; // ... read last here
+    draws[1_049_999] = 0; // file 0, at the end of the first half ...
+    draws[1_050_000] = 1; // ... and at the start of the second
+    draws[2_000_000] = 4; // file 1, once
+    FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 4, 0, 0);
+    FileNeeds.EpochUse use = needs.epoch(0, 17, 0);
+    assertArrayEquals(new int[] {4, 2, 0, 1}, use.files());
+    assertEquals(FileNeeds.key(0, 1_050_000), needs.lastUse(0));
+    assertEquals(FileNeeds.key(0, 2_000_000), needs.lastUse(1));
+    assertEquals(FileNeeds.key(0, 1_200_000), needs.lastUse(2));
+    assertEquals(-1, needs.lastUse(3));
+    assertEquals(FileNeeds.key(0, n - 1), needs.lastUse(4));
   }
 }

@@ -2,6 +2,7 @@ package dev.minibatch.shards;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.minibatch.LastBatch;
 import dev.minibatch.runtime.NamedBatch;
@@ -297,6 +298,33 @@ class OrderFormulaTest {
             assertBatches(batches(order, 8), epoch(p), "seed " + seed + ", readers " + readers + ", epoch " + e);
           }
         }
+      }
+    }
+  }
+
+  /**
+   * A set of more than a million samples, whose windows are drawn on several threads and filled from
+   * the files' positions window by window: the documented order all the same, with files of
+   * unequal sizes (one empty) cut by windows that are no multiple of them.
+   */
+  @Test
+  void aLargeSetIsTheDocumentedOrderToo() {
+    int[] sizes = new int[1_200];
+    List<ShardIndex.Entry> entries = new ArrayList<>();
+    long first = 0;
+    for (int f = 0; f < sizes.length; f++) {
+      sizes[f] = f == 17 ? 0 : 900 + (f * 37) % 250;
+      entries.add(new ShardIndex.Entry("f" + f, first, sizes[f], 1, 0));
+      first += sizes[f];
+    }
+    assertTrue(first > 1 << 20, "more samples than the orders draw on one thread: " + first);
+    ShardIndex index = new ShardIndex(List.of(), List.of(), entries);
+    for (boolean shuffle : new boolean[] {true, false}) {
+      GlobalOrder order = new GlobalOrder(index, shuffle, 20_261_129L, 3_333);
+      for (int e = 0; e < 2; e++) {
+        int[] out = new int[order.length()];
+        order.fill(e, out);
+        assertArrayEquals(globalOrder(sizes, shuffle, 20_261_129L, 3_333, e), out, "shuffle " + shuffle + ", epoch " + e);
       }
     }
   }

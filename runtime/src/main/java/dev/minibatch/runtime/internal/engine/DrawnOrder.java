@@ -68,7 +68,15 @@ final class DrawnOrder implements OrderPlan {
   @Override
   public EpochPlan beginEpoch() {
     int epoch = positions.nextEpoch();
-    boolean rollOver = sampling.lastBatch() == LastBatch.ROLL_OVER;
+    LastBatch policy = sampling.lastBatch();
+    if (sampling.numParts() == 1 && policy != LastBatch.ROLL_OVER && policy != LastBatch.PAD_CONTINUE) {
+      // The positions are [0, n) in order and nothing is carried between epochs: mapped through the
+      // draws they are the draws themselves, so the epoch is planned over the draws (no array of n
+      // positions filled and mapped: 400 MB and a fifth of a second for 10^8 samples; elastic parts
+      // read this one global plan). The draws are never written once made; a padded epoch copies them.
+      return positions.beginEpochOver(drawsOf(epoch));
+    }
+    boolean rollOver = policy == LastBatch.ROLL_OVER;
     int head = rollOver ? positions.nextCarryLength() : 0;
     EpochPlan plan = positions.beginEpoch();
     int[] previous = head > 0 ? drawsOf(epoch - 1) : null;
