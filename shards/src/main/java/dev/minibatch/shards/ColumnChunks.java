@@ -33,6 +33,10 @@ import org.jspecify.annotations.Nullable;
  * path's. What differs: pages end by bytes only (Parquet's record path also ended one at 20 000
  * values), row groups are sized on PLAIN bytes before compression, and no size statistics.
  *
+ * <p>A row group's pages are written through a {@link WriteBehind}: on a writer's own thread, two
+ * sets of buffers take turns, one filled with rows while the other's row group is written (so a
+ * row group costs twice its bytes in memory).
+ *
  * <p>Every page carries min/max statistics, computed once per page when it is written (see {@link
  * Values#statistics}). Only the methods of Parquet 1.13 are used, the version Spark 3.5 brings to
  * its executors.
@@ -43,9 +47,15 @@ final class ColumnChunks {
   /** Parquet's default row group size: a row group is written once its columns hold this many bytes. */
   static final long ROW_GROUP_BYTES = 128L << 20;
 
-  private @Nullable ParquetFileWriter file;
+  private java.util.function.@Nullable Supplier<ParquetFileWriter> file;
+  private String fileName = "";
   private final MessageType schema;
-  private final Values[] columns;
+  private final WriteBehind writes;
+  /** The column buffers being filled; the other set's row group may be being written. */
+  private Values[] columns;
+  private Values[] other;
+  /** The write of {@link #other}'s row group, once handed over (0: none). */
+  private long otherWrite;
   private final ColumnDescriptor[] descriptors;
   private final CompressionCodecName codec;
   private final CodecFactory codecs;
@@ -66,20 +76,31 @@ final class ColumnChunks {
    * The buffers of {@code columns}, compressed with {@code codec} by a codec of {@code conf}'s
    * (pooled until {@link #release}).
    */
-  ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf) {
-    this(columns, codec, conf, PAGE_BYTES, ROW_GROUP_BYTES);
+  ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf, WriteBehind writes) {
+    this(columns, codec, conf, PAGE_BYTES, ROW_GROUP_BYTES, writes);
   }
 
-  /** With other page and row group sizes: tests cut many pages and row groups from a few rows. */
+  /**
+   * With other page and row group sizes, writing on the caller's thread: tests cut many pages and
+   * row groups from a few rows.
+   */
   ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf, int pageBytes,
       long rowGroupBytes) {
+    this(columns, codec, conf, pageBytes, rowGroupBytes, WriteBehind.inline());
+  }
+
+  private ColumnChunks(List<Column> columns, CompressionCodecName codec, Configuration conf, int pageBytes,
+      long rowGroupBytes, WriteBehind writes) {
     this.pageBytes = pageBytes;
     this.rowGroupBytes = rowGroupBytes;
+    this.writes = writes;
     this.schema = ShardColumns.parquetSchema(columns);
     this.columns = new Values[columns.size()];
+    this.other = new Values[columns.size()];
     this.descriptors = new ColumnDescriptor[columns.size()];
     for (int i = 0; i < columns.size(); i++) {
       this.columns[i] = new Values(columns.get(i), pageBytes);
+      this.other[i] = new Values(columns.get(i), pageBytes);
       this.descriptors[i] = schema.getColumns().get(i);
     }
     this.codec = codec;
@@ -110,16 +131,18 @@ final class ColumnChunks {
   }
 
   /**
-   * Starts the row groups of {@code next}, a started file: the rows of the file before must have
-   * been {@link #flush flushed}. The column buffers stay from file to file, so a segment's files
-   * after its first allocate nothing (a new array per file cost its zeroing and first-touch page
-   * faults, a large share of the write at image sizes).
+   * Starts the row groups of the file {@code next} gives when a row group is written (on the
+   * writes' thread, after the writes given before: one that opens it), a started file named {@code
+   * name}: the rows of the file before must have been {@link #flush flushed}. The column buffers
+   * stay from file to file, so a segment's files after its first allocate nothing (a new array per
+   * file cost its zeroing and first-touch page faults, a large share of the write at image sizes).
    */
-  void start(ParquetFileWriter next) {
+  void start(java.util.function.Supplier<ParquetFileWriter> next, String name) {
     if (rows != 0) {
       throw new IllegalStateException("the rows of the file before were not flushed");
     }
     this.file = next;
+    this.fileName = name;
   }
 
   /**
@@ -152,20 +175,65 @@ final class ColumnChunks {
     for (Values v : columns) {
       most = Math.max(most, v.data.length);
     }
+    for (Values v : other) {
+      most = Math.max(most, v.data.length);
+    }
     return most;
   }
 
-  /** Writes the rows appended since the last row group as one, if there are any. */
-  void flush() throws IOException {
+  /**
+   * Hands the rows appended since the last row group to the writes as one, if there are any, and
+   * goes on in the other buffers once their row group is written.
+   *
+   * @throws java.io.UncheckedIOException naming the file if a write failed (this one, inline, or one
+   *     handed over before)
+   */
+  void flush() {
     if (rows == 0) {
       return;
     }
-    ParquetFileWriter file = java.util.Objects.requireNonNull(this.file, "start(file) first");
-    file.startBlock(rows);
+    java.util.function.Supplier<ParquetFileWriter> target = java.util.Objects.requireNonNull(this.file, "start(file) first");
+    String name = fileName;
+    Values[] full = columns;
+    long count = rows;
+    long written = writes.submit(() -> {
+      try {
+        writeGroup(target.get(), full, count);
+      } catch (IOException e) {
+        throw writeFailure(name, e);
+      }
+    });
+    columns = other;
+    other = full;
+    rows = 0;
+    bytes = 0;
+    writes.awaitDone(otherWrite);
+    otherWrite = written;
+  }
+
+  /**
+   * The failure to write {@code what}: named by the innermost I/O failure among {@code e}'s causes,
+   * what the file system said (Parquet wraps a failed write of the footer, through Thrift's
+   * exception, in one whose message is the whole footer).
+   */
+  static java.io.UncheckedIOException writeFailure(Object what, IOException e) {
+    IOException said = e;
+    // Through Thrift's own exceptions too: the footer is written by a Thrift protocol.
+    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+      if (t instanceof IOException io) {
+        said = io;
+      }
+    }
+    return dev.minibatch.runtime.check.IoFailure.of("write", what, said);
+  }
+
+  /** Writes {@code count} rows of {@code columns} as a row group of {@code file}, and clears them. */
+  private void writeGroup(ParquetFileWriter file, Values[] columns, long count) throws IOException {
+    file.startBlock(count);
     for (int i = 0; i < columns.length; i++) {
       Values v = columns[i];
       v.endLastPage();
-      file.startColumn(descriptors[i], rows, codec);
+      file.startColumn(descriptors[i], count, codec);
       int from = 0;
       int fromValue = 0;
       for (int p = 0; p < v.pages; p++) {
@@ -193,15 +261,20 @@ final class ColumnChunks {
       v.clear();
     }
     file.endBlock();
-    rows = 0;
-    bytes = 0;
   }
 
-  /** Drops the rows appended since the last row group (a file given up); the buffers stay. */
+  /**
+   * Drops the rows appended since the last row group (a file given up), once the writes are
+   * closed; the buffers stay.
+   */
   void clear() {
     for (Values v : columns) {
       v.clear();
     }
+    for (Values v : other) {
+      v.clear();
+    }
+    otherWrite = 0;
     rows = 0;
     bytes = 0;
     file = null;
@@ -213,6 +286,12 @@ final class ColumnChunks {
       return buf;
     }
   }
+
+  /**
+   * The bytes of a binary min or max value kept: one more than Parquet's limit on a min/max pair in
+   * page headers and the footer (4 KiB), so a longer value stays over it.
+   */
+  static final int STATS_KEPT = 4097;
 
   /** One column's values of the current row group, PLAIN-encoded, and where its pages end. */
   private static final class Values {
@@ -344,8 +423,20 @@ final class ColumnChunks {
         }
         at += len;
       }
-      return Statistics.getBuilderForReading(type).withMin(Arrays.copyOfRange(data, minAt, minAt + minLen))
-          .withMax(Arrays.copyOfRange(data, maxAt, maxAt + maxLen)).withNumNulls(0).build();
+      return Statistics.getBuilderForReading(type).withMin(Arrays.copyOfRange(data, minAt, minAt + kept(minLen)))
+          .withMax(Arrays.copyOfRange(data, maxAt, maxAt + kept(maxLen))).withNumNulls(0).build();
+    }
+
+    /**
+     * The bytes of a min or max value of {@code length} bytes kept in the statistics: all of them,
+     * or for a longer value (an image) its first {@link #STATS_KEPT}. Parquet writes a min/max pair
+     * into page headers and the footer only when the two together are under 4 KiB, and truncates
+     * each to 64 bytes in the column index, so a value over {@code STATS_KEPT} bytes is written
+     * nowhere in full: its first bytes are all that is read of it, and a pair of them is still over
+     * the limit. Copying an image of 150 KB twice per page cost a tenth of the writer's time.
+     */
+    private static int kept(int length) {
+      return Math.min(length, STATS_KEPT);
     }
 
     private void endPage() {

@@ -295,8 +295,11 @@ public final class ShardWriter implements Serializable {
     private final boolean replace;
     private final int number;
     private final String prefix;
-    private final List<WrittenFile> files = new ArrayList<>();
+    /** The files written, each added by the write that ends it (on the writes' thread). */
+    private final List<WrittenFile> files = java.util.Collections.synchronizedList(new ArrayList<>());
     private final List<String> created = new ArrayList<>();
+    /** Where this segment's files are opened, filled and ended, behind the rows gathered. */
+    private final WriteBehind writes = WriteBehind.onItsOwnThread();
     private @Nullable List<Column> columns;
     private @Nullable RowCursor cursor;
     /** The column buffers every file of this segment is written through. */
@@ -460,19 +463,20 @@ public final class ShardWriter implements Serializable {
       if (f == null) {
         ColumnChunks c = chunks;
         if (c == null) {
-          c = chunks = new ColumnChunks(cs, writer.compression.codec, writer.conf);
+          c = chunks = new ColumnChunks(cs, writer.compression.codec, writer.conf, writes);
         }
         ByteBuffer wb = writeBuffer;
         if (wb == null) {
           wb = writeBuffer = CrcOutputFile.buffer();
         }
-        f = new FileWriter(store, prefix + String.format(Locale.ROOT, "%05d.parquet", files.size()), cs, c, wb, replace);
-        created.add(f.name);
+        String name = prefix + String.format(Locale.ROOT, "%05d.parquet", created.size());
+        created.add(name);
+        f = new FileWriter(store, name, cs, c, wb, replace, writes);
         out = f;
       }
       f.write(row);
       if (f.samples == writer.samplesPerFile) {
-        files.add(f.finish());
+        f.finish(files);
         out = null;
       }
     }
@@ -491,9 +495,18 @@ public final class ShardWriter implements Serializable {
         throw new IllegalStateException("a write of segment " + number + " failed; close() it and write the segment again");
       }
       FileWriter f = out;
-      if (f != null) {
-        files.add(f.finish());
-        out = null;
+      boolean ok = false;
+      try {
+        if (f != null) {
+          f.finish(files);
+          out = null;
+        }
+        writes.await();
+        // The thread ends once it finds nothing queued: joined here, so none outlives the segment.
+        writes.close();
+        ok = true;
+      } finally {
+        failed |= !ok;
       }
       done = true;
       List<Column> cs = columns;
@@ -517,6 +530,8 @@ public final class ShardWriter implements Serializable {
       FileWriter f = out;
       out = null;
       try {
+        // No write runs on the files after this: they can be closed and deleted.
+        writes.close();
         if (f != null) {
           f.abandon();
         }
@@ -613,27 +628,41 @@ public final class ShardWriter implements Serializable {
   /** One shard file being written: its pages written from the rows' bytes by the segment's {@link ColumnChunks}. */
   private static final class FileWriter {
     final String name;
+    final ShardStore store;
     final CrcOutputFile file;
-    final ParquetFileWriter parquet;
+    final ChunksTarget target = new ChunksTarget();
     final ColumnChunks chunks;
     final List<Column> columns;
+    final WriteBehind writes;
+    final boolean replace;
     int samples;
 
+    /** A new file, opened by the next of {@code writes}. */
     FileWriter(ShardStore store, String name, List<Column> columns, ColumnChunks chunks, ByteBuffer buffer,
-        boolean replace) {
+        boolean replace, WriteBehind writes) {
       this.name = name;
+      this.store = store;
       this.columns = columns;
       this.chunks = chunks;
+      this.writes = writes;
+      this.replace = replace;
+      this.file = new CrcOutputFile(store.fileSystem(), store.path(name), store.localFile(name), buffer);
+      writes.submit(this::open);
+      chunks.start(target::parquet, name);
+    }
+
+    /** Creates and starts the file (on the writes' thread). */
+    private void open() {
       Path path = store.path(name);
-      this.file = new CrcOutputFile(store.fileSystem(), path, store.localFile(name), buffer);
+      ParquetFileWriter parquet;
       try {
         if (replace) {
           // A retried task writes the same samples under the same name; the earlier attempt's file goes.
           store.fileSystem().delete(path, false);
         }
-        this.parquet = chunks.newFile(file);
+        parquet = chunks.newFile(file);
       } catch (IOException e) {
-        throw IoFailure.of("write", store.where(name), e);
+        throw ColumnChunks.writeFailure(store.where(name), e);
       }
       try {
         parquet.start();
@@ -645,37 +674,55 @@ public final class ShardWriter implements Serializable {
         } catch (IOException | RuntimeException suppressed) {
           e.addSuppressed(suppressed);
         }
-        throw e instanceof IOException io ? IoFailure.of("write", store.where(name), io) : (RuntimeException) e;
+        throw e instanceof IOException io ? ColumnChunks.writeFailure(store.where(name), io) : (RuntimeException) e;
       }
-      chunks.start(parquet);
+      target.parquet = parquet;
     }
 
     void write(Row row) {
       try {
         chunks.write(row);
       } catch (IOException e) {
-        throw IoFailure.of("write", name, e);
+        throw ColumnChunks.writeFailure(name, e);
       }
       samples++;
     }
 
-    WrittenFile finish() {
-      try {
-        chunks.flush();
-        parquet.end(ShardColumns.metadata(columns));
-      } catch (IOException e) {
-        throw IoFailure.of("write", name, e);
-      }
-      return new WrittenFile(name, samples, file.length(), file.crc32c());
+    /** Hands the file's last rows and its end to the writes; the end adds the file to {@code into}. */
+    void finish(List<WrittenFile> into) {
+      chunks.flush();
+      int n = samples;
+      writes.submit(() -> {
+        try {
+          target.parquet().end(ShardColumns.metadata(columns));
+        } catch (IOException e) {
+          throw ColumnChunks.writeFailure(name, e);
+        }
+        into.add(new WrittenFile(name, n, file.length(), file.crc32c()));
+      });
     }
 
+    /** Gives the file up, once the writes are closed. */
     void abandon() {
       chunks.clear();
+      ParquetFileWriter parquet = target.parquet;
+      if (parquet == null) {
+        return;
+      }
       try {
         parquet.close();
       } catch (IOException | RuntimeException e) {
         // The write failed already; that failure is the one to report.
       }
+    }
+  }
+
+  /** The Parquet writer of a file, once the writes' thread has opened it. */
+  private static final class ChunksTarget {
+    volatile @Nullable ParquetFileWriter parquet;
+
+    ParquetFileWriter parquet() {
+      return Objects.requireNonNull(parquet, "the file is not open");
     }
   }
 

@@ -61,7 +61,7 @@ class ColumnChunksTest {
       CrcOutputFile out = output(path, conf);
       ParquetFileWriter w = chunks.newFile(out);
       w.start();
-      chunks.start(w);
+      chunks.start(() -> w, "test");
       TestRow row = new TestRow();
       for (int i = 0; i < ROWS; i++) {
         row.i = i;
@@ -85,7 +85,7 @@ class ColumnChunksTest {
     Path path = dir.resolve("big-rows.parquet");
     ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
-    chunks.start(w);
+    chunks.start(() -> w, "test");
     byte[] row = new byte[100_000];
     for (int i = 0; i < 9; i++) {
       java.util.Arrays.fill(row, (byte) i);
@@ -126,11 +126,11 @@ class ColumnChunksTest {
         Column.of("loss", Role.DATA, Shape.scalar(), DType.FLOAT64),
         Column.of("flag", Role.LABEL, Shape.scalar(), DType.BOOL));
     Configuration conf = new Configuration();
-    ColumnChunks chunks = new ColumnChunks(cols, CompressionCodecName.UNCOMPRESSED, conf);
+    ColumnChunks chunks = new ColumnChunks(cols, CompressionCodecName.UNCOMPRESSED, conf, ColumnChunks.PAGE_BYTES, ColumnChunks.ROW_GROUP_BYTES);
     Path path = dir.resolve("scalars.parquet");
     ParquetFileWriter w = chunks.newFile(output(path, conf));
     w.start();
-    chunks.start(w);
+    chunks.start(() -> w, "test");
     byte[][] values = {new byte[4], new byte[8], new byte[1]};
     for (int i = 0; i < 10; i++) {
       ByteBuffer.wrap(values[0]).order(ByteOrder.LITTLE_ENDIAN).putFloat(i / 4f);

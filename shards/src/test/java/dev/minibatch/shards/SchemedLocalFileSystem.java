@@ -3,7 +3,11 @@ package dev.minibatch.shards;
 import java.io.IOException;
 import java.net.URI;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FSDataOutputStream;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.fs.RawLocalFileSystem;
+import org.apache.hadoop.fs.permission.FsPermission;
+import org.apache.hadoop.util.Progressable;
 
 /**
  * The local disk under a scheme of a test's own ({@code slowfs}, {@code pausefs}), keeping the
@@ -26,5 +30,22 @@ public abstract class SchemedLocalFileSystem extends RawLocalFileSystem {
   public void initialize(URI name, Configuration conf) throws IOException {
     super.initialize(name, conf);
     setConf(conf);
+  }
+
+  /** The stream of new file {@code f}: {@code out} itself, unless a subclass changes what writing it does. */
+  protected FSDataOutputStream created(Path f, FSDataOutputStream out) throws IOException {
+    return out;
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
+      short replication, long blockSize, Progressable progress) throws IOException {
+    return created(f, super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress));
+  }
+
+  @Override
+  public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize, short replication, long blockSize,
+      Progressable progress) throws IOException {
+    return created(f, super.create(f, overwrite, bufferSize, replication, blockSize, progress));
   }
 }

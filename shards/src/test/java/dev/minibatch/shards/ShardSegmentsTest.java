@@ -238,6 +238,43 @@ class ShardSegmentsTest {
     }
   }
 
+  /**
+   * A disk that fills up in the middle of the second file, which is written behind the rows on the
+   * writer's own thread: the failure is the writer's, as the file system gave it, naming the file;
+   * the files written are deleted, and no thread is left behind. The same for a segment, whose
+   * failure may come from {@code write} or from {@code finish}.
+   */
+  @Test
+  void aDiskThatFillsUpFailsTheWriteNamingTheFileAndLeavesNothing() throws IOException {
+    Configuration conf = FullDiskFileSystem.conf("00001", 200);
+    ShardWriter w = ShardWriter.builder().samplesPerFile(4).configuration(conf).build();
+    Path full = dir.resolve("full");
+    try (ArrayDataProvider s = samples(0, 12)) {
+      java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class,
+          () -> w.write(s, FullDiskFileSystem.SCHEME + "://" + full));
+      assertTrue(e.getMessage().contains("part-00001.parquet") && e.getMessage().contains("No space left on device"),
+          e.getMessage());
+    }
+    Path segmented = dir.resolve("full-segment");
+    try (ArrayDataProvider s = samples(0, 12)) {
+      java.io.UncheckedIOException e = assertThrows(java.io.UncheckedIOException.class, () -> {
+        try (ShardWriter.Segment p = w.segment(FullDiskFileSystem.SCHEME + "://" + segmented, 3)) {
+          p.write(s).finish();
+        }
+      });
+      assertTrue(e.getMessage().contains("part-00003-00001.parquet") && e.getMessage().contains("No space left"),
+          e.getMessage());
+    }
+    for (Path d : List.of(full, segmented)) {
+      try (var files = Files.list(d)) {
+        assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".parquet")).toList(),
+            "a failed write deletes its files");
+      }
+    }
+    assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().contains("shard-write")),
+        "a thread writing shard files is left");
+  }
+
   /** A writer's Hadoop configuration travels with it: here a umask that leaves the files to their owner. */
   @Test
   void localWritesCountInHadoopsFileSystemStatistics() {

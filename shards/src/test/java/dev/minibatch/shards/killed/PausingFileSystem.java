@@ -7,8 +7,6 @@ import java.io.OutputStream;
 import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.fs.permission.FsPermission;
-import org.apache.hadoop.util.Progressable;
 
 /**
  * The local disk under the scheme {@code pausefs}, except that closing a file whose name contains
@@ -25,18 +23,7 @@ public final class PausingFileSystem extends SchemedLocalFileSystem {
   }
 
   @Override
-  public FSDataOutputStream create(Path f, FsPermission permission, boolean overwrite, int bufferSize,
-      short replication, long blockSize, Progressable progress) throws IOException {
-    return pausing(f, super.create(f, permission, overwrite, bufferSize, replication, blockSize, progress));
-  }
-
-  @Override
-  public FSDataOutputStream create(Path f, boolean overwrite, int bufferSize, short replication, long blockSize,
-      Progressable progress) throws IOException {
-    return pausing(f, super.create(f, overwrite, bufferSize, replication, blockSize, progress));
-  }
-
-  private FSDataOutputStream pausing(Path f, FSDataOutputStream out) throws IOException {
+  protected FSDataOutputStream created(Path f, FSDataOutputStream out) throws IOException {
     String on = getConf().get(PAUSE_ON, "");
     if (on.isEmpty() || !f.getName().contains(on)) {
       return out;
