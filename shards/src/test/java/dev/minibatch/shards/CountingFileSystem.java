@@ -12,9 +12,7 @@ public final class CountingFileSystem extends SchemedLocalFileSystem {
 
   /** A configuration that reads {@code sharefs://} URIs with this file system. */
   static Configuration conf() {
-    Configuration conf = new Configuration();
-    conf.set("fs." + SCHEME + ".impl", CountingFileSystem.class.getName());
-    conf.setBoolean("fs." + SCHEME + ".impl.disable.cache", true);
+    Configuration conf = conf(SCHEME, CountingFileSystem.class);
     return conf;
   }
 

@@ -17,9 +17,7 @@ public final class FullDiskFileSystem extends SchemedLocalFileSystem {
 
   /** A configuration under which file names containing {@code name} fill up after {@code bytes} bytes. */
   static Configuration conf(String name, long bytes) {
-    Configuration conf = new Configuration();
-    conf.set("fs." + SCHEME + ".impl", FullDiskFileSystem.class.getName());
-    conf.setBoolean("fs." + SCHEME + ".impl.disable.cache", true);
+    Configuration conf = conf(SCHEME, FullDiskFileSystem.class);
     conf.set("fullfs.full-on", name);
     conf.setLong("fullfs.bytes", bytes);
     return conf;

@@ -32,6 +32,17 @@ public abstract class SchemedLocalFileSystem extends RawLocalFileSystem {
     setConf(conf);
   }
 
+  /**
+   * A configuration under which {@code scheme://} URIs are read and written by a new instance of
+   * {@code type} each time (Hadoop's cache of file systems would hand a test the one another made).
+   */
+  public static Configuration conf(String scheme, Class<? extends SchemedLocalFileSystem> type) {
+    Configuration conf = new Configuration();
+    conf.set("fs." + scheme + ".impl", type.getName());
+    conf.setBoolean("fs." + scheme + ".impl.disable.cache", true);
+    return conf;
+  }
+
   /** The stream of new file {@code f}: {@code out} itself, unless a subclass changes what writing it does. */
   protected FSDataOutputStream created(Path f, FSDataOutputStream out) throws IOException {
     return out;

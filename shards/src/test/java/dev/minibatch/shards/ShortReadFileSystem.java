@@ -25,9 +25,7 @@ public final class ShortReadFileSystem extends SchemedLocalFileSystem {
 
   /** A configuration that reads {@code shortfs://} URIs with this file system. */
   static Configuration conf() {
-    Configuration conf = new Configuration();
-    conf.set("fs." + SCHEME + ".impl", ShortReadFileSystem.class.getName());
-    conf.setBoolean("fs." + SCHEME + ".impl.disable.cache", true);
+    Configuration conf = conf(SCHEME, ShortReadFileSystem.class);
     return conf;
   }
 

@@ -25,9 +25,7 @@ public final class SlowFileSystem extends SchemedLocalFileSystem {
 
   /** A configuration whose {@code slowfs} opens files named with {@code slowOn} in {@code delayMs} ms. */
   static Configuration conf(String slowOn, long delayMs) {
-    Configuration conf = new Configuration();
-    conf.set("fs.slowfs.impl", SlowFileSystem.class.getName());
-    conf.setBoolean("fs.slowfs.impl.disable.cache", true);
+    Configuration conf = conf("slowfs", SlowFileSystem.class);
     conf.set(SLOW_ON, slowOn);
     conf.setLong(DELAY_MS, delayMs);
     return conf;

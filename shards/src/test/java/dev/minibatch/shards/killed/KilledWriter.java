@@ -2,6 +2,7 @@ package dev.minibatch.shards.killed;
 
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.shards.IdSamples;
+import dev.minibatch.shards.SchemedLocalFileSystem;
 import dev.minibatch.shards.ShardWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +21,7 @@ public final class KilledWriter {
   private KilledWriter() {}
 
   public static void main(String[] args) {
-    Configuration conf = new Configuration();
-    conf.set("fs.pausefs.impl", PausingFileSystem.class.getName());
-    conf.setBoolean("fs.pausefs.impl.disable.cache", true);
+    Configuration conf = SchemedLocalFileSystem.conf("pausefs", PausingFileSystem.class);
     conf.set(PausingFileSystem.PAUSE_ON, args[1]);
     write("pausefs://" + args[0], conf, args[2].equals("segments"));
     System.out.println("DONE");
