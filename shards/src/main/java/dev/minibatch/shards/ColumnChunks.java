@@ -28,9 +28,9 @@ import org.jspecify.annotations.Nullable;
  * file writer page by page, which adds the headers, the page checksums and the footer. Parquet's
  * record path (a column writer per column, values copied into its page buffers, new buffers each
  * page) cost about four fifths of the writer's time on image sets (docs/performance.md, "Writing
- * shards at disk speed"); the files have the shard set's layout (required columns, data page v1,
- * PLAIN, no dictionary), and any Parquet reader reads the same values from them as from the record
- * path's. What differs: pages end by bytes only (Parquet's record path also ended one at 20 000
+ * shards against the machine's write"); the files have the shard set's layout (required columns,
+ * data page v1, PLAIN, no dictionary), and any Parquet reader reads the same values from them as
+ * from the record path's. What differs: pages end by bytes only (Parquet's record path also ended one at 20 000
  * values), row groups are sized on PLAIN bytes before compression, and no size statistics.
  *
  * <p>A row group's pages are written through a {@link WriteBehind}: on a writer's own thread, two
@@ -147,10 +147,12 @@ final class ColumnChunks {
 
   /**
    * Appends one row. A row that would take the row group past {@link #ROW_GROUP_BYTES} starts the
-   * next one: the group before is written first, so the buffers never hold more than a row group
-   * (or one row larger than that).
+   * next one: the group before is handed to the writes first, so each set of buffers never holds
+   * more than a row group (or one row larger than that).
+   *
+   * @throws java.io.UncheckedIOException naming the file if a write handed over before failed
    */
-  void write(Row row) throws IOException {
+  void write(Row row) {
     long need = fixedRowBytes;
     for (int i = 0; i < columns.length; i++) {
       if (columns[i].kind == PrimitiveType.PrimitiveTypeName.BINARY) {
@@ -169,7 +171,7 @@ final class ColumnChunks {
     bytes += need;
   }
 
-  /** The largest buffer a column holds now, in bytes: what a row group costs in memory. */
+  /** The largest buffer a column holds now in either set, in bytes: what a row group costs in memory. */
   int largestBuffer() {
     int most = 0;
     for (Values v : columns) {
@@ -218,13 +220,17 @@ final class ColumnChunks {
    */
   static java.io.UncheckedIOException writeFailure(Object what, IOException e) {
     IOException said = e;
-    // Through Thrift's own exceptions too: the footer is written by a Thrift protocol.
-    for (Throwable t = e.getCause(); t != null && t != t.getCause(); t = t.getCause()) {
+    // Through Thrift's own exceptions too: the footer is written by a Thrift protocol. (A bounded
+    // walk: a chain of causes may loop.)
+    Throwable t = e.getCause();
+    for (int depth = 0; t != null && depth < 16; depth++, t = t.getCause()) {
       if (t instanceof IOException io) {
         said = io;
       }
     }
-    return dev.minibatch.runtime.check.IoFailure.of("write", what, said);
+    java.io.UncheckedIOException named = dev.minibatch.runtime.check.IoFailure.of("write", what, said);
+    // The message from the innermost, the whole chain kept as the cause.
+    return said == e ? named : new java.io.UncheckedIOException(named.getMessage(), e);
   }
 
   /** Writes {@code count} rows of {@code columns} as a row group of {@code file}, and clears them. */
@@ -288,8 +294,9 @@ final class ColumnChunks {
   }
 
   /**
-   * The bytes of a binary min or max value kept: one more than Parquet's limit on a min/max pair in
-   * page headers and the footer (4 KiB), so a longer value stays over it.
+   * The bytes of a long binary min or max value kept (see {@code Values.kept}): one more than
+   * Parquet's limit on a min/max pair in page headers and the footer (4 KiB), so a longer value
+   * stays over it.
    */
   static final int STATS_KEPT = 4097;
 
@@ -423,20 +430,32 @@ final class ColumnChunks {
         }
         at += len;
       }
-      return Statistics.getBuilderForReading(type).withMin(Arrays.copyOfRange(data, minAt, minAt + kept(minLen)))
-          .withMax(Arrays.copyOfRange(data, maxAt, maxAt + kept(maxLen))).withNumNulls(0).build();
+      return Statistics.getBuilderForReading(type).withMin(Arrays.copyOfRange(data, minAt, minAt + kept(minAt, minLen)))
+          .withMax(Arrays.copyOfRange(data, maxAt, maxAt + kept(maxAt, maxLen))).withNumNulls(0).build();
     }
 
     /**
-     * The bytes of a min or max value of {@code length} bytes kept in the statistics: all of them,
-     * or for a longer value (an image) its first {@link #STATS_KEPT}. Parquet writes a min/max pair
-     * into page headers and the footer only when the two together are under 4 KiB, and truncates
-     * each to 64 bytes in the column index, so a value over {@code STATS_KEPT} bytes is written
-     * nowhere in full: its first bytes are all that is read of it, and a pair of them is still over
-     * the limit. Copying an image of 150 KB twice per page cost a tenth of the writer's time.
+     * The bytes kept in the statistics of the min or max value at {@code at}, {@code length} long:
+     * all of them, or for a longer value (an image) its first {@link #STATS_KEPT} when they hold a
+     * byte that UTF-8 never uses. Parquet writes a min/max pair into page headers and the footer only
+     * when the two together are under 4 KiB, and cuts each to 64 bytes in the column index, as UTF-8
+     * if the whole value is valid UTF-8 and as bytes if not: with such a byte among the first, the
+     * value is not valid UTF-8 whole or cut, so its first bytes decide every place it is written
+     * (Parquet 1.13 only sizes a chunk's column index by the values as given; docs/performance.md,
+     * "Writing behind the rows"). Copying an image of 150 KB twice per page cost a tenth of the
+     * writer's time.
      */
-    private static int kept(int length) {
-      return Math.min(length, STATS_KEPT);
+    private int kept(int at, int length) {
+      if (length <= STATS_KEPT) {
+        return length;
+      }
+      for (int i = at; i < at + STATS_KEPT; i++) {
+        int b = data[i] & 0xFF;
+        if (b >= 0xF5 || b == 0xC0 || b == 0xC1) {
+          return STATS_KEPT;
+        }
+      }
+      return length;
     }
 
     private void endPage() {

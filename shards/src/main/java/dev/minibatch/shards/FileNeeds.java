@@ -19,7 +19,8 @@ import org.jspecify.annotations.Nullable;
  * last use lies below it is done. Positions are compared as keys {@code (epoch << 32) | position},
  * so a file the newest epoch does not read stays until every writer has left the epoch that does.
  *
- * <p>An epoch's tables cost one int per file; the epoch's order is the engine's own array. The two
+ * <p>An epoch's tables cost a few ints per file (and, while they are made, two per file for each
+ * stretch of the epoch scanned in parallel); the epoch's order is the engine's own array. The two
  * newest epochs are kept (reader threads may write the end of one epoch while others begin the
  * next).
  *
@@ -233,7 +234,7 @@ final class FileNeeds {
     // The epoch's positions in consecutive stretches, scanned in parallel (10^8 of them before a large
     // set's first batch), each stretch's first reads and last uses merged in order.
     int[] d = draws;
-    int stretches = draws.length < SCAN_PARALLEL_FROM ? 1 : Runtime.getRuntime().availableProcessors();
+    int stretches = scanStretches > 0 ? scanStretches : stretches(draws.length, files.size());
     List<Scan> scans = java.util.stream.IntStream.range(0, stretches).parallel()
         .mapToObj(c -> scan(d, (int) ((long) d.length * c / stretches), (int) ((long) d.length * (c + 1) / stretches), mine))
         .toList();
@@ -257,8 +258,21 @@ final class FileNeeds {
     return new EpochUse(e, now, Arrays.copyOf(firstRead, k), place, lastUse, draws, reach, nextFirst);
   }
 
-  /** The positions below which an epoch is scanned on the calling thread alone. */
-  private static final int SCAN_PARALLEL_FROM = 1 << 20;
+  /** Tests set the stretches an epoch is scanned in; 0: {@link #stretches}. */
+  int scanStretches;
+
+  /**
+   * The stretches an epoch of {@code positions} over {@code files} files is scanned in: one below
+   * {@link GlobalOrder#PARALLEL_FROM} positions, else one per core, at most 8 and at most one per
+   * 4 positions a file (each stretch keeps two tables of a slot per file).
+   */
+  static int stretches(int positions, int files) {
+    if (positions < GlobalOrder.PARALLEL_FROM) {
+      return 1;
+    }
+    long byFiles = positions / (4L * Math.max(1, files));
+    return (int) Math.max(1, Math.min(Math.min(Runtime.getRuntime().availableProcessors(), 8), byFiles));
+  }
 
   /** The files positions {@code [from, to)} read, in the order they first do, and each one's last use there (-1: none). */
   private record Scan(int[] firstRead, int count, int[] lastUse) {}

@@ -125,8 +125,11 @@ final class GlobalOrder {
     void run(int start, int end, int w);
   }
 
-  /** The positions below which an order's windows are worked through on the calling thread alone. */
-  private static final int PARALLEL_FROM = 1 << 20;
+  /**
+   * The positions below which an epoch's passes (this order's windows, {@link FileNeeds}' scan) run
+   * on the calling thread alone: below it a pass takes well under a millisecond.
+   */
+  static final int PARALLEL_FROM = 1 << 20;
 
   /**
    * Runs {@code work} on every window of {@code window} positions of {@code [from, to)} (the last

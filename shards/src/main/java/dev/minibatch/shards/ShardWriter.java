@@ -300,6 +300,8 @@ public final class ShardWriter implements Serializable {
     private final List<String> created = new ArrayList<>();
     /** Where this segment's files are opened, filled and ended, behind the rows gathered. */
     private final WriteBehind writes = WriteBehind.onItsOwnThread();
+    /** The files not ended yet (their end is queued, or they are being filled): closed if the segment is given up. */
+    private final java.util.Set<FileWriter> unended = java.util.concurrent.ConcurrentHashMap.newKeySet();
     private @Nullable List<Column> columns;
     private @Nullable RowCursor cursor;
     /** The column buffers every file of this segment is written through. */
@@ -330,9 +332,7 @@ public final class ShardWriter implements Serializable {
      * @throws UncheckedIOException if the file system fails
      */
     public Segment write(BatchProvider<? extends Batch> provider) {
-      if (done) {
-        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
-      }
+      checkWritable();
       return append(provider, ShardColumns.of(provider.provideData(), provider.provideLabel()), null, 0);
     }
 
@@ -344,9 +344,7 @@ public final class ShardWriter implements Serializable {
      */
     Segment writeEncoded(BatchProvider<? extends Batch> provider, List<SampleSchema.Field> fields,
         dev.minibatch.shards.internal.GeneratedShards.EncodedBytes bytes, long base) {
-      if (done) {
-        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
-      }
+      checkWritable();
       return append(provider, fields.stream().map(Column::new).toList(), bytes, base);
     }
 
@@ -427,9 +425,7 @@ public final class ShardWriter implements Serializable {
 
     /** Appends {@code rows}, each one sample's values of {@code given}, as {@link #write(BatchProvider)} appends a provider's. */
     Segment write(List<Column> given, Iterable<? extends Row> rows) {
-      if (done) {
-        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
-      }
+      checkWritable();
       begin(given);
       boolean ok = false;
       try {
@@ -441,6 +437,19 @@ public final class ShardWriter implements Serializable {
         failed |= !ok;
       }
       return this;
+    }
+
+    /**
+     * Refuses a write to a segment that is finished, closed, or whose last write failed (its buffers
+     * may still be in a file write's hands).
+     */
+    private void checkWritable() {
+      if (done) {
+        throw new IllegalStateException("segment " + number + " is finished or closed; write before finish()");
+      }
+      if (failed) {
+        throw new IllegalStateException("a write of segment " + number + " failed; close() it and write the segment again");
+      }
     }
 
     /** The cursor of a provider giving {@code given}: the columns of the first, which every later one must give. */
@@ -471,7 +480,7 @@ public final class ShardWriter implements Serializable {
         }
         String name = prefix + String.format(Locale.ROOT, "%05d.parquet", created.size());
         created.add(name);
-        f = new FileWriter(store, name, cs, c, wb, replace, writes);
+        f = new FileWriter(store, name, cs, c, wb, replace, writes, unended);
         out = f;
       }
       f.write(row);
@@ -527,12 +536,15 @@ public final class ShardWriter implements Serializable {
         return;
       }
       done = true;
-      FileWriter f = out;
       out = null;
       try {
         // No write runs on the files after this: they can be closed and deleted.
         writes.close();
-        if (f != null) {
+        ColumnChunks c = chunks;
+        if (c != null) {
+          c.clear();
+        }
+        for (FileWriter f : unended) {
           f.abandon();
         }
         for (String name : created) {
@@ -635,18 +647,21 @@ public final class ShardWriter implements Serializable {
     final List<Column> columns;
     final WriteBehind writes;
     final boolean replace;
+    final java.util.Set<FileWriter> unended;
     int samples;
 
-    /** A new file, opened by the next of {@code writes}. */
+    /** A new file, opened by the next of {@code writes}, in {@code unended} until its end is written. */
     FileWriter(ShardStore store, String name, List<Column> columns, ColumnChunks chunks, ByteBuffer buffer,
-        boolean replace, WriteBehind writes) {
+        boolean replace, WriteBehind writes, java.util.Set<FileWriter> unended) {
       this.name = name;
+      this.unended = unended;
       this.store = store;
       this.columns = columns;
       this.chunks = chunks;
       this.writes = writes;
       this.replace = replace;
       this.file = new CrcOutputFile(store.fileSystem(), store.path(name), store.localFile(name), buffer);
+      unended.add(this);
       writes.submit(this::open);
       chunks.start(target::parquet, name);
     }
@@ -680,11 +695,7 @@ public final class ShardWriter implements Serializable {
     }
 
     void write(Row row) {
-      try {
-        chunks.write(row);
-      } catch (IOException e) {
-        throw ColumnChunks.writeFailure(name, e);
-      }
+      chunks.write(row);
       samples++;
     }
 
@@ -698,13 +709,13 @@ public final class ShardWriter implements Serializable {
         } catch (IOException e) {
           throw ColumnChunks.writeFailure(name, e);
         }
+        unended.remove(this);
         into.add(new WrittenFile(name, n, file.length(), file.crc32c()));
       });
     }
 
-    /** Gives the file up, once the writes are closed. */
+    /** Closes the file, given up, once the writes are closed (the caller deletes it). */
     void abandon() {
-      chunks.clear();
       ParquetFileWriter parquet = target.parquet;
       if (parquet == null) {
         return;

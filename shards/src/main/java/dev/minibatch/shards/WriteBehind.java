@@ -15,9 +15,10 @@ import org.jspecify.annotations.Nullable;
  * four fifths of the writer's time on image sets, which the gathering now overlaps
  * (docs/performance.md, "Writing behind the rows").
  *
- * <p>The first failure of a write is thrown, as it was thrown, by the segment thread's next call
- * (writes after it are dropped). {@link #inline()} runs every write on the caller's thread at once.
- * The thread ends when no write is queued: a writer left idle holds none.
+ * <p>The first failure of a write is thrown, as it was thrown, by the segment thread's next hand-off
+ * ({@link #submit} or a wait; writes after it are dropped). {@link #inline()} runs every write on
+ * the caller's thread at once. The thread ends when no write is queued (a writer left idle holds
+ * none) and is started again by the next write.
  */
 final class WriteBehind implements AutoCloseable {
   /** One write; an I/O failure is thrown unchecked, naming its file. */
@@ -31,11 +32,12 @@ final class WriteBehind implements AutoCloseable {
   private final boolean behind;
   private final HandOff handOff;
   // Under the hand-off's lock: the writes queued, how many were given and how many are done (run,
-  // failed or dropped), in order.
+  // failed or dropped), in order; the thread draining the queue, and the last one started.
   private final ArrayDeque<Write> queue = new ArrayDeque<>();
   private long given;
   private long done;
-  private @Nullable Workers thread;
+  private @Nullable Workers draining;
+  private @Nullable Workers last;
   private volatile @Nullable RuntimeException failure;
 
   private WriteBehind(boolean behind) {
@@ -67,10 +69,11 @@ final class WriteBehind implements AutoCloseable {
     }
     return handOff.locked(() -> {
       queue.add(write);
-      if (thread == null) {
+      if (draining == null) {
         Workers w = new Workers(STAGE);
         w.start(this::drain);
-        thread = w;
+        draining = w;
+        last = w;
       }
       return ++given;
     });
@@ -113,7 +116,7 @@ final class WriteBehind implements AutoCloseable {
       Write next = handOff.locked(() -> {
         Write w = queue.poll();
         if (w == null) {
-          thread = null;
+          draining = null;
         }
         return w;
       });
@@ -124,7 +127,7 @@ final class WriteBehind implements AutoCloseable {
         if (failure == null) {
           next.run();
         }
-      } catch (RuntimeException | Error e) {
+      } catch (Throwable e) {
         // Kept as thrown (an UncheckedIOException naming the file), for the segment's thread.
         failure = e instanceof RuntimeException r ? r : new StageFailedException(STAGE, StageFailedException.NO_SAMPLE, e);
       } finally {
@@ -134,18 +137,38 @@ final class WriteBehind implements AutoCloseable {
   }
 
   /**
-   * Drops the writes not yet run and waits for the one running: after this no write touches the
-   * segment's files, which its caller may then delete.
+   * Drops the writes not yet run and waits for the one running to end, however long it takes (the
+   * caller deletes the files and returns the codecs next), then for the thread: after this no write
+   * touches the segment's files. An interrupt does not end the wait; the status is kept.
    */
   @Override
   public void close() {
+    if (!behind) {
+      return;
+    }
     Workers w = handOff.locked(() -> {
       done += queue.size();
       queue.clear();
-      return thread;
+      return last;
     });
-    if (w != null) {
-      w.join();
+    if (w == null) {
+      return;
+    }
+    // The running write is not interrupted (an interrupted file channel is closed under it, and a
+    // Hadoop stream may leave its lease or upload behind): it ends as it would, then the thread.
+    boolean interrupted = false;
+    while (true) {
+      try {
+        handOff.put(() -> done >= given ? Boolean.TRUE : null);
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    // Past its last write, the thread only returns.
+    w.join();
+    if (interrupted) {
+      Thread.currentThread().interrupt();
     }
   }
 }

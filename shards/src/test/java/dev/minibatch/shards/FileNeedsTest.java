@@ -125,9 +125,9 @@ class FileNeedsTest {
   }
 
   /**
-   * An epoch of two million draws, scanned in stretches on several threads: the files in the order
-   * they are first read and each one's last use are those of the whole epoch, whichever stretch saw
-   * them (a file first read at a stretch's end and again at the next one's start; one read last in
+   * An epoch of two million draws, scanned in stretches on several threads (as many as the cores,
+   * and 1, 2, 3 and 7 set by hand): the files in the order they are first read and each one's last
+   * use are those of the whole epoch, whichever stretch saw them (a file first read at a stretch's end and again at the next one's start; one read last in
    * a later stretch than first; one never read).
    */
   @Test
@@ -140,13 +140,19 @@ class FileNeedsTest {
     draws[1_049_999] = 0; // file 0, at the end of the first half ...
     draws[1_050_000] = 1; // ... and at the start of the second
     draws[2_000_000] = 4; // file 1, once
-    FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 4, 0, 0);
-    FileNeeds.EpochUse use = needs.epoch(0, 17, 0);
-    assertArrayEquals(new int[] {4, 2, 0, 1}, use.files());
-    assertEquals(FileNeeds.key(0, 1_050_000), needs.lastUse(0));
-    assertEquals(FileNeeds.key(0, 2_000_000), needs.lastUse(1));
-    assertEquals(FileNeeds.key(0, 1_200_000), needs.lastUse(2));
-    assertEquals(-1, needs.lastUse(3));
-    assertEquals(FileNeeds.key(0, n - 1), needs.lastUse(4));
+    // 2 stretches cut at 1 050 000, between file 0's two reads; 3 cut inside the first half; 7 put
+    // file 2's last read in another stretch than its first; 1 is the plain scan.
+    for (int stretches : new int[] {0, 1, 2, 3, 7}) {
+      FileNeeds needs = new FileNeeds(drawing(draws), files, 1, 1, 4, 0, 0);
+      needs.scanStretches = stretches;
+      FileNeeds.EpochUse use = needs.epoch(0, 17, 0);
+      String what = stretches + " stretches";
+      assertArrayEquals(new int[] {4, 2, 0, 1}, use.files(), what);
+      assertEquals(FileNeeds.key(0, 1_050_000), needs.lastUse(0), what);
+      assertEquals(FileNeeds.key(0, 2_000_000), needs.lastUse(1), what);
+      assertEquals(FileNeeds.key(0, 1_200_000), needs.lastUse(2), what);
+      assertEquals(-1, needs.lastUse(3), what);
+      assertEquals(FileNeeds.key(0, n - 1), needs.lastUse(4), what);
+    }
   }
 }

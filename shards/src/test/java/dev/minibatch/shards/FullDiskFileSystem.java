@@ -10,10 +10,13 @@ import org.apache.hadoop.fs.Path;
 /**
  * The local disk under the scheme {@code fullfs}, except that a file whose name contains {@code
  * fullfs.full-on} (configuration) fails with "No space left on device" once {@code fullfs.bytes}
- * bytes were written to it: a disk that fills up in the middle of a file.
+ * bytes were written to it: a disk that fills up in the middle of a file. It counts the files
+ * created and not closed yet ({@link #OPEN}).
  */
 public final class FullDiskFileSystem extends SchemedLocalFileSystem {
   static final String SCHEME = "fullfs";
+  /** The files created through this scheme and not closed yet. */
+  static final java.util.concurrent.atomic.AtomicInteger OPEN = new java.util.concurrent.atomic.AtomicInteger();
 
   /** A configuration under which file names containing {@code name} fill up after {@code bytes} bytes. */
   static Configuration conf(String name, long bytes) {
@@ -31,12 +34,11 @@ public final class FullDiskFileSystem extends SchemedLocalFileSystem {
   @Override
   protected FSDataOutputStream created(Path f, FSDataOutputStream out) throws IOException {
     String on = getConf().get("fullfs.full-on", "");
-    if (on.isEmpty() || !f.getName().contains(on)) {
-      return out;
-    }
-    long room = getConf().getLong("fullfs.bytes", 0);
+    long room = on.isEmpty() || !f.getName().contains(on) ? Long.MAX_VALUE : getConf().getLong("fullfs.bytes", 0);
+    OPEN.incrementAndGet();
     return new FSDataOutputStream(new FilterOutputStream(out) {
       private long written;
+      private boolean closed;
 
       @Override
       public void write(int b) throws IOException {
@@ -50,6 +52,15 @@ public final class FullDiskFileSystem extends SchemedLocalFileSystem {
         }
         out.write(b, off, len);
         written += len;
+      }
+
+      @Override
+      public void close() throws IOException {
+        if (!closed) {
+          closed = true;
+          OPEN.decrementAndGet();
+        }
+        out.close();
       }
     }, null);
   }

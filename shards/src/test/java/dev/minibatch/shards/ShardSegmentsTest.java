@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.minibatch.runtime.BatchIterator;
+import dev.minibatch.runtime.BatchProvider;
 import dev.minibatch.runtime.NamedBatch;
 import dev.minibatch.runtime.array.ArrayDataProvider;
 import dev.minibatch.runtime.io.FileFormatException;
@@ -273,6 +275,79 @@ class ShardSegmentsTest {
     }
     assertFalse(Thread.getAllStackTraces().keySet().stream().anyMatch(t -> t.getName().contains("shard-write")),
         "a thread writing shard files is left");
+    assertEquals(0, FullDiskFileSystem.OPEN.get(), "files left open");
+  }
+
+  /**
+   * A source that fails at its fourth batch of 3, after two whole files of 4, whose ends may still be queued behind the rows when
+   * it does: the segment, given up, closes every file it opened and deletes them, and refuses to be
+   * written again.
+   */
+  @Test
+  void aSegmentGivenUpClosesEveryFileItOpened() throws IOException {
+    ShardWriter w = ShardWriter.builder().samplesPerFile(4).configuration(FullDiskFileSystem.conf("none", 0)).build();
+    Path given = dir.resolve("given-up");
+    try (ArrayDataProvider s = samples(0, 12);
+        ShardWriter.Segment p = w.segment(FullDiskFileSystem.SCHEME + "://" + given, 0)) {
+      BatchProvider<NamedBatch> failing = failingAfter(s, 3);
+      RuntimeException e = assertThrows(RuntimeException.class, () -> p.write(failing));
+      assertTrue(e.getMessage().contains("the source failed"), e.getMessage());
+      IllegalStateException again = assertThrows(IllegalStateException.class, () -> p.write(s));
+      assertTrue(again.getMessage().contains("failed"), again.getMessage());
+    }
+    assertEquals(0, FullDiskFileSystem.OPEN.get(), "files left open");
+    try (var files = Files.list(given)) {
+      assertEquals(List.of(), files.filter(f -> f.getFileName().toString().endsWith(".parquet")).toList());
+    }
+  }
+
+  /** {@code source}, whose epochs fail once {@code batches} batches were given. */
+  private static BatchProvider<NamedBatch> failingAfter(ArrayDataProvider source, int batches) {
+    return new BatchProvider<>() {
+      @Override
+      public int batchSize() {
+        return source.batchSize();
+      }
+
+      @Override
+      public List<dev.minibatch.DataDesc> provideData() {
+        return source.provideData();
+      }
+
+      @Override
+      public List<dev.minibatch.DataDesc> provideLabel() {
+        return source.provideLabel();
+      }
+
+      @Override
+      public BatchIterator<NamedBatch> iterator() {
+        BatchIterator<NamedBatch> it = source.iterator();
+        return new BatchIterator<>() {
+          private int given;
+
+          @Override
+          public boolean hasNext() {
+            return it.hasNext();
+          }
+
+          @Override
+          public NamedBatch next() {
+            if (given++ == batches) {
+              throw new IllegalStateException("the source failed");
+            }
+            return it.next();
+          }
+
+          @Override
+          public void close() {
+            it.close();
+          }
+        };
+      }
+
+      @Override
+      public void close() {}
+    };
   }
 
   /** A writer's Hadoop configuration travels with it: here a umask that leaves the files to their owner. */

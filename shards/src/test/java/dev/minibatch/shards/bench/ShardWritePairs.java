@@ -17,7 +17,7 @@ import java.util.stream.Stream;
 import org.nd4j.linalg.api.ndarray.INDArray;
 
 /**
- * Paired rounds (docs/performance.md, "Writing shards at disk speed"): per round, in an order that
+ * Paired rounds (docs/performance.md, "Writing shards against the machine's write"): per round, in an order that
  * alternates, {@code ShardWriter.write} of an in-memory provider into a new local directory, and the
  * machine's limit for the same bytes: a sequential {@code FileChannel} write of files of the same
  * sizes as the set's (index included) from one reused 1 MiB buffer, into a new directory. Both

@@ -35,6 +35,14 @@ final class LastBatchPolicy {
 
   private LastBatchPolicy() {}
 
+  /**
+   * Whether {@code policy} carries samples from one epoch into the next: ROLL_OVER the last ones to
+   * its front, PAD_CONTINUE the next epoch's first ones as padding (delivered already).
+   */
+  static boolean carries(LastBatch policy) {
+    return policy == LastBatch.ROLL_OVER || policy == LastBatch.PAD_CONTINUE;
+  }
+
   /** Cuts {@code total} samples into batches of {@code batchSize} under {@code policy}. */
   static Cut cut(LastBatch policy, int total, int batchSize) {
     int full = total / batchSize;

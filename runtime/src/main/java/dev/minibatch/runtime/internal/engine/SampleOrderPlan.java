@@ -97,7 +97,7 @@ final class SampleOrderPlan extends CarryingPlan<int[]> {
    */
   EpochPlan beginEpochOver(int[] part) {
     LastBatch policy = sampling.lastBatch();
-    if (policy == LastBatch.ROLL_OVER || policy == LastBatch.PAD_CONTINUE) {
+    if (LastBatchPolicy.carries(policy)) {
       throw new IllegalStateException(policy + " carries samples between epochs: an epoch is planned over its own order");
     }
     if (part.length != shardSize) {
