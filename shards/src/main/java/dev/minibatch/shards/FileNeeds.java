@@ -39,6 +39,8 @@ final class FileNeeds {
   private final int batch;
   private final long partStart;
   private final long nextFirst;
+  /** How far from its batch's position a row is looked for in the draws: a batch. */
+  private final int reach;
   private final AtomicLongArray writing;
   private final AtomicLong begun = new AtomicLong(-1);
   private volatile @Nullable EpochUse latest;
@@ -164,7 +166,8 @@ final class FileNeeds {
     this.parts = parts;
     this.batch = batch;
     this.partStart = partStart;
-    this.nextFirst = parts > 1 ? -1 : nextFirst;
+    this.nextFirst = nextFirst;
+    this.reach = Math.max(1, batch);
     // One slot more than the writers: a provider's consumer may plan a batch while readers write.
     this.writing = new AtomicLongArray(writers + 1);
     for (int i = 0; i < writing.length(); i++) {
@@ -226,7 +229,6 @@ final class FileNeeds {
       draws = new int[now.length()];
       now.fill(e, draws);
     }
-    int reach = Math.max(1, batch);
     // The class of batches this trainer writes: the first row's batch modulo the trainers (a row
     // with no position here, carried from another epoch, leaves the whole epoch counted).
     int at = parts > 1 ? EpochUse.position(draws, first, near, reach) : -1;

@@ -642,7 +642,8 @@ public final class ShardWriter implements Serializable {
     final String name;
     final ShardStore store;
     final CrcOutputFile file;
-    final ChunksTarget target = new ChunksTarget();
+    /** The file's Parquet writer, once the writes' thread has opened it. */
+    volatile @Nullable ParquetFileWriter parquet;
     final ColumnChunks chunks;
     final List<Column> columns;
     final WriteBehind writes;
@@ -663,7 +664,7 @@ public final class ShardWriter implements Serializable {
       this.file = new CrcOutputFile(store.fileSystem(), store.path(name), store.localFile(name), buffer);
       unended.add(this);
       writes.submit(this::open);
-      chunks.start(target::parquet, name);
+      chunks.start(this::parquet, name);
     }
 
     /** Creates and starts the file (on the writes' thread). */
@@ -691,7 +692,12 @@ public final class ShardWriter implements Serializable {
         }
         throw e instanceof IOException io ? ColumnChunks.writeFailure(store.where(name), io) : (RuntimeException) e;
       }
-      target.parquet = parquet;
+      this.parquet = parquet;
+    }
+
+    /** The file's Parquet writer: asked for by writes after the one that opened it. */
+    ParquetFileWriter parquet() {
+      return Objects.requireNonNull(parquet, "the file is not open");
     }
 
     void write(Row row) {
@@ -705,7 +711,7 @@ public final class ShardWriter implements Serializable {
       int n = samples;
       writes.submit(() -> {
         try {
-          target.parquet().end(ShardColumns.metadata(columns));
+          parquet().end(ShardColumns.metadata(columns));
         } catch (IOException e) {
           throw ColumnChunks.writeFailure(name, e);
         }
@@ -716,24 +722,15 @@ public final class ShardWriter implements Serializable {
 
     /** Closes the file, given up, once the writes are closed (the caller deletes it). */
     void abandon() {
-      ParquetFileWriter parquet = target.parquet;
-      if (parquet == null) {
+      ParquetFileWriter opened = parquet;
+      if (opened == null) {
         return;
       }
       try {
-        parquet.close();
+        opened.close();
       } catch (IOException | RuntimeException e) {
         // The write failed already; that failure is the one to report.
       }
-    }
-  }
-
-  /** The Parquet writer of a file, once the writes' thread has opened it. */
-  private static final class ChunksTarget {
-    volatile @Nullable ParquetFileWriter parquet;
-
-    ParquetFileWriter parquet() {
-      return Objects.requireNonNull(parquet, "the file is not open");
     }
   }
 

@@ -36,7 +36,7 @@ final class WriteBehind implements AutoCloseable {
   private final ArrayDeque<Write> queue = new ArrayDeque<>();
   private long given;
   private long done;
-  private @Nullable Workers draining;
+  private boolean draining;
   private @Nullable Workers last;
   private volatile @Nullable RuntimeException failure;
 
@@ -69,10 +69,10 @@ final class WriteBehind implements AutoCloseable {
     }
     return handOff.locked(() -> {
       queue.add(write);
-      if (draining == null) {
+      if (!draining) {
         Workers w = new Workers(STAGE);
         w.start(this::drain);
-        draining = w;
+        draining = true;
         last = w;
       }
       return ++given;
@@ -116,7 +116,7 @@ final class WriteBehind implements AutoCloseable {
       Write next = handOff.locked(() -> {
         Write w = queue.poll();
         if (w == null) {
-          draining = null;
+          draining = false;
         }
         return w;
       });

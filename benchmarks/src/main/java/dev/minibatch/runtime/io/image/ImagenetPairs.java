@@ -25,6 +25,7 @@ import dev.minibatch.runtime.io.recordio.RecordIOFile.RecordIOWriter;
 import dev.minibatch.shards.ImageShardWriter;
 import dev.minibatch.shards.ShardProvider;
 import dev.minibatch.shards.ShardWriter;
+import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,13 +106,18 @@ public final class ImagenetPairs {
     try {
       run(rounds, source, dir);
     } finally {
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
+      deleteTree(dir);
     }
     System.exit(0);
+  }
+
+  /** Deletes {@code dir} and everything below it (a benchmark's temporary files). */
+  static void deleteTree(Path dir) throws IOException {
+    try (Stream<Path> files = Files.walk(dir)) {
+      for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
+        Files.delete(p);
+      }
+    }
   }
 
   private static void run(int rounds, Path source, Path dir) throws Exception {

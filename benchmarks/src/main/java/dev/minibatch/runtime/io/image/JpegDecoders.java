@@ -1,8 +1,6 @@
 package dev.minibatch.runtime.io.image;
 
-import static org.bytedeco.opencv.global.opencv_core.CV_8UC1;
 import static org.bytedeco.opencv.global.opencv_imgcodecs.IMREAD_COLOR;
-import static org.bytedeco.opencv.global.opencv_imgcodecs.imdecode;
 
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
@@ -12,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
 import org.bytedeco.javacpp.BytePointer;
@@ -22,7 +19,6 @@ import org.bytedeco.leptonica.PIX;
 import org.bytedeco.leptonica.global.lept;
 import org.bytedeco.opencv.global.opencv_imgcodecs;
 import org.bytedeco.opencv.opencv_core.Mat;
-import org.bytedeco.opencv.opencv_core.Size;
 
 /**
  * The JPEG decoders within reach of the JVM against PIL's, on the JPEGs of {@link ImagenetPairs}
@@ -80,9 +76,10 @@ public final class JpegDecoders {
       for (int r = 0; r < rounds + 1; r++) {
         long t0 = cpu.getCurrentThreadCpuTime();
         for (byte[] j : jpegs) {
-          try (BytePointer p = new BytePointer(j); Mat wrapped = new Mat(1, j.length, CV_8UC1, p);
-              Mat m = imdecode(wrapped, IMREAD_COLOR)) {
-            check(m.size());
+          try (BytePointer p = new BytePointer(j); Mat m = OpenCv.decode(p, 0, j.length, IMREAD_COLOR)) {
+            if (m.empty()) {
+              throw new IllegalStateException("OpenCV decoded an empty image");
+            }
           }
         }
         long t1 = cpu.getCurrentThreadCpuTime();
@@ -100,19 +97,9 @@ public final class JpegDecoders {
         }
       }
     } finally {
-      try (Stream<Path> files = Files.walk(dir)) {
-        for (Path p : files.sorted(Comparator.reverseOrder()).toList()) {
-          Files.delete(p);
-        }
-      }
+      ImagenetPairs.deleteTree(dir);
     }
     System.exit(0);
-  }
-
-  private static void check(Size size) {
-    if (size.width() <= 0) {
-      throw new IllegalStateException("OpenCV decoded an empty image");
-    }
   }
 
   /**
@@ -143,8 +130,7 @@ public final class JpegDecoders {
   private static int differing(List<byte[]> jpegs) {
     int differ = 0;
     for (byte[] j : jpegs) {
-      try (BytePointer p = new BytePointer(j); Mat wrapped = new Mat(1, j.length, CV_8UC1, p);
-          Mat m = imdecode(wrapped, IMREAD_COLOR)) {
+      try (BytePointer p = new BytePointer(j); Mat m = OpenCv.decode(p, 0, j.length, IMREAD_COLOR)) {
         PIX pix = lept.pixReadMemJpeg(p, j.length, 0, 1, (IntPointer) null, 0);
         if (pix == null || pix.isNull()) {
           throw new IllegalStateException("Leptonica decoded no image from a JPEG OpenCV decodes");

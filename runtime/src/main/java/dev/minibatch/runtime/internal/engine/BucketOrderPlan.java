@@ -231,7 +231,7 @@ final class BucketOrderPlan extends CarryingPlan<int[][]> {
     int batches = 0;
     for (int b = 0; b < bounds.length; b++) {
       int[] in = carried[b];
-      if (in.length > 0 && policy != LastBatch.ROLL_OVER && policy != LastBatch.PAD_CONTINUE) {
+      if (in.length > 0 && !LastBatchPolicy.carries(policy)) {
         throw new IllegalArgumentException("iteration state: bucket " + b + " carries " + in.length
             + " samples, but lastBatch " + policy + " carries none");
       }

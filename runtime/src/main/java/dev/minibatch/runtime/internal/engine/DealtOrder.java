@@ -29,9 +29,7 @@ final class DealtOrder implements OrderPlan {
   private final int shardSize;
   // The epoch being dealt: where it started (its state at the start) and its dealt plan.
   private @Nullable IterationState epochStart;
-  private int start;
-  private int globalBatches;
-  private @Nullable EpochPlan current;
+  private @Nullable Dealt current;
 
   /**
    * Deals {@code global}'s batches under {@code sampling}'s part count and index.
@@ -103,10 +101,9 @@ final class DealtOrder implements OrderPlan {
     int rounds = (m - s + parts - 1) / parts;
     int count = even ? rounds : (int) Math.max(0, (m - s - part + parts - 1L) / parts);
     this.epochStart = new IterationState(at.seed(), g.epoch(), 0, g.carriedIn(), at.settings());
-    this.start = s;
-    this.globalBatches = m;
-    this.current = new Dealt(g, s, m, count);
-    return current;
+    Dealt dealt = new Dealt(g, s, m, count);
+    this.current = dealt;
+    return dealt;
   }
 
   /**
@@ -152,12 +149,6 @@ final class DealtOrder implements OrderPlan {
     }
 
     @Override
-    int bucketKey(int b) {
-      checkBatch(b);
-      return NO_BUCKET;
-    }
-
-    @Override
     int sampleRows(int b) {
       return global.sampleRows(globalBatch(b));
     }
@@ -171,27 +162,16 @@ final class DealtOrder implements OrderPlan {
     void mapSamples(SampleMap map) {
       throw new UnsupportedOperationException("a dealt plan reads the global plan's samples, mapped there");
     }
-
-    @Override
-    public String toString() {
-      StringBuilder sb = new StringBuilder("epoch ").append(epoch()).append(" dealt:");
-      int[] row = new int[batchSize()];
-      for (int b = 0; b < batchCount(); b++) {
-        indices(b, row);
-        sb.append(' ').append(java.util.Arrays.toString(java.util.Arrays.copyOf(row, rows(b))));
-      }
-      return sb.toString();
-    }
   }
 
   @Override
   public IterationState saveState() {
-    EpochPlan c = current;
+    Dealt c = current;
     IterationState e = epochStart;
     // A part that has run out of batches while the others have one more to go (no evenShards) still
     // reports the epoch in progress: the state must be the same on every part at the same step.
-    long consumed = c == null ? 0 : start + (long) c.position() * parts;
-    if (c != null && e != null && consumed < globalBatches) {
+    long consumed = c == null ? 0 : c.start + (long) c.position() * parts;
+    if (c != null && e != null && consumed < c.batches) {
       return new IterationState(e.seed(), c.epoch(), (int) consumed, e.carried(), MARK + e.settings());
     }
     IterationState s = global.saveState();

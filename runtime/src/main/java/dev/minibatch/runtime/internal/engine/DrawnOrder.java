@@ -74,7 +74,7 @@ final class DrawnOrder implements OrderPlan {
       // draws they are the draws themselves, so the epoch is planned over the draws (no array of n
       // positions filled and mapped: 400 MB and a fifth of a second for 10^8 samples; elastic parts
       // read this one global plan). The draws are never written once made; a padded epoch copies them.
-      return positions.beginEpochOver(drawsOf(epoch));
+      return positions.beginEpoch(drawsOf(epoch));
     }
     boolean rollOver = policy == LastBatch.ROLL_OVER;
     int head = rollOver ? positions.nextCarryLength() : 0;

@@ -272,13 +272,16 @@ class EpochPlan {
 
   @Override
   public String toString() {
+    // Through rows() and indices(), which a plan reading another's stream overrides.
     StringBuilder sb = new StringBuilder("epoch ").append(epoch).append(':');
+    int[] row = new int[batchSize];
     for (int j = 0; j < batchCount; j++) {
       sb.append(' ');
       if (keys != null) {
         sb.append(bucketKey(j)).append('=');
       }
-      sb.append(Arrays.toString(Arrays.copyOfRange(stream, start(j), start(j) + rows(j))));
+      indices(j, row);
+      sb.append(Arrays.toString(Arrays.copyOf(row, rows(j))));
     }
     return sb.toString();
   }

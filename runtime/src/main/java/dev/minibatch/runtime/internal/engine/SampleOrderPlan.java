@@ -88,25 +88,11 @@ final class SampleOrderPlan extends CarryingPlan<int[]> {
   /**
    * Starts the next epoch over {@code part}, the caller's order of this part's samples in that epoch
    * in place of {@link ShardOrder}'s, which it must equal after a mapping applied to every entry
-   * alike: a drawn order hands its draws, which its own positions {@code [0, n)} mapped through the
-   * draws would give. So only where nothing is carried between epochs (a carry holds the order's
-   * own entries, not mapped ones).
-   *
-   * @throws IllegalArgumentException if {@code part} does not hold one entry per sample of the part
-   * @throws IllegalStateException under ROLL_OVER or PAD_CONTINUE, which carry samples between epochs
+   * alike: a drawn order of one part hands its draws, which its own positions {@code [0, n)} mapped
+   * through the draws would give. So only where nothing is carried between epochs ({@link
+   * LastBatchPolicy#carries}: a carry holds the order's own entries, not mapped ones).
    */
-  EpochPlan beginEpochOver(int[] part) {
-    LastBatch policy = sampling.lastBatch();
-    if (LastBatchPolicy.carries(policy)) {
-      throw new IllegalStateException(policy + " carries samples between epochs: an epoch is planned over its own order");
-    }
-    if (part.length != shardSize) {
-      throw new IllegalArgumentException(part.length + " entries for a part of " + shardSize + " samples");
-    }
-    return beginEpoch(part);
-  }
-
-  private EpochPlan beginEpoch(int[] part) {
+  EpochPlan beginEpoch(int[] part) {
     int epoch = nextEpoch;
     int[] carriedIn = carry;
     LastBatch policy = sampling.lastBatch();
